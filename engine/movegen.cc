@@ -1,0 +1,287 @@
+#include "engine/movegen.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+
+namespace khet {
+namespace {
+
+constexpr int Index(Color c) { return static_cast<int>(c); }
+
+bool Swappable(Piece p) {
+  const PieceType t = p.type();
+  return t == PieceType::kPyramid || t == PieceType::kAnubis ||
+         t == PieceType::kObelisk;
+}
+
+bool IsSingleObelisk(Piece p, Color c) {
+  return p.type() == PieceType::kObelisk && p.color() == c && p.height() == 1;
+}
+
+// The rotation a Sphinx of colour c facing `facing` may make: Silver turns
+// between north and west, Red between south and east.
+bool SphinxTurnIsClockwise(Color c, Direction facing) {
+  return c == Color::kSilver ? facing == Direction::kWest
+                             : facing == Direction::kEast;
+}
+
+// Destinations of a Scarab or Eye on s: empty squares and swaps, both pieces
+// landing on squares their colours may enter.
+Bitboard ScarabTargets(const Position& pos, Square s, Color c, Bitboard empty) {
+  const Bitboard allowed = AllowedSquares(c);
+  const Bitboard near = Neighbours(s) & allowed;
+  Bitboard targets = near & empty;
+  for (Bitboard b = near & pos.occupied(); b != 0;) {
+    const Square t = PopLowest(b);
+    const Piece other = pos.at(t);
+    if (Swappable(other) && Contains(AllowedSquares(other.color()), s)) {
+      targets |= SquareBit(t);
+    }
+  }
+  return targets;
+}
+
+// Squares near s holding a single Obelisk of colour c that another one may
+// stack onto.
+Bitboard StackTargets(const Position& pos, Square s, Color c) {
+  Bitboard targets = 0;
+  for (Bitboard b = Neighbours(s) & pos.occupied(c) & AllowedSquares(c);
+       b != 0;) {
+    const Square t = PopLowest(b);
+    if (IsSingleObelisk(pos.at(t), c)) targets |= SquareBit(t);
+  }
+  return targets;
+}
+
+// Feeds the moves of the pieces on `pieces` (all of the side to move) to a
+// sink with AddTargets(from, targets, kind) and Add(move).
+template <typename Sink>
+void Generate(const Position& pos, Bitboard pieces, Sink& sink) {
+  const Color c = pos.side_to_move();
+  const Bitboard empty = kAllSquares & ~pos.occupied();
+  const Bitboard steps_allowed = empty & AllowedSquares(c);
+  while (pieces != 0) {
+    const Square s = PopLowest(pieces);
+    const Piece p = pos.at(s);
+    switch (p.type()) {
+      case PieceType::kPharaoh:
+        sink.AddTargets(s, Neighbours(s) & steps_allowed, MoveKind::kMove);
+        break;
+      case PieceType::kPyramid:
+      case PieceType::kAnubis:
+        sink.AddTargets(s, Neighbours(s) & steps_allowed, MoveKind::kMove);
+        sink.Add(Move::Rotate(s, true));
+        sink.Add(Move::Rotate(s, false));
+        break;
+      case PieceType::kScarab:
+      case PieceType::kEye:
+        sink.AddTargets(s, ScarabTargets(pos, s, c, empty), MoveKind::kMove);
+        sink.Add(Move::Rotate(s, true));
+        break;
+      case PieceType::kSphinx:
+        sink.Add(Move::Rotate(
+            s,
+            SphinxTurnIsClockwise(c, static_cast<Direction>(p.orientation()))));
+        break;
+      case PieceType::kObelisk: {
+        const Bitboard steps = Neighbours(s) & steps_allowed;
+        const Bitboard stack = StackTargets(pos, s, c);
+        if (p.height() == 1) {
+          sink.AddTargets(s, steps | stack, MoveKind::kMove);
+        } else {
+          sink.AddTargets(s, steps, MoveKind::kMove);
+          sink.AddTargets(s, steps | stack, MoveKind::kMoveTop);
+        }
+        break;
+      }
+      case PieceType::kNone:
+        break;
+    }
+  }
+}
+
+struct ListSink {
+  MoveList* list;
+  void AddTargets(Square from, Bitboard targets, MoveKind kind) {
+    while (targets != 0) list->push_back(Move(from, PopLowest(targets), kind));
+  }
+  void Add(Move m) { list->push_back(m); }
+};
+
+struct CountSink {
+  int count = 0;
+  void AddTargets(Square, Bitboard targets, MoveKind) {
+    count += PopCount(targets);
+  }
+  void Add(Move) { ++count; }
+};
+
+std::string Name(Square s) {
+  if (s < 0 || s >= kSquares) return absl::StrCat("square #", s);
+  return absl::StrCat(std::string(1, static_cast<char>('a' + FileOf(s))),
+                      RankOf(s) + 1);
+}
+
+const char* ColorName(Color c) {
+  return c == Color::kSilver ? "Silver" : "Red";
+}
+
+const char* TypeName(PieceType t) {
+  switch (t) {
+    case PieceType::kPharaoh:
+      return "Pharaoh";
+    case PieceType::kPyramid:
+      return "Pyramid";
+    case PieceType::kScarab:
+      return "Scarab";
+    case PieceType::kAnubis:
+      return "Anubis";
+    case PieceType::kSphinx:
+      return "Sphinx";
+    case PieceType::kObelisk:
+      return "Obelisk";
+    case PieceType::kEye:
+      return "Eye of Horus";
+    case PieceType::kNone:
+      break;
+  }
+  return "nothing";
+}
+
+absl::Status Illegal(Square from, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(Name(from), ": ", why));
+}
+
+absl::StatusOr<Move> CheckRotation(const Position& pos, Move move, Piece p) {
+  const Square s = move.from();
+  const bool clockwise = move.kind() == MoveKind::kRotateClockwise;
+  if (move.to() != s) {
+    return Illegal(s, "a rotation stays on its square");
+  }
+  switch (p.type()) {
+    case PieceType::kPharaoh:
+      return Illegal(s,
+                     "a Pharaoh does not rotate (its facing changes nothing)");
+    case PieceType::kObelisk:
+      return Illegal(s, "an Obelisk does not rotate");
+    case PieceType::kScarab:
+    case PieceType::kEye:
+      // Both quarter turns give the same position: list it as clockwise.
+      return Move::Rotate(s, true);
+    case PieceType::kSphinx: {
+      const auto facing = static_cast<Direction>(p.orientation());
+      if (clockwise != SphinxTurnIsClockwise(pos.side_to_move(), facing)) {
+        return Illegal(
+            s, absl::StrCat(
+                   "the Sphinx may only point ",
+                   pos.side_to_move() == Color::kSilver ? "north or west"
+                                                        : "south or east",
+                   ", so it turns ", clockwise ? "anticlockwise" : "clockwise",
+                   " from here"));
+      }
+      return move;
+    }
+    default:
+      return move;
+  }
+}
+
+absl::StatusOr<Move> CheckStep(const Position& pos, Move move, Piece p) {
+  const Square from = move.from(), to = move.to();
+  const Color c = pos.side_to_move();
+  const std::string path = absl::StrCat(Name(from), "-", Name(to));
+  if (to < 0 || to >= kSquares) {
+    return Illegal(from, absl::StrCat(Name(to), " is not on the board"));
+  }
+  if (!Contains(Neighbours(from), to)) {
+    return Illegal(from, absl::StrCat(Name(to), " is not next to ", Name(from),
+                                      "; a piece moves one square"));
+  }
+  if (p.type() == PieceType::kSphinx) {
+    return Illegal(from, "a Sphinx never moves; it may only turn");
+  }
+  if (!Contains(AllowedSquares(c), to)) {
+    return Illegal(from, absl::StrCat(Name(to), " is reserved for ",
+                                      ColorName(Opponent(c)), " pieces"));
+  }
+  const bool top_only = move.kind() == MoveKind::kMoveTop;
+  if (top_only && !(p.type() == PieceType::kObelisk && p.height() == 2)) {
+    return Illegal(from, "only the top of an Obelisk stack moves on its own");
+  }
+  const Piece target = pos.at(to);
+  if (target.empty()) return move;
+
+  const std::string occupant =
+      absl::StrCat(ColorName(target.color()), " ", TypeName(target.type()),
+                   " on ", Name(to));
+  if (p.type() == PieceType::kScarab || p.type() == PieceType::kEye) {
+    if (!Swappable(target)) {
+      return Illegal(from, absl::StrCat("a ", TypeName(p.type()),
+                                        " swaps only with a Pyramid, Anubis or "
+                                        "Obelisk, not with the ",
+                                        occupant));
+    }
+    if (!Contains(AllowedSquares(target.color()), from)) {
+      return Illegal(from, absl::StrCat("the swap would put the ", occupant,
+                                        " on ", Name(from), ", reserved for ",
+                                        ColorName(c), " pieces"));
+    }
+    return move;
+  }
+  if (p.type() == PieceType::kObelisk && target.type() == PieceType::kObelisk) {
+    if (target.color() != c) {
+      return Illegal(from, "only Obelisks of the same colour stack");
+    }
+    if (target.height() == 2 || (p.height() == 2 && !top_only)) {
+      return Illegal(from, "Obelisks stack at most two high");
+    }
+    return move;
+  }
+  return Illegal(from, absl::StrCat(Name(to), " is occupied by the ", occupant,
+                                    "; only a Scarab or Eye may swap"));
+}
+
+}  // namespace
+
+void GenerateMoves(const Position& pos, MoveList* list) {
+  list->size = 0;
+  ListSink sink{list};
+  Generate(pos, pos.occupied(pos.side_to_move()), sink);
+}
+
+int CountMoves(const Position& pos) {
+  CountSink sink;
+  Generate(pos, pos.occupied(pos.side_to_move()), sink);
+  return sink.count;
+}
+
+void GenerateMovesFrom(const Position& pos, Square from, MoveList* list) {
+  list->size = 0;
+  if (from < 0 || from >= kSquares) return;
+  ListSink sink{list};
+  Generate(pos, pos.occupied(pos.side_to_move()) & SquareBit(from), sink);
+}
+
+absl::StatusOr<Move> CheckMove(const Position& pos, Move move) {
+  const Square from = move.from();
+  if (move.is_null()) {
+    return absl::InvalidArgumentError("the null move is not a move");
+  }
+  if (from >= kSquares) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Name(from), " is not on the board"));
+  }
+  const Piece p = pos.at(from);
+  if (p.empty()) return Illegal(from, "there is no piece there");
+  if (p.color() != pos.side_to_move()) {
+    return Illegal(from,
+                   absl::StrCat("the ", TypeName(p.type()), " there is ",
+                                ColorName(p.color()), "'s, and ",
+                                ColorName(pos.side_to_move()), " is to move"));
+  }
+  return move.is_rotation() ? CheckRotation(pos, move, p)
+                            : CheckStep(pos, move, p);
+}
+
+}  // namespace khet

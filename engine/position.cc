@@ -1,0 +1,131 @@
+#include "engine/position.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+
+namespace khet {
+namespace {
+
+std::string Name(Square s) {
+  return absl::StrCat(std::string(1, static_cast<char>('a' + FileOf(s))),
+                      RankOf(s) + 1);
+}
+
+const char* ColorName(Color c) {
+  return c == Color::kSilver ? "Silver" : "Red";
+}
+
+}  // namespace
+
+uint64_t Position::ComputeHash() const {
+  uint64_t h = side_ == Color::kRed ? internal::Zobrist().red_to_move : 0;
+  for (Square s = 0; s < kSquares; ++s) {
+    if (board_[s] != 0) h ^= internal::Zobrist().piece[s][board_[s]];
+  }
+  return h;
+}
+
+Square Position::PharaohSquare(Color c) const {
+  for (Bitboard b = occupied(c); b != 0;) {
+    const Square s = PopLowest(b);
+    if (at(s).type() == PieceType::kPharaoh) return s;
+  }
+  return -1;
+}
+
+absl::Status Position::Validate() const {
+  int pharaohs[2] = {0, 0};
+  int sphinxes[2] = {0, 0};
+  for (Square s = 0; s < kSquares; ++s) {
+    const Piece p = at(s);
+    if (p.empty()) continue;
+    const Color c = p.color();
+    const int ci = static_cast<int>(c);
+    if (!Contains(AllowedSquares(c), s)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(Name(s), ": a ", ColorName(c),
+                       " piece may not stand on a square reserved for ",
+                       ColorName(Opponent(c))));
+    }
+    switch (p.type()) {
+      case PieceType::kPharaoh:
+        if (++pharaohs[ci] > 1) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              Name(s), ": ", ColorName(c), " has a second Pharaoh"));
+        }
+        if (p.orientation() != 0) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(Name(s), ": a Pharaoh has no orientation"));
+        }
+        break;
+      case PieceType::kSphinx: {
+        if (edition_ == Edition::kKhet1) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              Name(s), ": Khet 1.0 has fixed lasers, not Sphinxes"));
+        }
+        if (s != SphinxSquare(c)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(Name(s), ": ", ColorName(c),
+                           "'s Sphinx must stand on ", Name(SphinxSquare(c))));
+        }
+        ++sphinxes[ci];
+        const auto facing = static_cast<Direction>(p.orientation());
+        const bool ok =
+            c == Color::kSilver
+                ? facing == Direction::kNorth || facing == Direction::kWest
+                : facing == Direction::kSouth || facing == Direction::kEast;
+        if (!ok) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              Name(s), ": ", ColorName(c), "'s Sphinx must face ",
+              c == Color::kSilver ? "north or west" : "south or east"));
+        }
+        break;
+      }
+      case PieceType::kAnubis:
+        if (edition_ == Edition::kKhet1) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(Name(s), ": Khet 1.0 has Obelisks, not Anubis"));
+        }
+        break;
+      case PieceType::kObelisk:
+        if (edition_ == Edition::kKhet2) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(Name(s), ": Khet 2.0 has Anubis, not Obelisks"));
+        }
+        if (p.height() > 2) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(Name(s), ": Obelisks stack at most two high"));
+        }
+        break;
+      case PieceType::kScarab:
+      case PieceType::kEye:
+        if (p.orientation() > 1) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(Name(s), ": a Scarab or Eye is either / or \\"));
+        }
+        break;
+      case PieceType::kPyramid:
+      case PieceType::kNone:
+        break;
+    }
+  }
+  for (Color c : {Color::kSilver, Color::kRed}) {
+    const int ci = static_cast<int>(c);
+    if (pharaohs[ci] == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(ColorName(c), " has no Pharaoh"));
+    }
+    if (edition_ == Edition::kKhet2 && sphinxes[ci] == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(Name(SphinxSquare(c)), ": ", ColorName(c),
+                       " needs its Sphinx there in Khet 2.0"));
+    }
+  }
+  if (hash_ != ComputeHash()) {
+    return absl::InternalError("position hash is out of date");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace khet
