@@ -1,6 +1,7 @@
 #include "engine/laser.h"
 
 #include <array>
+#include <optional>
 
 namespace khet {
 namespace {
@@ -127,11 +128,14 @@ constexpr int kMaxStates = kSquares * 4;
 
 // The general tracer: a work list of beams, a visited set of (occupied
 // square, travel direction) and, if out != nullptr, the recorded beams and
-// segments. Returns the hit squares.
-Bitboard TraceBeams(const Position& pos, Color shooter, BeamTrace* out) {
+// segments, and if crossed != nullptr, every square the beams cross. Returns
+// the hit squares.
+Bitboard TraceBeams(const Position& pos, Color shooter, BeamTrace* out,
+                    Bitboard* crossed = nullptr) {
   const Source source = LaserSource(pos, shooter);
   if (!source.valid) return 0;
-  struct Pending {
+  struct Pending {  // a beam waiting to be traced; no initialisers: the
+                    // queue below stays uninitialised until used
     BeamPoint start;
     Direction dir;
     Bitboard ray;
@@ -139,15 +143,19 @@ Bitboard TraceBeams(const Position& pos, Color shooter, BeamTrace* out) {
     int parent;
   };
   // Each split uses up one of the kMaxStates states, so this bounds the queue.
-  std::array<Pending, kMaxStates + 1> queue;
+  union Slot {
+    Slot() {}
+    Pending beam;
+  };
+  std::array<Slot, kMaxStates + 1> queue;
   int head = 0, tail = 0, next_id = 1;
-  queue[tail++] = {source.point, source.dir, source.ray, 0, -1};
+  queue[tail++].beam = {source.point, source.dir, source.ray, 0, -1};
   uint64_t visited[(kMaxStates + 63) / 64] = {};
   const Bitboard occupied = pos.occupied();
   Bitboard hits = 0;
 
   while (head < tail) {
-    const Pending beam = queue[head++];
+    const Pending beam = queue[head++].beam;
     BeamPoint start = beam.start;
     Direction dir = beam.dir;
     Bitboard ray = beam.ray;
@@ -158,10 +166,14 @@ Bitboard TraceBeams(const Position& pos, Color shooter, BeamTrace* out) {
     for (;;) {
       const Bitboard targets = occupied & ray;
       if (targets == 0) {
+        if (crossed != nullptr) *crossed |= ray;
         segment_to(OffBoardPoint(start, dir));
+        result.end_square = -1;
+        result.end_piece = Piece();
         break;
       }
       const Square s = Nearest(targets, dir);
+      if (crossed != nullptr) *crossed |= ray & ~Ray(s, dir);
       const Piece piece = pos.at(s);
       const int state = s * 4 + static_cast<int>(dir);
       result.end_square = s;
@@ -190,15 +202,56 @@ Bitboard TraceBeams(const Position& pos, Color shooter, BeamTrace* out) {
         result.end = BeamEnd::kAbsorbed;
       } else {  // kSplitBeam: the reflected child first, then the straight one
         result.end = BeamEnd::kSplit;
-        queue[tail++] = {PointOf(s), in.out, Ray(s, in.out), next_id++,
-                         beam.id};
-        queue[tail++] = {PointOf(s), dir, Ray(s, dir), next_id++, beam.id};
+        queue[tail++].beam = {PointOf(s), in.out, Ray(s, in.out), next_id++,
+                              beam.id};
+        queue[tail++].beam = {PointOf(s), dir, Ray(s, dir), next_id++, beam.id};
       }
       break;
     }
     if (out != nullptr) out->beams.push_back(result);
   }
   return hits;
+}
+
+// Follows a beam that meets no Eye, calling on_segment(from, to, dir) for
+// each straight run as on_segment(ray, dir, stop): `ray` holds the squares
+// from the run's start (excluded) to the edge, `stop` is where it ended, -1
+// if it left the board. Returns the hit squares, or nullopt if an Eye was met.
+template <typename OnSegment>
+std::optional<Bitboard> FollowSingleBeam(const Position& pos,
+                                         const Source& source,
+                                         OnSegment on_segment) {
+  // Without an Eye the beam never splits, and since every mirror maps
+  // directions one to one it cannot loop either. The bound only guards
+  // against a broken invariant.
+  const Bitboard occupied = pos.occupied();
+  Direction dir = source.dir;
+  Bitboard ray = source.ray;
+  for (int steps = 0; steps < kMaxStates; ++steps) {
+    const Bitboard targets = occupied & ray;
+    if (targets == 0) {
+      on_segment(ray, dir, -1);
+      return Bitboard{0};
+    }
+    const Square s = Nearest(targets, dir);
+    const Interaction in =
+        kInteraction[pos.at(s).code()][static_cast<int>(dir)];
+    on_segment(ray, dir, s);
+    switch (in.action) {
+      case kReflect:
+        dir = in.out;
+        ray = Ray(s, dir);
+        break;
+      case kHitPiece:
+        return SquareBit(s);
+      case kBlock:
+      case kAbsorb:
+        return Bitboard{0};
+      case kSplitBeam:
+        return std::nullopt;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -213,33 +266,30 @@ BeamTrace TraceLaser(const Position& pos, Color shooter) {
 Bitboard LaserHits(const Position& pos, Color shooter) {
   const Source source = LaserSource(pos, shooter);
   if (!source.valid) return 0;
-  // Without an Eye the beam never splits, and since every mirror maps
-  // directions one to one it cannot loop either: follow it directly. The
-  // bound only guards against a broken invariant.
-  const Bitboard occupied = pos.occupied();
-  Direction dir = source.dir;
-  Bitboard ray = source.ray;
-  for (int steps = 0; steps < kMaxStates; ++steps) {
-    const Bitboard targets = occupied & ray;
-    if (targets == 0) return 0;
-    const Square s = Nearest(targets, dir);
-    const Interaction in =
-        kInteraction[pos.at(s).code()][static_cast<int>(dir)];
-    switch (in.action) {
-      case kReflect:
-        dir = in.out;
-        ray = Ray(s, dir);
-        break;
-      case kHitPiece:
-        return SquareBit(s);
-      case kBlock:
-      case kAbsorb:
-        return 0;
-      case kSplitBeam:
-        return TraceBeams(pos, shooter, nullptr);
-    }
+  const std::optional<Bitboard> hits =
+      FollowSingleBeam(pos, source, [](Bitboard, Direction, Square) {});
+  return hits.has_value() ? *hits : TraceBeams(pos, shooter, nullptr);
+}
+
+BeamPath TraceBeamPath(const Position& pos, Color shooter) {
+  const Source source = LaserSource(pos, shooter);
+  if (!source.valid) return {};
+  BeamPath path;
+  if (pos.edition() == Edition::kKhet2) {
+    path.squares = SquareBit(SphinxSquare(shooter));  // it may turn
   }
-  return TraceBeams(pos, shooter, nullptr);
+  // `ray` runs from the segment's start to the board edge; the segment
+  // covers it up to and including its stop `s`.
+  const std::optional<Bitboard> hits =
+      FollowSingleBeam(pos, source, [&](Bitboard ray, Direction d, Square s) {
+        path.squares |= s < 0 ? ray : ray & ~Ray(s, d);
+      });
+  if (hits.has_value()) {
+    path.hits = *hits;
+  } else {  // the beam splits: trace the whole tree
+    path.hits = TraceBeams(pos, shooter, nullptr, &path.squares);
+  }
+  return path;
 }
 
 }  // namespace khet

@@ -72,6 +72,15 @@ BeamTrace TraceLaser(const Position& pos, Color shooter);
 // moves. Always equals TraceLaser(pos, shooter).hit.
 Bitboard LaserHits(const Position& pos, Color shooter);
 
+// The squares a shot depends on, and what it hits. A move that changes the
+// contents of none of `squares` leaves the shot, and so `hits`, as it was:
+// search traces once per position instead of once per move.
+struct BeamPath {
+  Bitboard squares = 0;  // the source and every square the beams cross
+  Bitboard hits = 0;     // == LaserHits
+};
+BeamPath TraceBeamPath(const Position& pos, Color shooter);
+
 }  // namespace khet
 
 #endif  // KHET_ENGINE_LASER_H_

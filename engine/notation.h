@@ -17,7 +17,9 @@
 
 namespace khet {
 
-// Squares: file letter a..j then rank 1..8, e.g. "e4".
+// Squares: file letter a..j then rank 1..8, e.g. "e4". ParseSquare fails
+// with INVALID_ARGUMENT naming the text and the problem, e.g.
+// `"e9": rank must be 1..8`.
 std::string SquareName(Square s);
 absl::StatusOr<Square> ParseSquare(std::string_view text);
 
@@ -26,9 +28,12 @@ absl::StatusOr<Square> ParseSquare(std::string_view text);
 //   "e4=f5"   a Scarab/Djed/Eye swapping with the piece on f5
 //   "d1^d2"   the top Obelisk of the stack on d1 stepping to d2
 //   "e4R"     a clockwise quarter turn; "e4L" anticlockwise (also Sphinxes)
-// ParseMove also accepts "-" for a swap and lower-case "r"/"l", and fails
+// FormatMove looks at `pos` (the position before the move) only to choose
+// between "-" and "="; a null move is "(none)". ParseMove also accepts "-"
+// for a swap and lower-case "r"/"l", ignores surrounding spaces, and fails
 // with INVALID_ARGUMENT naming the problem for text that is not a move of
-// this position's shape (it does not check legality: see CheckMove).
+// this position's shape: bad squares, squares that are not neighbours, or
+// "=" towards an empty square. It does not check legality: see CheckMove.
 std::string FormatMove(const Position& pos, Move move);
 absl::StatusOr<Move> ParseMove(const Position& pos, std::string_view text);
 
@@ -37,33 +42,60 @@ absl::StatusOr<Move> ParseMove(const Position& pos, std::string_view text);
 // a letter (Silver upper case, Red lower case) and its attribute:
 //   K Pharaoh (no attribute)   P Pyramid + ne|se|sw|nw (its mirror's facing)
 //   A Anubis + n|e|s|w          X Sphinx + n|e|s|w (its facing)
-//   S Scarab/Djed + / or \      E Eye of Horus + / or \
+//   S Scarab/Djed + '/' or '\'  E Eye of Horus + '/' or '\'
 //   O Obelisk + 1|2 (the height of the stack)
-// <side> is "s" (Silver to move) or "r"; <edition> is "1" or "2".
-// ParsePosition also runs Position::Validate.
+// <side> is "s" (Silver to move) or "r"; <edition> is "1" or "2". A "/"
+// right after an S or E is its diagonal; any other "/" ends a rank. Classic 2:
+//   xs3askaspse2/2psw7/3Pnw6/pne1Psw1s\s/1pse1Pnw/pse1Pnw1S/S\1pne1Psw/
+//   6pse3/7Pne2/2PnwAnKAn3Xn s 2
+// (one line in practice). FormatPosition writes exactly this canonical
+// form. ParsePosition accepts any whitespace between the fields and runs
+// Position::Validate; errors name the rank or square, e.g.
+// `position rank 3 has 11 files`.
 std::string FormatPosition(const Position& pos);
 absl::StatusOr<Position> ParsePosition(std::string_view text);
 
-// A beam trace as readable lines, one per beam, for golden tests and logs:
+// A beam trace as readable lines, one per beam, each ending in a newline:
+//   beam <id>[ (split from <parent>)] from <start>: <segments>; <ending>
+// <start> is a square, or "below j1" / "above a8" for a Khet 1.0 emitter.
+// Each straight segment is "<direction> to <square>", and the last segment of
+// a beam that left the board "<direction> off the board". <ending> is one of
+// "left the board", "hit <piece> on <sq>", "absorbed by <piece> on <sq>",
+// "blocked by <piece> front on <sq>", "split on <sq>", "looped on <sq>",
+// with <piece> as DescribePiece writes it. At the start of Classic 2:
 //   beam 0 from j1: north to j4, west to h4, north to h5, east to j5, north
-//   off the board
-//   beam 1 (split from 0) from e5: ...; hit Red Pyramid on c7
+//   off the board; left the board
+// (one line). A trace starting off the board is taken to be Khet 1.0 and
+// names the Scarab a Djed.
 std::string FormatTrace(const BeamTrace& trace);
 
-// A piece for people: "Silver Pyramid NE", "Red Obelisk stack".
+// A piece for people: "Silver Pyramid NE", "Red Anubis S", "Silver Sphinx
+// N", "Red Scarab /" (a "Djed" in Khet 1.0), "Silver Eye of Horus \",
+// "Silver Pharaoh", "Red Obelisk", "Red Obelisk stack"; "nothing" if empty.
 std::string DescribePiece(Piece piece, Edition edition);
 
 // Game records: "[Name "value"]" header lines, a blank line, then numbered
-// moves and a result token, e.g.
+// moves and a result token ("1-0" Silver won, "0-1" Red won, "1/2-1/2" a
+// draw, "*" going on), wrapped at 80 columns, e.g.
 //   [Setup "classic-2"]
+//   [Edition "Khet 2.0"]
+//   [BothPharaohsHit "mover loses"]
+//   [Repetition "claim"]
+//   [PlyLimit "0"]
 //   [Silver "alice"]
-//   [Result "1-0"]
-//   [Termination "pharaoh hit"]
+//   [Result "0-1"]
+//   [Termination "resignation"]
 //
-//   1. j1L a8R 2. e4-e5 f5=e5 1-0
-// Headers written by FormatGameRecord: Setup (or Position for a custom
-// start), Edition, BothPharaohsHit, Repetition, PlyLimit, then the caller's
-// headers, then Result and Termination.
+//   1. j1L a8L 2. e4-e3 0-1
+// A game that starts with Red to move begins "1... ". In header values a
+// backslash escapes a double quote or a backslash.
+// Headers written by FormatGameRecord: Setup (the id of the named setup the
+// game starts from) or Position (FormatPosition of a custom start), Edition
+// ("Khet 1.0" or "Khet 2.0"), BothPharaohsHit ("mover loses" or "draw"),
+// Repetition ("claim" or "automatic"), PlyLimit (a number, 0 for none), then
+// the caller's headers in order (any with one of these reserved names, or
+// Result or Termination, are left out), then Result and, once the game is
+// over, Termination (ResultReasonName of the reason).
 using GameHeaders = std::vector<std::pair<std::string, std::string>>;
 std::string FormatGameRecord(const Game& game, const GameHeaders& headers);
 
@@ -71,7 +103,15 @@ struct GameRecord {
   GameHeaders headers;  // every header as read, in order
   Game game;            // replayed, result included
 };
-// Replays a record, checking every move and that the result agrees.
+// Replays a record: the start from Setup or Position, the rule options from
+// their headers (defaults if absent), every move with Game::Play; move
+// numbers are optional but must be right if given. Then applies a
+// Termination of "resignation" (the loser read from the result),
+// "agreed draw" or "repetition claimed" (by the player to move), checks any
+// other Termination against the replay, and checks that the Result header
+// and the result token agree with the replayed result. Every error is
+// INVALID_ARGUMENT; an illegal move names its number and text, e.g.
+// `move 2... f5=e5: illegal: ...`.
 absl::StatusOr<GameRecord> ParseGameRecord(std::string_view text);
 
 }  // namespace khet

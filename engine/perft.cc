@@ -1,5 +1,6 @@
 #include "engine/perft.h"
 
+#include "engine/laser.h"
 #include "engine/movegen.h"
 #include "engine/play.h"
 
@@ -10,12 +11,13 @@ uint64_t Perft(const Position& pos, int depth, bool bulk_count) {
   if (bulk_count && depth == 1) return static_cast<uint64_t>(CountMoves(pos));
   MoveList moves;
   GenerateMoves(pos, &moves);
+  const BeamPath beam = TraceBeamPath(pos, pos.side_to_move());
   if (depth == 1) {
     // Play every move, as a search would, and count the children.
     uint64_t leaves = 0;
     for (Move m : moves) {
       Position child = pos;
-      MakeMove(&child, m);
+      MakeMove(&child, m, beam);
       ++leaves;
     }
     return leaves;
@@ -23,7 +25,7 @@ uint64_t Perft(const Position& pos, int depth, bool bulk_count) {
   uint64_t leaves = 0;
   for (Move m : moves) {
     Position child = pos;
-    if (MakeMove(&child, m) != 0) continue;  // a Pharaoh fell: no children
+    if (MakeMove(&child, m, beam) != 0) continue;  // a Pharaoh fell
     leaves += Perft(child, depth - 1, bulk_count);
   }
   return leaves;

@@ -76,6 +76,18 @@ PharaohsHit MakeMove(Position* pos, Move move) {
   return pharaohs;
 }
 
+PharaohsHit MakeMove(Position* pos, Move move, const BeamPath& mover_beam) {
+  const Bitboard touched = SquareBit(move.from()) | SquareBit(move.to());
+  if ((touched & mover_beam.squares) != 0) return MakeMove(pos, move);
+  MovePiece(pos, move);
+  PharaohsHit pharaohs = 0;
+  if (mover_beam.hits != 0) {
+    pharaohs = RemoveHits(pos, mover_beam.hits, [](const Removal&) {});
+  }
+  pos->FlipSideToMove();
+  return pharaohs;
+}
+
 absl::StatusOr<MoveEffects> ApplyMove(Position* pos, Move move) {
   const absl::StatusOr<Move> legal = CheckMove(*pos, move);
   if (!legal.ok()) return legal.status();

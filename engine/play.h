@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "engine/laser.h"
 #include "engine/move.h"
 #include "engine/position.h"
 
@@ -35,6 +36,10 @@ struct MoveEffects {
 // and passes the turn; the fast path for search. REQUIRES: move is legal in
 // *pos, as listed by GenerateMoves or returned by CheckMove.
 PharaohsHit MakeMove(Position* pos, Move move);
+
+// As MakeMove, reusing the mover's beam when the move leaves it unchanged.
+// REQUIRES: mover_beam == TraceBeamPath(*pos, pos->side_to_move()).
+PharaohsHit MakeMove(Position* pos, Move move, const BeamPath& mover_beam);
 
 // As MakeMove, but checks the move first and reports every effect. An
 // illegal move returns INVALID_ARGUMENT with the reason and leaves *pos

@@ -1,0 +1,151 @@
+#include "engine/board_text.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "engine/bitboard.h"
+#include "engine/laser.h"
+#include "engine/position.h"
+#include "engine/types.h"
+
+namespace khet {
+namespace {
+
+constexpr int kCellWidth = 4;
+constexpr std::string_view kMargin = "    ";  // before the first file
+
+// The piece as in the position notation: letter and orientation mark.
+std::string PieceText(Piece p) {
+  static constexpr std::array<char, 8> kLetters = {'?', 'K', 'P', 'S',
+                                                   'A', 'X', 'O', 'E'};
+  static constexpr std::array<std::string_view, 4> kPyramid = {"ne", "se", "sw",
+                                                               "nw"};
+  static constexpr std::array<std::string_view, 4> kFacing = {"n", "e", "s",
+                                                              "w"};
+  char letter = kLetters[static_cast<int>(p.type())];
+  if (p.color() == Color::kRed) {
+    letter = absl::ascii_tolower(static_cast<unsigned char>(letter));
+  }
+  std::string text(1, letter);
+  const int o = p.orientation();
+  switch (p.type()) {
+    case PieceType::kPyramid:
+      text += kPyramid[o];
+      break;
+    case PieceType::kAnubis:
+    case PieceType::kSphinx:
+      text += kFacing[o];
+      break;
+    case PieceType::kScarab:
+    case PieceType::kEye:
+      text += (o & 1) == kSlash ? "/" : "\\";
+      break;
+    case PieceType::kObelisk:
+      text += static_cast<char>('0' + p.height());
+      break;
+    case PieceType::kPharaoh:
+    case PieceType::kNone:
+      break;
+  }
+  return text;
+}
+
+// Which beams cross each square, and which borders between a file and the
+// next one along a rank a beam crosses.
+struct LaserMarks {
+  std::array<bool, kSquares> vertical{};
+  std::array<bool, kSquares> horizontal{};
+  // east_border[s]: a beam crosses from s to the square east of it.
+  std::array<bool, kSquares> east_border{};
+};
+
+LaserMarks MarkBeams(const BeamTrace& trace) {
+  LaserMarks marks;
+  for (const BeamSegment& seg : trace.segments) {
+    const bool along_file = seg.from.file == seg.to.file;
+    if (along_file) {
+      const int lo = std::max<int>(std::min(seg.from.rank, seg.to.rank), -1);
+      const int hi =
+          std::min<int>(std::max(seg.from.rank, seg.to.rank), kRanks);
+      for (int r = lo + 1; r < hi; ++r) {
+        if (IsOnBoard(seg.from.file, r)) {
+          marks.vertical[MakeSquare(seg.from.file, r)] = true;
+        }
+      }
+    } else {
+      const int lo = std::max<int>(std::min(seg.from.file, seg.to.file), -1);
+      const int hi =
+          std::min<int>(std::max(seg.from.file, seg.to.file), kFiles);
+      const int r = seg.from.rank;
+      if (r < 0 || r >= kRanks) continue;
+      for (int f = lo + 1; f < hi; ++f) {
+        marks.horizontal[MakeSquare(f, r)] = true;
+      }
+      for (int f = std::max(lo, 0); f < hi && f + 1 < kFiles; ++f) {
+        marks.east_border[MakeSquare(f, r)] = true;
+      }
+    }
+  }
+  return marks;
+}
+
+std::string FileLabels() {
+  std::string line(kMargin);
+  for (int f = 0; f < kFiles; ++f) {
+    line += static_cast<char>('a' + f);
+    if (f + 1 < kFiles) line.append(kCellWidth - 1, ' ');
+  }
+  return line + "\n";
+}
+
+}  // namespace
+
+std::string RenderBoard(const Position& pos, const BeamTrace* trace) {
+  LaserMarks marks;
+  Bitboard hit = 0;
+  if (trace != nullptr) {
+    marks = MarkBeams(*trace);
+    hit = trace->hit;
+  }
+  std::string out = FileLabels();
+  for (int rank = kRanks - 1; rank >= 0; --rank) {
+    std::string line = absl::StrCat(" ", rank + 1, "  ");
+    for (int file = 0; file < kFiles; ++file) {
+      const Square s = MakeSquare(file, rank);
+      const Piece p = pos.at(s);
+      std::string cell;
+      if (!p.empty()) {
+        cell = PieceText(p);
+        if (Contains(hit, s)) cell += '*';
+      } else if (marks.vertical[s] && marks.horizontal[s]) {
+        cell = "+--";
+      } else if (marks.horizontal[s]) {
+        cell = "---";
+      } else if (marks.vertical[s]) {
+        cell = "|";
+      } else if (!Contains(AllowedSquares(Color::kRed), s)) {
+        cell = ".s";
+      } else if (!Contains(AllowedSquares(Color::kSilver), s)) {
+        cell = ".r";
+      } else {
+        cell = ".";
+      }
+      const char pad = marks.east_border[s] ? '-' : ' ';
+      cell.resize(kCellWidth, pad);
+      line += cell;
+    }
+    absl::StrAppend(&line, " ", rank + 1, "\n");
+    out += line;
+  }
+  out += FileLabels();
+  absl::StrAppend(&out, pos.side_to_move() == Color::kSilver ? "Silver" : "Red",
+                  " to move, ",
+                  pos.edition() == Edition::kKhet1 ? "Khet 1.0" : "Khet 2.0",
+                  "\n");
+  return out;
+}
+
+}  // namespace khet

@@ -1,0 +1,667 @@
+#include "engine/notation.h"
+
+#include <random>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "engine/game.h"
+#include "engine/laser.h"
+#include "engine/movegen.h"
+#include "engine/play.h"
+#include "engine/position.h"
+#include "engine/setups.h"
+#include "gtest/gtest.h"
+
+namespace khet {
+namespace {
+
+constexpr Square Sq(const char* name) {
+  return MakeSquare(name[0] - 'a', name[1] - '1');
+}
+
+Position Start(std::string_view id) {
+  absl::StatusOr<Position> pos = SetupPosition(id);
+  EXPECT_TRUE(pos.ok()) << pos.status();
+  return pos.ok() ? *pos : Position();
+}
+
+Position Parsed(std::string_view text) {
+  absl::StatusOr<Position> pos = ParsePosition(text);
+  EXPECT_TRUE(pos.ok()) << text << ": " << pos.status();
+  return pos.ok() ? *pos : Position();
+}
+
+// The message of a failed parse, or "OK" if it did not fail.
+template <typename T>
+std::string ErrorOf(const absl::StatusOr<T>& result) {
+  if (result.ok()) return "OK";
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument)
+      << result.status();
+  return std::string(result.status().message());
+}
+
+constexpr std::string_view kClassic2 =
+    "xs3askaspse2/2psw7/3Pnw6/pne1Psw1s\\s/1pse1Pnw/pse1Pnw1S/S\\1pne1Psw/"
+    "6pse3/7Pne2/2PnwAnKAn3Xn s 2";
+
+// ---- Squares ---------------------------------------------------------------
+
+TEST(SquareNotationTest, EverySquareRoundTrips) {
+  EXPECT_EQ(SquareName(0), "a1");
+  EXPECT_EQ(SquareName(9), "j1");
+  EXPECT_EQ(SquareName(Sq("e4")), "e4");
+  EXPECT_EQ(SquareName(79), "j8");
+  for (Square s = 0; s < kSquares; ++s) {
+    absl::StatusOr<Square> parsed = ParseSquare(SquareName(s));
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    EXPECT_EQ(*parsed, s);
+  }
+}
+
+TEST(SquareNotationTest, ErrorsNameTheTextAndTheProblem) {
+  EXPECT_EQ(ErrorOf(ParseSquare("")), "empty square name");
+  EXPECT_EQ(ErrorOf(ParseSquare("e9")), "\"e9\": rank must be 1..8");
+  EXPECT_EQ(ErrorOf(ParseSquare("e0")), "\"e0\": rank must be 1..8");
+  EXPECT_EQ(ErrorOf(ParseSquare("k1")), "\"k1\": file must be a..j");
+  EXPECT_EQ(ErrorOf(ParseSquare("E4")), "\"E4\": file must be a..j");
+  EXPECT_EQ(ErrorOf(ParseSquare("e10")),
+            "\"e10\": a square is a file a..j and a rank 1..8");
+  EXPECT_EQ(ErrorOf(ParseSquare("e")),
+            "\"e\": a square is a file a..j and a rank 1..8");
+}
+
+// ---- Moves -----------------------------------------------------------------
+
+TEST(MoveNotationTest, FormatsEachKind) {
+  const Position classic = Start("classic-2");
+  EXPECT_EQ(FormatMove(classic, Move(Sq("e4"), Sq("e3"), MoveKind::kMove)),
+            "e4-e3");
+  // A Scarab moving onto a Pyramid swaps with it.
+  EXPECT_EQ(FormatMove(classic, Move(Sq("f4"), Sq("g3"), MoveKind::kMove)),
+            "f4=g3");
+  EXPECT_EQ(FormatMove(classic, Move::Rotate(Sq("j1"), false)), "j1L");
+  EXPECT_EQ(FormatMove(classic, Move::Rotate(Sq("c1"), true)), "c1R");
+  EXPECT_EQ(FormatMove(classic, Move()), "(none)");
+  const Position classic1 = Start("classic-1");
+  EXPECT_EQ(FormatMove(classic1, Move(Sq("d1"), Sq("d2"), MoveKind::kMoveTop)),
+            "d1^d2");
+  EXPECT_EQ(FormatMove(classic1, Move(Sq("d1"), Sq("d2"), MoveKind::kMove)),
+            "d1-d2");
+}
+
+TEST(MoveNotationTest, ParseAcceptsTheVariants) {
+  const Position classic = Start("classic-2");
+  const Move swap(Sq("f4"), Sq("g3"), MoveKind::kMove);
+  for (std::string_view text : {"f4=g3", "f4-g3", "  f4=g3\n"}) {
+    absl::StatusOr<Move> move = ParseMove(classic, text);
+    ASSERT_TRUE(move.ok()) << text << ": " << move.status();
+    EXPECT_EQ(*move, swap) << text;
+  }
+  for (std::string_view text : {"e4R", "e4r"}) {
+    absl::StatusOr<Move> move = ParseMove(classic, text);
+    ASSERT_TRUE(move.ok()) << move.status();
+    EXPECT_EQ(*move, Move::Rotate(Sq("e4"), true));
+  }
+  for (std::string_view text : {"e4L", "e4l"}) {
+    absl::StatusOr<Move> move = ParseMove(classic, text);
+    ASSERT_TRUE(move.ok()) << move.status();
+    EXPECT_EQ(*move, Move::Rotate(Sq("e4"), false));
+  }
+  absl::StatusOr<Move> top = ParseMove(Start("classic-1"), "d1^d2");
+  ASSERT_TRUE(top.ok()) << top.status();
+  EXPECT_EQ(*top, Move(Sq("d1"), Sq("d2"), MoveKind::kMoveTop));
+}
+
+TEST(MoveNotationTest, ErrorsNameTheTextAndTheProblem) {
+  const Position classic = Start("classic-2");
+  const std::string usage =
+      "a move is written e4-e5 (step), e4=f5 (swap), d1^d2 (top obelisk), "
+      "e4R or e4L (turn)";
+  EXPECT_EQ(ErrorOf(ParseMove(classic, "")), "\"\": not a move; " + usage);
+  EXPECT_EQ(ErrorOf(ParseMove(classic, "e4")), "\"e4\": not a move; " + usage);
+  EXPECT_EQ(ErrorOf(ParseMove(classic, "e4-e5-e6")),
+            "\"e4-e5-e6\": not a move; " + usage);
+  EXPECT_EQ(ErrorOf(ParseMove(classic, "e4x")),
+            "\"e4x\": a turn ends in R (clockwise) or L (anticlockwise)");
+  EXPECT_EQ(ErrorOf(ParseMove(classic, "k4R")),
+            "\"k4R\": \"k4\": file must be a..j");
+  EXPECT_EQ(ErrorOf(ParseMove(classic, "e4*e5")),
+            "\"e4*e5\": \"*\" is not -, = or ^; " + usage);
+  EXPECT_EQ(ErrorOf(ParseMove(classic, "e9-e8")),
+            "\"e9-e8\": \"e9\": rank must be 1..8");
+  EXPECT_EQ(ErrorOf(ParseMove(classic, "e4-e0")),
+            "\"e4-e0\": \"e0\": rank must be 1..8");
+  EXPECT_EQ(ErrorOf(ParseMove(classic, "e4-e6")),
+            "\"e4-e6\": e6 is not next to e4");
+  EXPECT_EQ(ErrorOf(ParseMove(classic, "e4-e4")),
+            "\"e4-e4\": e4 is not next to e4");
+  EXPECT_EQ(ErrorOf(ParseMove(classic, "j4-a5")),
+            "\"j4-a5\": a5 is not next to j4");
+  EXPECT_EQ(ErrorOf(ParseMove(classic, "e4=e3")),
+            "\"e4=e3\": nothing on e3 to swap with; a step is written e4-e3");
+}
+
+TEST(MoveNotationTest, EveryLegalMoveOfEverySetupRoundTrips) {
+  for (const SetupInfo& info : AllSetups()) {
+    const Position pos = Start(info.id);
+    MoveList moves;
+    GenerateMoves(pos, &moves);
+    ASSERT_GT(moves.size, 0) << info.id;
+    for (Move m : moves) {
+      const std::string text = FormatMove(pos, m);
+      absl::StatusOr<Move> parsed = ParseMove(pos, text);
+      ASSERT_TRUE(parsed.ok())
+          << info.id << " " << text << ": " << parsed.status();
+      EXPECT_EQ(*parsed, m) << info.id << " " << text;
+    }
+  }
+}
+
+// ---- Positions -------------------------------------------------------------
+
+TEST(PositionNotationTest, ClassicGolden) {
+  EXPECT_EQ(FormatPosition(Start("classic-2")), kClassic2);
+  EXPECT_EQ(Parsed(kClassic2), Start("classic-2"));
+  EXPECT_EQ(FormatPosition(Start("classic-1")),
+            "4o2ko2pse2/2psw7/3Pnw6/pne1Psw1s\\s/1pse1Pnw/pse1Pnw1S/"
+            "S\\1pne1Psw/6pse3/7Pne2/2PnwO2KO24 s 1");
+  // Fields may be separated by any whitespace.
+  EXPECT_EQ(
+      Parsed("  " + std::string(kClassic2.substr(0, kClassic2.size() - 4)) +
+             "\t s\n 2 "),
+      Start("classic-2"));
+}
+
+TEST(PositionNotationTest, EverySetupRoundTrips) {
+  for (const SetupInfo& info : AllSetups()) {
+    const Position pos = Start(info.id);
+    const std::string text = FormatPosition(pos);
+    const Position parsed = Parsed(text);
+    EXPECT_EQ(parsed, pos) << info.id << ": " << text;
+    EXPECT_EQ(parsed.hash(), pos.hash()) << info.id;
+    EXPECT_EQ(FormatPosition(parsed), text);
+  }
+}
+
+TEST(PositionNotationTest, RedToMoveAndEveryPieceKind) {
+  // Khet 1.0 with single Obelisks, a stack and an Eye; Red to move.
+  const std::string text = "4o1k4/10/10/4E\\5/4e/5/10/10/3O1KO2O13 r 1";
+  const Position pos = Parsed(text);
+  EXPECT_EQ(pos.side_to_move(), Color::kRed);
+  EXPECT_EQ(pos.edition(), Edition::kKhet1);
+  EXPECT_EQ(pos.at(Sq("e8")), Piece(Color::kRed, PieceType::kObelisk, 0));
+  EXPECT_EQ(pos.at(Sq("f1")), Piece(Color::kSilver, PieceType::kObelisk, 1));
+  EXPECT_EQ(pos.at(Sq("e5")),
+            Piece(Color::kSilver, PieceType::kEye, kBackslash));
+  EXPECT_EQ(pos.at(Sq("e4")), Piece(Color::kRed, PieceType::kEye, kSlash));
+  EXPECT_EQ(FormatPosition(pos), text);
+}
+
+TEST(PositionNotationTest, ErrorsNameTheRankOrSquareAndTheProblem) {
+  const std::string board(kClassic2.substr(0, kClassic2.size() - 4));
+  auto with = [&](std::string_view from, std::string_view to) {
+    std::string text(kClassic2);
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return text.replace(at, from.size(), to);
+  };
+  EXPECT_EQ(ErrorOf(ParsePosition("")),
+            "a position has 3 fields, \"<ranks> <side> <edition>\", got 0 in "
+            "\"\"");
+  EXPECT_EQ(ErrorOf(ParsePosition(board)),
+            "a position has 3 fields, \"<ranks> <side> <edition>\", got 1 in "
+            "\"" +
+                board + "\"");
+  EXPECT_EQ(ErrorOf(ParsePosition(board + " x 2")),
+            "position side to move must be \"s\" or \"r\", got \"x\"");
+  EXPECT_EQ(ErrorOf(ParsePosition(board + " s 3")),
+            "position edition must be \"1\" or \"2\", got \"3\"");
+  EXPECT_EQ(ErrorOf(ParsePosition(with("3Xn", "4Xn"))),
+            "position rank 1 has 11 files, needs 10");
+  EXPECT_EQ(ErrorOf(ParsePosition(with("3Xn", "3XnK"))),
+            "position rank 1 has 11 files, needs 10");
+  EXPECT_EQ(ErrorOf(ParsePosition(with("2psw7", "2psw6"))),
+            "position rank 7 has 9 files, needs 10");
+  EXPECT_EQ(ErrorOf(ParsePosition(with("/7Pne2", ""))),
+            "position has 7 ranks, needs 8");
+  EXPECT_EQ(ErrorOf(ParsePosition(with("3Xn", "3Xn/10"))),
+            "position has more than 8 ranks: \"/10\" follows rank 1");
+  EXPECT_EQ(ErrorOf(ParsePosition(with("/2PnwAn", "/0PnwAn"))),
+            "position rank 1: \"0\" is not a run of 1..10 empty squares");
+  EXPECT_EQ(ErrorOf(ParsePosition(with("/2PnwAn", "/11PnwAn"))),
+            "position rank 1: \"11\" is not a run of 1..10 empty squares");
+  EXPECT_EQ(ErrorOf(ParsePosition(with("AnK", "AnQ"))),
+            "position e1: \"Q\" is not a piece letter (K, P, A, X, S, E, O) or "
+            "a number");
+  EXPECT_EQ(ErrorOf(ParsePosition(with("7Pne2", "7Pqe2"))),
+            "position h2: \"Pqe\": the letter P needs a mirror facing ne, se, "
+            "sw or nw");
+  EXPECT_EQ(ErrorOf(ParsePosition(with("2PnwAn", "2PNWAn"))),
+            "position c1: \"PNW\": the letter P needs a mirror facing ne, se, "
+            "sw or nw");
+  EXPECT_EQ(ErrorOf(ParsePosition(with("3Xn", "3Xx"))),
+            "position j1: \"Xx\": the letter X needs a facing n, e, s or w");
+  EXPECT_EQ(ErrorOf(ParsePosition(board.substr(0, board.size() - 1) + " s 2")),
+            "position j1: \"X\": the letter X needs a facing n, e, s or w");
+  EXPECT_EQ(ErrorOf(ParsePosition(with("S\\1pne", "S|1pne"))),
+            "position f4: \"S|\": the letter S needs a diagonal / or \\");
+  EXPECT_EQ(ErrorOf(ParsePosition("4o3k4/10/10/10/10/10/10/3O1KO24 s 1")),
+            "position e8: \"o3\": the letter o needs a stack height 1 or 2");
+  // A position that parses but breaks the rules fails Position::Validate.
+  EXPECT_FALSE(ParsePosition("10/10/10/10/10/10/10/10 s 2").ok());
+  EXPECT_FALSE(ParsePosition(
+                   std::string(kClassic2.substr(0, kClassic2.size() - 1)) + "1")
+                   .ok());  // Anubis and Sphinxes in Khet 1.0
+}
+
+TEST(PositionNotationTest, PositionsAndMovesOfRandomGamesRoundTrip) {
+  std::mt19937 random(20240601);
+  for (const SetupInfo& info : AllSetups()) {
+    for (int game = 0; game < 3; ++game) {
+      Position pos = Start(info.id);
+      for (int ply = 0; ply < 60; ++ply) {
+        const std::string text = FormatPosition(pos);
+        absl::StatusOr<Position> parsed = ParsePosition(text);
+        ASSERT_TRUE(parsed.ok()) << info.id << " ply " << ply << ": " << text
+                                 << ": " << parsed.status();
+        EXPECT_EQ(*parsed, pos) << text;
+        MoveList moves;
+        GenerateMoves(pos, &moves);
+        if (moves.size == 0) break;
+        for (Move m : moves) {
+          absl::StatusOr<Move> back = ParseMove(pos, FormatMove(pos, m));
+          ASSERT_TRUE(back.ok()) << back.status();
+          EXPECT_EQ(*back, m) << FormatMove(pos, m) << " in " << text;
+        }
+        const Move m = moves.moves[random() % moves.size];
+        if (MakeMove(&pos, m) != 0) break;  // a Pharaoh was hit
+      }
+    }
+  }
+}
+
+// ---- Pieces and traces -----------------------------------------------------
+
+TEST(DescribePieceTest, NamesDependOnTheEdition) {
+  EXPECT_EQ(DescribePiece(Piece(Color::kSilver, PieceType::kPyramid, kNE),
+                          Edition::kKhet2),
+            "Silver Pyramid NE");
+  EXPECT_EQ(DescribePiece(Piece(Color::kRed, PieceType::kScarab, kSlash),
+                          Edition::kKhet2),
+            "Red Scarab /");
+  EXPECT_EQ(DescribePiece(Piece(Color::kRed, PieceType::kScarab, kBackslash),
+                          Edition::kKhet1),
+            "Red Djed \\");
+  EXPECT_EQ(DescribePiece(Piece(Color::kSilver, PieceType::kAnubis, 2),
+                          Edition::kKhet2),
+            "Silver Anubis S");
+  EXPECT_EQ(
+      DescribePiece(Piece(Color::kRed, PieceType::kSphinx, 1), Edition::kKhet2),
+      "Red Sphinx E");
+  EXPECT_EQ(DescribePiece(Piece(Color::kSilver, PieceType::kEye, kBackslash),
+                          Edition::kKhet1),
+            "Silver Eye of Horus \\");
+  EXPECT_EQ(DescribePiece(Piece(Color::kSilver, PieceType::kPharaoh),
+                          Edition::kKhet2),
+            "Silver Pharaoh");
+  EXPECT_EQ(DescribePiece(Piece(Color::kRed, PieceType::kObelisk, 0),
+                          Edition::kKhet1),
+            "Red Obelisk");
+  EXPECT_EQ(DescribePiece(Piece(Color::kRed, PieceType::kObelisk, 1),
+                          Edition::kKhet1),
+            "Red Obelisk stack");
+  EXPECT_EQ(DescribePiece(Piece(), Edition::kKhet2), "nothing");
+}
+
+TEST(FormatTraceTest, ClassicStart) {
+  EXPECT_EQ(FormatTrace(TraceLaser(Start("classic-2"), Color::kSilver)),
+            "beam 0 from j1: north to j4, west to h4, north to h5, east to j5, "
+            "north off the board; left the board\n");
+  EXPECT_EQ(FormatTrace(TraceLaser(Start("classic-2"), Color::kRed)),
+            "beam 0 from a8: south to a5, east to c5, south to c4, west to a4, "
+            "south off the board; left the board\n");
+}
+
+TEST(FormatTraceTest, Khet1EmittersStartOffTheBoard) {
+  EXPECT_EQ(FormatTrace(TraceLaser(Start("classic-1"), Color::kSilver)),
+            "beam 0 from below j1: north to j4, west to h4, north to h5, east "
+            "to j5, north off the board; left the board\n");
+  EXPECT_EQ(FormatTrace(TraceLaser(Start("classic-1"), Color::kRed)),
+            "beam 0 from above a8: south to a5, east to c5, south to c4, west "
+            "to a4, south off the board; left the board\n");
+  // A Silver Djed on j4 turns the beam west into a Red Obelisk stack.
+  const Position pos = Parsed("3k6/10/10/10/o28S\\/10/10/4K5 s 1");
+  EXPECT_EQ(FormatTrace(TraceLaser(pos, Color::kSilver)),
+            "beam 0 from below j1: north to j4, west to a4; hit Red Obelisk "
+            "stack on a4\n");
+}
+
+TEST(FormatTraceTest, SplitBeams) {
+  // Osiris: Silver's beam splits on its Eye on f4, again on Red's Eye on e5,
+  // comes back into f4 and loops.
+  EXPECT_EQ(FormatTrace(TraceLaser(Start("osiris"), Color::kSilver)),
+            "beam 0 from j1: north to j4, west to f4; split on f4\n"
+            "beam 1 (split from 0) from f4: south off the board; left the "
+            "board\n"
+            "beam 2 (split from 0) from f4: west to e4, north to e5; split on "
+            "e5\n"
+            "beam 3 (split from 2) from e5: east to f5, south to f4; split on "
+            "f4\n"
+            "beam 4 (split from 2) from e5: north off the board; left the "
+            "board\n"
+            "beam 5 (split from 3) from f4: west to e4; looped on e4\n"
+            "beam 6 (split from 3) from f4: south off the board; left the "
+            "board\n");
+  // One beam splits in two that end differently.
+  const Position pos = Parsed("xs4k4/10/10/10/an8E\\/10/10/4K4Xn s 2");
+  EXPECT_EQ(FormatTrace(TraceLaser(pos, Color::kSilver)),
+            "beam 0 from j1: north to j4; split on j4\n"
+            "beam 1 (split from 0) from j4: west to a4; hit Red Anubis N on "
+            "a4\n"
+            "beam 2 (split from 0) from j4: north off the board; left the "
+            "board\n");
+}
+
+TEST(FormatTraceTest, EveryEnding) {
+  // North up the j-file, west along rank 8 at the Pyramid on j8.
+  EXPECT_EQ(FormatTrace(TraceLaser(
+                Parsed("xs8Psw/4k5/10/10/10/10/10/4K4Xn s 2"), Color::kSilver)),
+            "beam 0 from j1: north to j8, west to a8; absorbed by Red Sphinx S "
+            "on a8\n");
+  EXPECT_EQ(
+      FormatTrace(TraceLaser(Parsed("xs1ae6Psw/4k5/10/10/10/10/10/4K4Xn s 2"),
+                             Color::kSilver)),
+      "beam 0 from j1: north to j8, west to c8; blocked by Red Anubis E "
+      "front on c8\n");
+  EXPECT_EQ(
+      FormatTrace(TraceLaser(Parsed("xs1an6Psw/4k5/10/10/10/10/10/4K4Xn s 2"),
+                             Color::kSilver)),
+      "beam 0 from j1: north to j8, west to c8; hit Red Anubis N on c8\n");
+  EXPECT_EQ(
+      FormatTrace(TraceLaser(Parsed("xs3k4Psw/10/10/10/10/10/10/4K4Xn s 2"),
+                             Color::kSilver)),
+      "beam 0 from j1: north to j8, west to e8; hit Red Pharaoh on e8\n");
+}
+
+// ---- Game records ----------------------------------------------------------
+
+absl::StatusOr<Move> PlayText(Game* game, std::string_view text) {
+  absl::StatusOr<Move> move = ParseMove(game->position(), text);
+  if (!move.ok()) return move.status();
+  absl::StatusOr<MoveEffects> effects = game->Play(*move);
+  if (!effects.ok()) return effects.status();
+  return effects->move;
+}
+
+void PlayAll(Game* game, std::initializer_list<std::string_view> moves) {
+  for (std::string_view text : moves) {
+    absl::StatusOr<Move> move = PlayText(game, text);
+    ASSERT_TRUE(move.ok()) << text << ": " << move.status();
+  }
+}
+
+GameRecord Replayed(std::string_view text) {
+  absl::StatusOr<GameRecord> record = ParseGameRecord(text);
+  EXPECT_TRUE(record.ok()) << record.status() << "\n" << text;
+  if (!record.ok()) return GameRecord{{}, Game(Start("classic-2"))};
+  return *std::move(record);
+}
+
+void ExpectSameGame(const Game& a, const Game& b) {
+  EXPECT_EQ(a.start(), b.start());
+  EXPECT_EQ(a.moves(), b.moves());
+  EXPECT_EQ(a.position(), b.position());
+  EXPECT_EQ(a.result(), b.result());
+  EXPECT_EQ(a.options(), b.options());
+}
+
+TEST(GameRecordTest, FormatGolden) {
+  Game game(Start("classic-2"));
+  PlayAll(&game, {"e4-e3", "f5-f6", "j1L"});
+  // j1L: the Sphinx turns west and shoots its own Anubis on f1.
+  EXPECT_EQ(FormatGameRecord(game, {{"Silver", "alice"},
+                                    {"Red", "bob \"the\" \\ builder"},
+                                    {"Result", "1-0"},
+                                    {"Setup", "isis"}}),
+            "[Setup \"classic-2\"]\n"
+            "[Edition \"Khet 2.0\"]\n"
+            "[BothPharaohsHit \"mover loses\"]\n"
+            "[Repetition \"claim\"]\n"
+            "[PlyLimit \"0\"]\n"
+            "[Silver \"alice\"]\n"
+            "[Red \"bob \\\"the\\\" \\\\ builder\"]\n"
+            "[Result \"*\"]\n"
+            "\n"
+            "1. e4-e3 f5-f6 2. j1L *\n");
+  EXPECT_TRUE(game.position().at(Sq("f1")).empty());
+}
+
+TEST(GameRecordTest, RoundTripKeepsHeadersOptionsAndMoves) {
+  RuleOptions options;
+  options.both_pharaohs_hit_draws = true;
+  options.automatic_repetition_draw = true;
+  options.ply_limit = 300;
+  Game game(Start("classic-1"), options);
+  PlayAll(&game, {"d1^d2", "e8^d7", "d2-d3", "e5=d6"});
+  const GameHeaders headers = {{"Event", "club night"}, {"Silver", "alice"}};
+  const std::string text = FormatGameRecord(game, headers);
+  const GameRecord record = Replayed(text);
+  ExpectSameGame(record.game, game);
+  const GameHeaders expected = {
+      {"Setup", "classic-1"},      {"Edition", "Khet 1.0"},
+      {"BothPharaohsHit", "draw"}, {"Repetition", "automatic"},
+      {"PlyLimit", "300"},         {"Event", "club night"},
+      {"Silver", "alice"},         {"Result", "*"}};
+  EXPECT_EQ(record.headers, expected);
+  EXPECT_EQ(FormatGameRecord(record.game, headers), text);
+}
+
+TEST(GameRecordTest, PharaohHitFromACustomStartWithRedToMove) {
+  // Red to move. Red's Sphinx fires south down the a-file into the Pyramid
+  // on a1, which turned from NW to NE sends the beam east along rank 1 into
+  // the Silver Pharaoh on e1.
+  const Position start = Parsed("xs4k4/10/10/10/10/10/10/pnw3K4Xn r 2");
+  Game game(start);
+  PlayAll(&game, {"a1R"});
+  ASSERT_TRUE(game.over());
+  EXPECT_EQ(game.result(),
+            (GameResult{Outcome::kRedWins, ResultReason::kPharaohHit}));
+  const std::string text = FormatGameRecord(game, {});
+  EXPECT_EQ(text,
+            "[Position \"xs4k4/10/10/10/10/10/10/pnw3K4Xn r 2\"]\n"
+            "[Edition \"Khet 2.0\"]\n"
+            "[BothPharaohsHit \"mover loses\"]\n"
+            "[Repetition \"claim\"]\n"
+            "[PlyLimit \"0\"]\n"
+            "[Result \"0-1\"]\n"
+            "[Termination \"pharaoh hit\"]\n"
+            "\n"
+            "1... a1R 0-1\n");
+  ExpectSameGame(Replayed(text).game, game);
+}
+
+TEST(GameRecordTest, LongGamesWrapAndRoundTrip) {
+  std::mt19937 random(7);
+  for (const SetupInfo& info : AllSetups()) {
+    Game game(Start(info.id));
+    while (!game.over() && game.ply() < 80) {
+      MoveList moves;
+      GenerateMoves(game.position(), &moves);
+      ASSERT_GT(moves.size, 0);
+      ASSERT_TRUE(game.Play(moves.moves[random() % moves.size]).ok());
+    }
+    const std::string text = FormatGameRecord(game, {{"Event", "random"}});
+    for (absl::string_view line : absl::StrSplit(text, '\n')) {
+      EXPECT_LE(line.size(), 80u) << line;
+    }
+    ExpectSameGame(Replayed(text).game, game);
+  }
+}
+
+TEST(GameRecordTest, Resignation) {
+  Game game(Start("classic-2"));
+  PlayAll(&game, {"e4-e3", "f5-f6"});
+  ASSERT_TRUE(game.Resign(Color::kSilver).ok());
+  const std::string text = FormatGameRecord(game, {});
+  EXPECT_TRUE(absl::StrContains(text,
+                                "[Result \"0-1\"]\n"
+                                "[Termination \"resignation\"]\n"
+                                "\n"
+                                "1. e4-e3 f5-f6 0-1\n"))
+      << text;
+  const GameRecord record = Replayed(text);
+  EXPECT_EQ(record.game.result(),
+            (GameResult{Outcome::kRedWins, ResultReason::kResignation}));
+  ExpectSameGame(record.game, game);
+}
+
+TEST(GameRecordTest, AgreedDraw) {
+  Game game(Start("dynasty-2"));
+  PlayAll(&game, {"e2-d2"});
+  ASSERT_TRUE(game.AgreeDraw().ok());
+  const GameRecord record = Replayed(FormatGameRecord(game, {}));
+  EXPECT_EQ(record.game.result(),
+            (GameResult{Outcome::kDraw, ResultReason::kAgreedDraw}));
+  ExpectSameGame(record.game, game);
+}
+
+TEST(GameRecordTest, ClaimedRepetition) {
+  Game game(Start("classic-2"));
+  // Both Scarabs step out and back twice: the start occurs a third time.
+  PlayAll(&game, {"e4-e3", "f5-f6", "e3-e4", "f6-f5", "e4-e3", "f5-f6", "e3-e4",
+                  "f6-f5"});
+  ASSERT_EQ(game.RepetitionCount(), 3);
+  ASSERT_TRUE(game.ClaimRepetitionDraw(Color::kSilver).ok());
+  const std::string text = FormatGameRecord(game, {});
+  EXPECT_TRUE(absl::StrContains(
+      text,
+      "[Termination \"repetition claimed\"]\n\n"
+      "1. e4-e3 f5-f6 2. e3-e4 f6-f5 3. e4-e3 f5-f6 4. e3-e4 f6-f5 1/2-1/2\n"))
+      << text;
+  const GameRecord record = Replayed(text);
+  EXPECT_EQ(record.game.result(),
+            (GameResult{Outcome::kDraw, ResultReason::kRepetitionClaimed}));
+  ExpectSameGame(record.game, game);
+
+  // Claimed one move too early, the replay refuses it.
+  const std::string early =
+      "[Setup \"classic-2\"]\n[Result \"1/2-1/2\"]\n"
+      "[Termination \"repetition claimed\"]\n\n"
+      "1. e4-e3 f5-f6 2. e3-e4 f6-f5 3. e4-e3 f5-f6 4. e3-e4 1/2-1/2\n";
+  EXPECT_TRUE(absl::StartsWith(
+      ErrorOf(ParseGameRecord(early)),
+      "header Termination \"repetition claimed\": after the last move: "))
+      << ErrorOf(ParseGameRecord(early));
+}
+
+TEST(GameRecordTest, PlyLimitDraw) {
+  const std::string text =
+      "[Setup \"imhotep-2\"]\n[PlyLimit \"2\"]\n[Result \"1/2-1/2\"]\n"
+      "[Termination \"ply limit\"]\n\n1. e4-e3 f5-f6 1/2-1/2\n";
+  const GameRecord record = Replayed(text);
+  EXPECT_EQ(record.game.result(),
+            (GameResult{Outcome::kDraw, ResultReason::kPlyLimit}));
+  EXPECT_EQ(record.game.options().ply_limit, 2);
+}
+
+TEST(GameRecordTest, LenientReading) {
+  // No move numbers, numbers glued to moves, no blank line, extra spaces, no
+  // result token, no Result header, unknown headers kept.
+  const GameRecord record = Replayed(
+      "  [Setup \"classic-2\"]  \n[Venue \"the \\\"pub\\\"\"]\n"
+      "e4-e3   f5-f6\n2.e3-e4 2... f6-f5\n");
+  EXPECT_EQ(record.game.ply(), 4);
+  const GameHeaders expected = {{"Setup", "classic-2"},
+                                {"Venue", "the \"pub\""}};
+  EXPECT_EQ(record.headers, expected);
+}
+
+TEST(GameRecordTest, ErrorsNameTheProblem) {
+  const std::string head = "[Setup \"classic-2\"]\n\n";
+  auto error = [](std::string_view text) {
+    return ErrorOf(ParseGameRecord(text));
+  };
+  EXPECT_TRUE(absl::StartsWith(error(head + "1. e4-e3 e3-e2"),
+                               "move 1... e3-e2: illegal: "))
+      << error(head + "1. e4-e3 e3-e2");
+  EXPECT_EQ(error(head + "1. e4-e3 zz"),
+            "move 1... zz: \"zz\": not a move; a move is written e4-e5 "
+            "(step), e4=f5 (swap), d1^d2 (top obelisk), e4R or e4L (turn)");
+  EXPECT_EQ(error(head + "2. e4-e3"),
+            "move number \"2.\" where 1 was expected");
+  EXPECT_EQ(error(head + "1. e4-e3 1-0 f5-f6"),
+            "result \"1-0\" must be the last thing in the moves");
+  EXPECT_EQ(error("[Setup \"classic-2\"]\n[Result \"1-0\"]\n\n1. e4-e3 0-1"),
+            "the moves end in \"0-1\" but header Result is \"1-0\"");
+  EXPECT_EQ(error("[Setup \"classic-2\"]\n[Result \"1-0\"]\n\n1. e4-e3"),
+            "the record gives the result \"1-0\" but replaying it gives \"*\" "
+            "(the game is still going)");
+  EXPECT_EQ(error(head + "1. e4-e3 1-0"),
+            "the record gives the result \"1-0\" but replaying it gives \"*\" "
+            "(the game is still going)");
+  EXPECT_EQ(error("[Setup \"classic-2\"]\n[Result \"x\"]\n"),
+            "header Result \"x\": must be \"1-0\", \"0-1\", \"1/2-1/2\" or "
+            "\"*\"");
+  EXPECT_EQ(error("[Setup \"classic-2\"]\n[Termination \"boredom\"]\n"),
+            "header Termination \"boredom\": not a known reason (\"none\", "
+            "\"pharaoh hit\", \"both pharaohs hit\", \"resignation\", "
+            "\"agreed draw\", \"repetition claimed\", \"repetition\", \"ply "
+            "limit\")");
+  EXPECT_EQ(error("[Setup \"classic-2\"]\n[Termination \"resignation\"]\n"
+                  "[Result \"1/2-1/2\"]\n"),
+            "header Termination \"resignation\": needs a result of \"1-0\" or "
+            "\"0-1\" to say who resigned");
+  EXPECT_EQ(error("[Setup \"classic-2\"]\n[Termination \"pharaoh hit\"]\n"),
+            "header Termination \"pharaoh hit\": the moves end with the "
+            "game still going");
+  EXPECT_EQ(error("[Event \"x\"]\n\n1. e4-e3"),
+            "a game record needs a Setup or a Position header for its start");
+  EXPECT_EQ(error("[Setup \"classic-2\"]\n[Position \"x\"]\n"),
+            "a game record has either a Setup or a Position header, not both");
+  EXPECT_TRUE(absl::StartsWith(error("[Setup \"classic-9\"]\n"),
+                               "header Setup \"classic-9\": "));
+  EXPECT_EQ(error("[Position \"10/10 s 2\"]\n"),
+            "header Position \"10/10 s 2\": position has 2 ranks, needs 8");
+  EXPECT_EQ(error("[Setup \"classic-2\"]\n[Edition \"Khet 1.0\"]\n"),
+            "header Edition \"Khet 1.0\" disagrees with the start, which is "
+            "Khet 2.0");
+  EXPECT_EQ(error("[Setup \"classic-2\"]\n[Edition \"3\"]\n"),
+            "header Edition \"3\": must be \"Khet 1.0\" or \"Khet 2.0\"");
+  EXPECT_EQ(error("[Setup \"classic-2\"]\n[PlyLimit \"-1\"]\n"),
+            "header PlyLimit \"-1\": must be a whole number, 0 for no limit");
+  EXPECT_EQ(error("[Setup \"classic-2\"]\n[Repetition \"never\"]\n"),
+            "header Repetition \"never\": must be \"claim\" or \"automatic\"");
+  EXPECT_EQ(error("[Setup \"classic-2\"]\n[BothPharaohsHit \"x\"]\n"),
+            "header BothPharaohsHit \"x\": must be \"mover loses\" or "
+            "\"draw\"");
+  EXPECT_EQ(error("[Setup \"classic-2\"]\n[Setup \"classic-2\"]\n"),
+            "header Setup appears twice");
+  EXPECT_EQ(error("[Setup classic-2]\n"),
+            "header line 1 \"[Setup classic-2]\": the value must be in double "
+            "quotes");
+  EXPECT_EQ(error("[Setup \"classic-2\"\n"),
+            "header line 1 \"[Setup \"classic-2\"\": a header is written "
+            "[Name \"value\"]");
+  EXPECT_EQ(error("[ \"classic-2\"]\n"),
+            "header line 1 \"[ \"classic-2\"]\": the header has no name");
+  EXPECT_EQ(error("[Setup \"a\"b\"]\n"),
+            "header line 1 \"[Setup \"a\"b\"]\": a \" inside the value must be "
+            "written \\\"");
+  EXPECT_EQ(error(head + "1. e4-e3\n[Red \"bob\"]\n"),
+            "header line 4 \"[Red \"bob\"]\" comes after the moves");
+  EXPECT_EQ(error(head + "1x. e4-e3"),
+            "\"1x.\" after move 0 is neither a move number (\"3.\"), a move "
+            "nor a result");
+  // A move after the game ended.
+  const std::string won =
+      "[Position \"xs4k4/10/10/10/10/10/10/pnw3K4Xn r 2\"]\n\n1... a1R 2. j1L";
+  EXPECT_TRUE(absl::StartsWith(error(won), "move 2. j1L: the game is over"))
+      << error(won);
+}
+
+}  // namespace
+}  // namespace khet

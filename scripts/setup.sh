@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the project builds and tests with. Idempotent:
+# when everything is present it only checks, in well under a second.
+set -euo pipefail
+
+packages=(
+  build-essential    # g++ 12
+  cmake              # the build
+  ninja-build        # fast incremental builds
+  ccache             # compiler cache: keeps CI and rebuilds short
+  libabsl-dev        # Abseil: Status, strings (the engine's only dependency)
+  libgtest-dev       # GoogleTest
+  libgmock-dev       # GoogleMock (matchers in tests)
+  libbenchmark-dev   # Google Benchmark: speed figures, never timed tests
+  clang-format       # the project's formatting
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+    --no-install-recommends "${missing[@]}"
+fi

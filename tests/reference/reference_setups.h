@@ -1,0 +1,23 @@
+// The starting setups of section 7 of the rules, transcribed from the rules
+// text and built on the reference's own Board, independently of engine/.
+#ifndef KHET_TESTS_REFERENCE_REFERENCE_SETUPS_H_
+#define KHET_TESTS_REFERENCE_REFERENCE_SETUPS_H_
+
+#include <string>
+#include <vector>
+
+#include "tests/reference/reference_rules.h"
+
+namespace khet::reference {
+
+// The ids this file knows: "classic-2", "classic-2b", "classic-1",
+// "classic-1b", the same four for "imhotep" and "dynasty", "osiris", "isis".
+std::vector<std::string> RulesSetupIds();
+
+// The starting position of a setup, Silver to move, or false for an id this
+// file does not know.
+bool RulesSetup(const std::string& id, Board* board);
+
+}  // namespace khet::reference
+
+#endif  // KHET_TESTS_REFERENCE_REFERENCE_SETUPS_H_
