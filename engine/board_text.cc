@@ -101,6 +101,17 @@ std::string FileLabels() {
   return line + "\n";
 }
 
+// What one square shows, before padding to kCellWidth.
+std::string CellText(Piece p, bool hit, const LaserMarks& marks, Square s) {
+  if (!p.empty()) return hit ? PieceText(p) + "*" : PieceText(p);
+  if (marks.vertical[s] && marks.horizontal[s]) return "+--";
+  if (marks.horizontal[s]) return "---";
+  if (marks.vertical[s]) return "|";
+  if (!Contains(AllowedSquares(Color::kRed), s)) return ".s";
+  if (!Contains(AllowedSquares(Color::kSilver), s)) return ".r";
+  return ".";
+}
+
 }  // namespace
 
 std::string RenderBoard(const Position& pos, const BeamTrace* trace) {
@@ -116,23 +127,7 @@ std::string RenderBoard(const Position& pos, const BeamTrace* trace) {
     for (int file = 0; file < kFiles; ++file) {
       const Square s = MakeSquare(file, rank);
       const Piece p = pos.at(s);
-      std::string cell;
-      if (!p.empty()) {
-        cell = PieceText(p);
-        if (Contains(hit, s)) cell += '*';
-      } else if (marks.vertical[s] && marks.horizontal[s]) {
-        cell = "+--";
-      } else if (marks.horizontal[s]) {
-        cell = "---";
-      } else if (marks.vertical[s]) {
-        cell = "|";
-      } else if (!Contains(AllowedSquares(Color::kRed), s)) {
-        cell = ".s";
-      } else if (!Contains(AllowedSquares(Color::kSilver), s)) {
-        cell = ".r";
-      } else {
-        cell = ".";
-      }
+      std::string cell = CellText(p, Contains(hit, s), marks, s);
       const char pad = marks.east_border[s] ? '-' : ' ';
       cell.resize(kCellWidth, pad);
       line += cell;

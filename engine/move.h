@@ -26,6 +26,11 @@ class Move {
   constexpr Move(Square from, Square to, MoveKind kind)
       : bits_(static_cast<uint16_t>(from | (to << 7) |
                                     (static_cast<int>(kind) << 14))) {}
+  static constexpr Move FromBits(uint16_t bits) {
+    Move m;
+    m.bits_ = bits;
+    return m;
+  }
   static constexpr Move Rotate(Square s, bool clockwise) {
     return Move(s, s,
                 clockwise ? MoveKind::kRotateClockwise

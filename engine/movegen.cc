@@ -101,12 +101,17 @@ void Generate(const Position& pos, Bitboard pieces, Sink& sink) {
   }
 }
 
+// Writes through a local cursor so the count stays in a register.
 struct ListSink {
-  MoveList* list;
+  Move* out;
   void AddTargets(Square from, Bitboard targets, MoveKind kind) {
-    while (targets != 0) list->push_back(Move(from, PopLowest(targets), kind));
+    const Move base(from, 0, kind);
+    while (targets != 0) {
+      *out++ = Move::FromBits(base.bits() |
+                              static_cast<uint16_t>(PopLowest(targets) << 7));
+    }
   }
-  void Add(Move m) { list->push_back(m); }
+  void Add(Move m) { *out++ = m; }
 };
 
 struct CountSink {
@@ -245,9 +250,9 @@ absl::StatusOr<Move> CheckStep(const Position& pos, Move move, Piece p) {
 }  // namespace
 
 void GenerateMoves(const Position& pos, MoveList* list) {
-  list->size = 0;
-  ListSink sink{list};
+  ListSink sink{list->moves};
   Generate(pos, pos.occupied(pos.side_to_move()), sink);
+  list->size = static_cast<int>(sink.out - list->moves);
 }
 
 int CountMoves(const Position& pos) {
@@ -259,8 +264,9 @@ int CountMoves(const Position& pos) {
 void GenerateMovesFrom(const Position& pos, Square from, MoveList* list) {
   list->size = 0;
   if (from < 0 || from >= kSquares) return;
-  ListSink sink{list};
+  ListSink sink{list->moves};
   Generate(pos, pos.occupied(pos.side_to_move()) & SquareBit(from), sink);
+  list->size = static_cast<int>(sink.out - list->moves);
 }
 
 absl::StatusOr<Move> CheckMove(const Position& pos, Move move) {
