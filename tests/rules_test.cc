@@ -1943,6 +1943,15 @@ TEST(GameEnd, OpponentsPharaohHitWins) {
   ASSERT_TRUE(red.Play(Acw("a8")).ok());
   EXPECT_EQ(red.result(),
             (GameResult{Outcome::kRedWins, ResultReason::kPharaohHit}));
+  // Khet 1.0 (seed 004 rule 9 and 10): Silver turns its Pyramid on j3 so the
+  // fixed laser is sent west along rank 3 into Red's Pharaoh.
+  const Position one = Board1("K b2; k c3; P j3 NW; p h8 SE");
+  ASSERT_TRUE(one.Validate().ok()) << one.Validate();
+  Game khet1(one);
+  ASSERT_TRUE(khet1.Play(Acw("j3")).ok());
+  EXPECT_EQ(khet1.result(),
+            (GameResult{Outcome::kSilverWins, ResultReason::kPharaohHit}));
+  ExpectOverAndFrozen(khet1, Step("h8", "h7"));
 }
 
 // Seed 001/002 rule 12 ("A player who illuminates his or her own Pharaoh is
@@ -1963,16 +1972,17 @@ TEST(GameEnd, OwnPharaohHitLoses) {
 
 // A quiet board: both lasers run off the board along their home files and
 // the Pharaohs step back and forth out of their way.
-Position Quiet() { return Board2("X j1 N; x a8 S; K e1; k f8"); }
+Position Quiet(Edition edition = Edition::kKhet2) {
+  return Board(edition, edition == Edition::kKhet2
+                            ? "X j1 N; x a8 S; K e1; k f8"
+                            : "K e1; k f8");
+}
 const Move kCycle[] = {Step("e1", "e2"), Step("f8", "f7"), Step("e2", "e1"),
                        Step("f7", "f8")};
 
-// Section 6 ("when the same position ... occurs for the third time, the
-// player to move may claim a draw"), seed 001/002 rule 13, 004 rule 11: only
-// the player to move, only from the third occurrence; by default the game
-// goes on otherwise.
-TEST(GameEnd, ThirdRepetitionLetsThePlayerToMoveClaimADraw) {
-  Game game(Quiet());
+// Two rounds of kCycle bring the start back a second and a third time.
+void ExpectThirdRepetitionClaimable(Edition edition) {
+  Game game(Quiet(edition));
   EXPECT_EQ(game.RepetitionCount(), 1);
   for (Move m : kCycle) ASSERT_TRUE(game.Play(m).ok());
   EXPECT_EQ(game.RepetitionCount(), 2);
@@ -1990,6 +2000,17 @@ TEST(GameEnd, ThirdRepetitionLetsThePlayerToMoveClaimADraw) {
   EXPECT_EQ(game.result(),
             (GameResult{Outcome::kDraw, ResultReason::kRepetitionClaimed}));
   ExpectOverAndFrozen(game, kCycle[0]);
+}
+
+// Section 6 ("when the same position ... occurs for the third time, the
+// player to move may claim a draw"), seed 001/002 rule 13, 004 rule 11: only
+// the player to move, only from the third occurrence; by default the game
+// goes on otherwise.
+TEST(GameEnd, ThirdRepetitionLetsThePlayerToMoveClaimADraw) {
+  for (Edition edition : {Edition::kKhet2, Edition::kKhet1}) {
+    SCOPED_TRACE(edition == Edition::kKhet2 ? "Khet 2.0" : "Khet 1.0");
+    ExpectThirdRepetitionClaimable(edition);
+  }
 }
 
 // Section 6 ("same pieces, colours, squares, orientations, and the same side
