@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/bitboard.h"
 #include "engine/laser.h"
+#include "engine/notation.h"
 #include "engine/position.h"
 #include "engine/types.h"
 
@@ -16,42 +17,6 @@ namespace {
 
 constexpr int kCellWidth = 4;
 constexpr std::string_view kMargin = "    ";  // before the first file
-
-// The piece as in the position notation: letter and orientation mark.
-std::string PieceText(Piece p) {
-  static constexpr std::array<char, 8> kLetters = {'?', 'K', 'P', 'S',
-                                                   'A', 'X', 'O', 'E'};
-  static constexpr std::array<std::string_view, 4> kPyramid = {"ne", "se", "sw",
-                                                               "nw"};
-  static constexpr std::array<std::string_view, 4> kFacing = {"n", "e", "s",
-                                                              "w"};
-  char letter = kLetters[static_cast<int>(p.type())];
-  if (p.color() == Color::kRed) {
-    letter = absl::ascii_tolower(static_cast<unsigned char>(letter));
-  }
-  std::string text(1, letter);
-  const int o = p.orientation();
-  switch (p.type()) {
-    case PieceType::kPyramid:
-      text += kPyramid[o];
-      break;
-    case PieceType::kAnubis:
-    case PieceType::kSphinx:
-      text += kFacing[o];
-      break;
-    case PieceType::kScarab:
-    case PieceType::kEye:
-      text += (o & 1) == kSlash ? "/" : "\\";
-      break;
-    case PieceType::kObelisk:
-      text += static_cast<char>('0' + p.height());
-      break;
-    case PieceType::kPharaoh:
-    case PieceType::kNone:
-      break;
-  }
-  return text;
-}
 
 // Which beams cross each square, and which borders between a file and the
 // next one along a rank a beam crosses.
@@ -103,7 +68,7 @@ std::string FileLabels() {
 
 // What one square shows, before padding to kCellWidth.
 std::string CellText(Piece p, bool hit, const LaserMarks& marks, Square s) {
-  if (!p.empty()) return hit ? PieceText(p) + "*" : PieceText(p);
+  if (!p.empty()) return hit ? PieceToken(p) + "*" : PieceToken(p);
   if (marks.vertical[s] && marks.horizontal[s]) return "+--";
   if (marks.horizontal[s]) return "---";
   if (marks.vertical[s]) return "|";

@@ -3,13 +3,10 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "engine/names.h"
 
 namespace khet {
 namespace {
-
-const char* ColorName(Color c) {
-  return c == Color::kSilver ? "Silver" : "Red";
-}
 
 Outcome WinFor(Color c) {
   return c == Color::kSilver ? Outcome::kSilverWins : Outcome::kRedWins;

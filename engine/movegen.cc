@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "engine/names.h"
 
 namespace khet {
 namespace {
@@ -122,40 +123,8 @@ struct CountSink {
   void Add(Move) { ++count; }
 };
 
-std::string Name(Square s) {
-  if (s < 0 || s >= kSquares) return absl::StrCat("square #", s);
-  return absl::StrCat(std::string(1, static_cast<char>('a' + FileOf(s))),
-                      RankOf(s) + 1);
-}
-
-const char* ColorName(Color c) {
-  return c == Color::kSilver ? "Silver" : "Red";
-}
-
-const char* TypeName(PieceType t) {
-  switch (t) {
-    case PieceType::kPharaoh:
-      return "Pharaoh";
-    case PieceType::kPyramid:
-      return "Pyramid";
-    case PieceType::kScarab:
-      return "Scarab";
-    case PieceType::kAnubis:
-      return "Anubis";
-    case PieceType::kSphinx:
-      return "Sphinx";
-    case PieceType::kObelisk:
-      return "Obelisk";
-    case PieceType::kEye:
-      return "Eye of Horus";
-    case PieceType::kNone:
-      break;
-  }
-  return "nothing";
-}
-
 absl::Status Illegal(Square from, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat(Name(from), ": ", why));
+  return absl::InvalidArgumentError(absl::StrCat(SquareName(from), ": ", why));
 }
 
 absl::StatusOr<Move> CheckRotation(const Position& pos, Move move, Piece p) {
@@ -195,19 +164,19 @@ absl::StatusOr<Move> CheckRotation(const Position& pos, Move move, Piece p) {
 absl::StatusOr<Move> CheckStep(const Position& pos, Move move, Piece p) {
   const Square from = move.from(), to = move.to();
   const Color c = pos.side_to_move();
-  const std::string path = absl::StrCat(Name(from), "-", Name(to));
   if (to < 0 || to >= kSquares) {
-    return Illegal(from, absl::StrCat(Name(to), " is not on the board"));
+    return Illegal(from, absl::StrCat(SquareName(to), " is not on the board"));
   }
   if (!Contains(Neighbours(from), to)) {
-    return Illegal(from, absl::StrCat(Name(to), " is not next to ", Name(from),
-                                      "; a piece moves one square"));
+    return Illegal(
+        from, absl::StrCat(SquareName(to), " is not next to ", SquareName(from),
+                           "; a piece moves one square"));
   }
   if (p.type() == PieceType::kSphinx) {
     return Illegal(from, "a Sphinx never moves; it may only turn");
   }
   if (!Contains(AllowedSquares(c), to)) {
-    return Illegal(from, absl::StrCat(Name(to), " is reserved for ",
+    return Illegal(from, absl::StrCat(SquareName(to), " is reserved for ",
                                       ColorName(Opponent(c)), " pieces"));
   }
   const bool top_only = move.kind() == MoveKind::kMoveTop;
@@ -217,20 +186,22 @@ absl::StatusOr<Move> CheckStep(const Position& pos, Move move, Piece p) {
   const Piece target = pos.at(to);
   if (target.empty()) return move;
 
-  const std::string occupant =
-      absl::StrCat(ColorName(target.color()), " ", TypeName(target.type()),
-                   " on ", Name(to));
+  const std::string occupant = absl::StrCat(
+      ColorName(target.color()), " ",
+      PieceTypeName(target.type(), pos.edition()), " on ", SquareName(to));
   if (p.type() == PieceType::kScarab || p.type() == PieceType::kEye) {
     if (!Swappable(target)) {
-      return Illegal(from, absl::StrCat("a ", TypeName(p.type()),
-                                        " swaps only with a Pyramid, Anubis or "
-                                        "Obelisk, not with the ",
-                                        occupant));
+      return Illegal(from,
+                     absl::StrCat("a ", PieceTypeName(p.type(), pos.edition()),
+                                  " swaps only with a Pyramid, Anubis or "
+                                  "Obelisk, not with the ",
+                                  occupant));
     }
     if (!Contains(AllowedSquares(target.color()), from)) {
-      return Illegal(from, absl::StrCat("the swap would put the ", occupant,
-                                        " on ", Name(from), ", reserved for ",
-                                        ColorName(c), " pieces"));
+      return Illegal(
+          from, absl::StrCat("the swap would put the ", occupant, " on ",
+                             SquareName(from), ", reserved for ", ColorName(c),
+                             " pieces"));
     }
     return move;
   }
@@ -243,8 +214,9 @@ absl::StatusOr<Move> CheckStep(const Position& pos, Move move, Piece p) {
     }
     return move;
   }
-  return Illegal(from, absl::StrCat(Name(to), " is occupied by the ", occupant,
-                                    "; only a Scarab or Eye may swap"));
+  return Illegal(from,
+                 absl::StrCat(SquareName(to), " is occupied by the ", occupant,
+                              "; only a Scarab or Eye may swap"));
 }
 
 }  // namespace
@@ -276,14 +248,14 @@ absl::StatusOr<Move> CheckMove(const Position& pos, Move move) {
   }
   if (from >= kSquares) {
     return absl::InvalidArgumentError(
-        absl::StrCat(Name(from), " is not on the board"));
+        absl::StrCat(SquareName(from), " is not on the board"));
   }
   const Piece p = pos.at(from);
   if (p.empty()) return Illegal(from, "there is no piece there");
   if (p.color() != pos.side_to_move()) {
     return Illegal(from,
-                   absl::StrCat("the ", TypeName(p.type()), " there is ",
-                                ColorName(p.color()), "'s, and ",
+                   absl::StrCat("the ", PieceTypeName(p.type(), pos.edition()),
+                                " there is ", ColorName(p.color()), "'s, and ",
                                 ColorName(pos.side_to_move()), " is to move"));
   }
   return move.is_rotation() ? CheckRotation(pos, move, p)

@@ -135,10 +135,6 @@ std::string PieceAttribute(Piece p) {
   return "";
 }
 
-std::string_view ColorName(Color c) {
-  return c == Color::kSilver ? "Silver" : "Red";
-}
-
 // "e4", or for a point just off the board, where it lies: "below j1".
 std::string PointName(BeamPoint p) {
   if (IsOnBoard(p.file, p.rank)) return SquareName(MakeSquare(p.file, p.rank));
@@ -435,12 +431,6 @@ absl::Status ApplyTermination(const GameHeaders& headers,
 
 // ---- Squares ---------------------------------------------------------------
 
-std::string SquareName(Square s) {
-  if (s < 0 || s >= kSquares) return "??";
-  return {static_cast<char>('a' + FileOf(s)),
-          static_cast<char>('1' + RankOf(s))};
-}
-
 absl::StatusOr<Square> ParseSquare(std::string_view text) {
   if (text.empty()) return absl::InvalidArgumentError("empty square name");
   if (text.size() != 2) {
@@ -545,12 +535,7 @@ std::string FormatPosition(const Position& pos) {
       }
       if (empty_run > 0) absl::StrAppend(&out, empty_run);
       empty_run = 0;
-      const char letter = PieceLetter(p.type());
-      out.push_back(
-          p.color() == Color::kSilver
-              ? letter
-              : absl::ascii_tolower(static_cast<unsigned char>(letter)));
-      out += PieceAttribute(p);
+      out += PieceToken(p);
     }
     if (empty_run > 0) absl::StrAppend(&out, empty_run);
     if (rank > 0) out.push_back('/');
@@ -706,6 +691,13 @@ absl::StatusOr<Position> ParsePosition(std::string_view text) {
 }
 
 // ---- Pieces and beam traces ------------------------------------------------
+
+std::string PieceToken(Piece piece) {
+  if (piece.empty()) return "";
+  char letter = PieceLetter(piece.type());
+  if (piece.color() == Color::kRed) letter = absl::ascii_tolower(letter);
+  return std::string(1, letter) + PieceAttribute(piece);
+}
 
 std::string DescribePiece(Piece piece, Edition edition) {
   if (piece.empty()) return "nothing";

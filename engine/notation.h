@@ -13,6 +13,7 @@
 #include "engine/game.h"
 #include "engine/laser.h"
 #include "engine/move.h"
+#include "engine/names.h"
 #include "engine/position.h"
 
 namespace khet {
@@ -20,7 +21,7 @@ namespace khet {
 // Squares: file letter a..j then rank 1..8, e.g. "e4". ParseSquare fails
 // with INVALID_ARGUMENT naming the text and the problem, e.g.
 // `"e9": rank must be 1..8`.
-std::string SquareName(Square s);
+// SquareName is in engine/names.h.
 absl::StatusOr<Square> ParseSquare(std::string_view text);
 
 // Moves:
@@ -53,6 +54,8 @@ absl::StatusOr<Move> ParseMove(const Position& pos, std::string_view text);
 // Position::Validate; errors name the rank or square, e.g.
 // `position rank 3 has 11 files`.
 std::string FormatPosition(const Position& pos);
+// One piece as FormatPosition writes it: "Pne", "s/", "O2", "K".
+std::string PieceToken(Piece piece);
 absl::StatusOr<Position> ParsePosition(std::string_view text);
 
 // A beam trace as readable lines, one per beam, each ending in a newline:

@@ -3,21 +3,9 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "engine/names.h"
 
 namespace khet {
-namespace {
-
-std::string Name(Square s) {
-  return absl::StrCat(std::string(1, static_cast<char>('a' + FileOf(s))),
-                      RankOf(s) + 1);
-}
-
-const char* ColorName(Color c) {
-  return c == Color::kSilver ? "Silver" : "Red";
-}
-
-}  // namespace
-
 uint64_t Position::ComputeHash() const {
   uint64_t h = side_ == Color::kRed ? internal::Zobrist().red_to_move : 0;
   for (Square s = 0; s < kSquares; ++s) {
@@ -44,7 +32,7 @@ absl::Status Position::Validate() const {
     const int ci = static_cast<int>(c);
     if (!Contains(AllowedSquares(c), s)) {
       return absl::InvalidArgumentError(
-          absl::StrCat(Name(s), ": a ", ColorName(c),
+          absl::StrCat(SquareName(s), ": a ", ColorName(c),
                        " piece may not stand on a square reserved for ",
                        ColorName(Opponent(c))));
     }
@@ -52,22 +40,22 @@ absl::Status Position::Validate() const {
       case PieceType::kPharaoh:
         if (++pharaohs[ci] > 1) {
           return absl::InvalidArgumentError(absl::StrCat(
-              Name(s), ": ", ColorName(c), " has a second Pharaoh"));
+              SquareName(s), ": ", ColorName(c), " has a second Pharaoh"));
         }
         if (p.orientation() != 0) {
           return absl::InvalidArgumentError(
-              absl::StrCat(Name(s), ": a Pharaoh has no orientation"));
+              absl::StrCat(SquareName(s), ": a Pharaoh has no orientation"));
         }
         break;
       case PieceType::kSphinx: {
         if (edition_ == Edition::kKhet1) {
           return absl::InvalidArgumentError(absl::StrCat(
-              Name(s), ": Khet 1.0 has fixed lasers, not Sphinxes"));
+              SquareName(s), ": Khet 1.0 has fixed lasers, not Sphinxes"));
         }
         if (s != SphinxSquare(c)) {
-          return absl::InvalidArgumentError(
-              absl::StrCat(Name(s), ": ", ColorName(c),
-                           "'s Sphinx must stand on ", Name(SphinxSquare(c))));
+          return absl::InvalidArgumentError(absl::StrCat(
+              SquareName(s), ": ", ColorName(c), "'s Sphinx must stand on ",
+              SquareName(SphinxSquare(c))));
         }
         ++sphinxes[ci];
         const auto facing = static_cast<Direction>(p.orientation());
@@ -77,32 +65,32 @@ absl::Status Position::Validate() const {
                 : facing == Direction::kSouth || facing == Direction::kEast;
         if (!ok) {
           return absl::InvalidArgumentError(absl::StrCat(
-              Name(s), ": ", ColorName(c), "'s Sphinx must face ",
+              SquareName(s), ": ", ColorName(c), "'s Sphinx must face ",
               c == Color::kSilver ? "north or west" : "south or east"));
         }
         break;
       }
       case PieceType::kAnubis:
         if (edition_ == Edition::kKhet1) {
-          return absl::InvalidArgumentError(
-              absl::StrCat(Name(s), ": Khet 1.0 has Obelisks, not Anubis"));
+          return absl::InvalidArgumentError(absl::StrCat(
+              SquareName(s), ": Khet 1.0 has Obelisks, not Anubis"));
         }
         break;
       case PieceType::kObelisk:
         if (edition_ == Edition::kKhet2) {
-          return absl::InvalidArgumentError(
-              absl::StrCat(Name(s), ": Khet 2.0 has Anubis, not Obelisks"));
+          return absl::InvalidArgumentError(absl::StrCat(
+              SquareName(s), ": Khet 2.0 has Anubis, not Obelisks"));
         }
         if (p.height() > 2) {
           return absl::InvalidArgumentError(
-              absl::StrCat(Name(s), ": Obelisks stack at most two high"));
+              absl::StrCat(SquareName(s), ": Obelisks stack at most two high"));
         }
         break;
       case PieceType::kScarab:
       case PieceType::kEye:
         if (p.orientation() > 1) {
-          return absl::InvalidArgumentError(
-              absl::StrCat(Name(s), ": a Scarab or Eye is either / or \\"));
+          return absl::InvalidArgumentError(absl::StrCat(
+              SquareName(s), ": a Scarab or Eye is either / or \\"));
         }
         break;
       case PieceType::kPyramid:
@@ -118,7 +106,7 @@ absl::Status Position::Validate() const {
     }
     if (edition_ == Edition::kKhet2 && sphinxes[ci] == 0) {
       return absl::InvalidArgumentError(
-          absl::StrCat(Name(SphinxSquare(c)), ": ", ColorName(c),
+          absl::StrCat(SquareName(SphinxSquare(c)), ": ", ColorName(c),
                        " needs its Sphinx there in Khet 2.0"));
     }
   }

@@ -319,10 +319,6 @@ class DemoPlayer {
   std::mt19937_64 random_;
 };
 
-std::string_view ColorName(Color c) {
-  return c == Color::kSilver ? "Silver" : "Red";
-}
-
 std::string ResultText(const GameResult& result) {
   std::string_view token = "*";
   if (result.outcome == Outcome::kSilverWins) token = "1-0";
