@@ -13,6 +13,12 @@ packages=(
   libgmock-dev       # GoogleMock (matchers in tests)
   libbenchmark-dev   # Google Benchmark: speed figures, never timed tests
   clang-format       # the project's formatting
+  # khetd, the service:
+  libgrpc++-dev            # gRPC 1.51 server, client, health and reflection
+  protobuf-compiler-grpc   # gRPC's protoc plugin (gRPC's CMake config needs it)
+  libprotobuf-dev          # protobuf 3.21 runtime
+  protobuf-compiler        # protoc
+  libsqlite3-dev           # SQLite 3.40: the embedded default session store
 )
 
 missing=()

@@ -1,0 +1,39 @@
+// A SessionStore in memory, for tests and throwaway servers. Thread-safe.
+#ifndef KHET_SERVICE_STORE_MEMORY_STORE_H_
+#define KHET_SERVICE_STORE_MEMORY_STORE_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "service/store/session_store.h"
+
+namespace khet {
+
+class MemoryStore final : public SessionStore {
+ public:
+  absl::Status Create(const SessionRecord& record,
+                      absl::Span<const EventRecord> events) override;
+  absl::Status Update(const SessionRecord& record, int64_t expected_version,
+                      absl::Span<const EventRecord> events) override;
+  absl::Status Delete(std::string_view id) override;
+  absl::StatusOr<SessionRecord> Get(std::string_view id) override;
+  absl::StatusOr<std::vector<SessionRecord>> LoadAll() override;
+  absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
+                                                       int64_t after_version,
+                                                       int limit) override;
+
+ private:
+  struct Entry {
+    SessionRecord record;
+    std::vector<EventRecord> events;
+  };
+  absl::Mutex mu_;
+  std::map<std::string, Entry, std::less<>> sessions_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_STORE_MEMORY_STORE_H_

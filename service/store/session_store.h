@@ -1,0 +1,63 @@
+// Where sessions live between requests and across restarts. The service
+// keeps each session as an opaque serialized state plus an append-only log
+// of serialized events; a store only has to keep them durably and apply
+// each change atomically with a version check.
+#ifndef KHET_SERVICE_STORE_SESSION_STORE_H_
+#define KHET_SERVICE_STORE_SESSION_STORE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+
+namespace khet {
+
+struct SessionRecord {
+  std::string id;
+  int64_t version = 0;     // the version of the session's last event
+  std::string state;       // serialized khet.store.SessionState
+};
+
+struct EventRecord {
+  int64_t version = 0;  // consecutive per session, starting at 1
+  std::string event;    // serialized khet.v1.Event
+};
+
+class SessionStore {
+ public:
+  virtual ~SessionStore() = default;
+
+  // Stores a new session and its first events. ALREADY_EXISTS if the id is
+  // taken. When this returns OK the change is durable.
+  virtual absl::Status Create(const SessionRecord& record,
+                              absl::Span<const EventRecord> events) = 0;
+
+  // Replaces the session's state and appends events, atomically, if the
+  // stored version equals expected_version; ABORTED naming both versions if
+  // not, NOT_FOUND if there is no such session. Durable when OK.
+  virtual absl::Status Update(const SessionRecord& record,
+                              int64_t expected_version,
+                              absl::Span<const EventRecord> events) = 0;
+
+  // Removes the session and its events. NOT_FOUND if absent.
+  virtual absl::Status Delete(std::string_view id) = 0;
+
+  // One session. NOT_FOUND if absent.
+  virtual absl::StatusOr<SessionRecord> Get(std::string_view id) = 0;
+
+  // Every session, for loading at start-up.
+  virtual absl::StatusOr<std::vector<SessionRecord>> LoadAll() = 0;
+
+  // The session's events with version > after_version, oldest first, at
+  // most `limit` of them. Empty (not an error) for an unknown session.
+  virtual absl::StatusOr<std::vector<EventRecord>> EventsAfter(
+      std::string_view id, int64_t after_version, int limit) = 0;
+};
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_STORE_SESSION_STORE_H_
