@@ -21,6 +21,7 @@ absl::Status MemoryStore::Create(const SessionRecord& record,
     return absl::AlreadyExistsError(
         absl::StrCat("session \"", record.id, "\" already exists"));
   }
+  if (absl::Status s = CheckNewEvents(record.id, 0, events); !s.ok()) return s;
   sessions_[record.id] = Entry{record, {events.begin(), events.end()}};
   return absl::OkStatus();
 }
@@ -32,9 +33,15 @@ absl::Status MemoryStore::Update(const SessionRecord& record,
   auto it = sessions_.find(record.id);
   if (it == sessions_.end()) return NotFound(record.id);
   if (it->second.record.version != expected_version) {
-    return absl::AbortedError(absl::StrCat(
-        "session \"", record.id, "\" is at version ",
-        it->second.record.version, ", not ", expected_version));
+    return absl::AbortedError(
+        absl::StrCat("session \"", record.id, "\" is at version ",
+                     it->second.record.version, ", not ", expected_version));
+  }
+  std::vector<EventRecord>& stored = it->second.events;
+  if (absl::Status s = CheckNewEvents(
+          record.id, stored.empty() ? 0 : stored.back().version, events);
+      !s.ok()) {
+    return s;
   }
   it->second.record = record;
   it->second.events.insert(it->second.events.end(), events.begin(),

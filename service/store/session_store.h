@@ -18,8 +18,8 @@ namespace khet {
 
 struct SessionRecord {
   std::string id;
-  int64_t version = 0;     // the version of the session's last event
-  std::string state;       // serialized khet.store.SessionState
+  int64_t version = 0;  // the version of the session's last event
+  std::string state;    // serialized khet.store.SessionState
 };
 
 struct EventRecord {
@@ -27,12 +27,23 @@ struct EventRecord {
   std::string event;    // serialized khet.v1.Event
 };
 
+// OK if `events` may follow stored events whose highest version is
+// `last_version` (0 for none): versions strictly increasing and above it.
+// INVALID_ARGUMENT naming the session and both versions otherwise. For
+// stores' implementations.
+absl::Status CheckNewEvents(std::string_view id, int64_t last_version,
+                            absl::Span<const EventRecord> events);
+
 class SessionStore {
  public:
   virtual ~SessionStore() = default;
 
   // Stores a new session and its first events. ALREADY_EXISTS if the id is
   // taken. When this returns OK the change is durable.
+  //
+  // In Create and Update, event versions must increase and exceed those of
+  // the session's stored events (CheckNewEvents); INVALID_ARGUMENT, with
+  // nothing changed, if not.
   virtual absl::Status Create(const SessionRecord& record,
                               absl::Span<const EventRecord> events) = 0;
 

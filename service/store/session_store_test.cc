@@ -1,0 +1,423 @@
+// The SessionStore contract, run against every store: each method, each
+// error code, concurrency and large values.
+#include "service/store/session_store.h"
+
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <latch>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "service/store/memory_store.h"
+#include "service/store/sqlite_store.h"
+#include "service/store/store_testing.h"
+
+namespace khet {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::Field;
+using ::testing::IsEmpty;
+using ::testing::SizeIs;
+
+struct StoreKind {
+  std::string name;
+  // Opens the store kept in `dir` (ignored by stores that keep nothing).
+  std::function<absl::StatusOr<std::unique_ptr<SessionStore>>(
+      const std::string& dir)>
+      open;
+};
+
+// Names the parameter in test listings (and so in ctest's names).
+void PrintTo(const StoreKind& kind, std::ostream* os) { *os << kind.name; }
+
+std::vector<StoreKind> AllStores() {
+  return {
+      {"Memory",
+       [](const std::string&) -> absl::StatusOr<std::unique_ptr<SessionStore>> {
+         return std::make_unique<MemoryStore>();
+       }},
+      {"Sqlite",
+       [](const std::string& dir)
+           -> absl::StatusOr<std::unique_ptr<SessionStore>> {
+         return SqliteStore::Open(dir + "/sessions.db");
+       }},
+  };
+}
+
+SessionRecord Record(std::string id, int64_t version, std::string state) {
+  return SessionRecord{std::move(id), version, std::move(state)};
+}
+
+EventRecord Event(int64_t version) {
+  return EventRecord{version, absl::StrCat("event ", version)};
+}
+
+std::vector<int64_t> Versions(const std::vector<EventRecord>& events) {
+  std::vector<int64_t> versions;
+  for (const EventRecord& e : events) versions.push_back(e.version);
+  return versions;
+}
+
+class SessionStoreTest : public testing::TestWithParam<StoreKind> {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<std::unique_ptr<SessionStore>> store =
+        GetParam().open(dir_.path());
+    KHET_ASSERT_OK(store);
+    store_ = *std::move(store);
+  }
+
+  // Every event of `id`.
+  std::vector<EventRecord> AllEvents(const std::string& id) {
+    absl::StatusOr<std::vector<EventRecord>> events =
+        store_->EventsAfter(id, 0, 1'000'000);
+    EXPECT_TRUE(events.ok()) << events.status();
+    return events.ok() ? *events : std::vector<EventRecord>{};
+  }
+
+  ScratchDir dir_;
+  std::unique_ptr<SessionStore> store_;
+};
+
+TEST_P(SessionStoreTest, CreateThenGet) {
+  KHET_ASSERT_OK(
+      store_->Create(Record("a", 2, "state two"), {Event(1), Event(2)}));
+  absl::StatusOr<SessionRecord> got = store_->Get("a");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->id, "a");
+  EXPECT_EQ(got->version, 2);
+  EXPECT_EQ(got->state, "state two");
+  std::vector<EventRecord> events = AllEvents("a");
+  ASSERT_THAT(events, SizeIs(2));
+  EXPECT_EQ(events[0].version, 1);
+  EXPECT_EQ(events[0].event, "event 1");
+  EXPECT_EQ(events[1].version, 2);
+  EXPECT_EQ(events[1].event, "event 2");
+}
+
+TEST_P(SessionStoreTest, CreateWithoutEvents) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s"), {}));
+  EXPECT_THAT(AllEvents("a"), IsEmpty());
+  KHET_ASSERT_OK(store_->Update(Record("a", 1, "t"), 0, {Event(1)}));
+  EXPECT_THAT(Versions(AllEvents("a")), ElementsAre(1));
+}
+
+TEST_P(SessionStoreTest, CreateTakenIdIsAlreadyExistsAndChangesNothing) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 1, "first"), {Event(1)}));
+  EXPECT_THAT(
+      store_->Create(Record("a", 3, "second"), {Event(1), Event(2), Event(3)}),
+      StatusIs(absl::StatusCode::kAlreadyExists, "\"a\""));
+  absl::StatusOr<SessionRecord> got = store_->Get("a");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->version, 1);
+  EXPECT_EQ(got->state, "first");
+  EXPECT_THAT(Versions(AllEvents("a")), ElementsAre(1));
+}
+
+TEST_P(SessionStoreTest, UnknownIdIsNotFoundNamingIt) {
+  EXPECT_THAT(store_->Get("nobody"),
+              StatusIs(absl::StatusCode::kNotFound, "\"nobody\""));
+  EXPECT_THAT(store_->Update(Record("nobody", 1, "s"), 0, {Event(1)}),
+              StatusIs(absl::StatusCode::kNotFound, "\"nobody\""));
+  EXPECT_THAT(store_->Delete("nobody"),
+              StatusIs(absl::StatusCode::kNotFound, "\"nobody\""));
+  absl::StatusOr<std::vector<EventRecord>> events =
+      store_->EventsAfter("nobody", 0, 10);
+  KHET_ASSERT_OK(events);
+  EXPECT_THAT(*events, IsEmpty());
+  // A failed Update created nothing.
+  EXPECT_THAT(store_->Get("nobody"),
+              StatusIs(absl::StatusCode::kNotFound, "nobody"));
+}
+
+TEST_P(SessionStoreTest, UpdateReplacesStateAndAppendsEvents) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 1, "one"), {Event(1)}));
+  KHET_ASSERT_OK(
+      store_->Update(Record("a", 3, "three"), 1, {Event(2), Event(3)}));
+  KHET_ASSERT_OK(store_->Update(Record("a", 4, "four"), 3, {Event(4)}));
+  absl::StatusOr<SessionRecord> got = store_->Get("a");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->version, 4);
+  EXPECT_EQ(got->state, "four");
+  std::vector<EventRecord> events = AllEvents("a");
+  EXPECT_THAT(Versions(events), ElementsAre(1, 2, 3, 4));
+  for (const EventRecord& e : events) {
+    EXPECT_EQ(e.event, absl::StrCat("event ", e.version));
+  }
+}
+
+TEST_P(SessionStoreTest, UpdateWithoutEventsReplacesState) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 1, "one"), {Event(1)}));
+  KHET_ASSERT_OK(store_->Update(Record("a", 2, "two"), 1, {}));
+  absl::StatusOr<SessionRecord> got = store_->Get("a");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->version, 2);
+  EXPECT_EQ(got->state, "two");
+  EXPECT_THAT(Versions(AllEvents("a")), ElementsAre(1));
+}
+
+TEST_P(SessionStoreTest, StaleVersionIsAbortedNamingBothAndChangesNothing) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 1, "one"), {Event(1)}));
+  KHET_ASSERT_OK(store_->Update(Record("a", 2, "two"), 1, {Event(2)}));
+  for (int64_t stale : {0, 1, 3, 17}) {
+    absl::Status status =
+        store_->Update(Record("a", stale + 1, "lost"), stale, {Event(3)});
+    EXPECT_THAT(status, StatusIs(absl::StatusCode::kAborted, "\"a\""));
+    EXPECT_THAT(status.message(),
+                testing::AllOf(testing::HasSubstr("version 2"),
+                               testing::HasSubstr(absl::StrCat(stale))));
+  }
+  absl::StatusOr<SessionRecord> got = store_->Get("a");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->version, 2);
+  EXPECT_EQ(got->state, "two");
+  EXPECT_THAT(Versions(AllEvents("a")), ElementsAre(1, 2));
+}
+
+TEST_P(SessionStoreTest, EventVersionsThatDoNotIncreaseAreRejected) {
+  EXPECT_THAT(store_->Create(Record("a", 2, "s"), {Event(2), Event(2)}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "\"a\""));
+  EXPECT_THAT(store_->Create(Record("a", 0, "s"), {Event(0)}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "event version 0"));
+  EXPECT_THAT(store_->Get("a"), StatusIs(absl::StatusCode::kNotFound, "a"));
+
+  KHET_ASSERT_OK(store_->Create(Record("a", 2, "two"), {Event(1), Event(2)}));
+  EXPECT_THAT(store_->Update(Record("a", 3, "x"), 2, {Event(2)}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "event version 2"));
+  EXPECT_THAT(store_->Update(Record("a", 4, "x"), 2, {Event(4), Event(3)}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "event version 3"));
+  absl::StatusOr<SessionRecord> got = store_->Get("a");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->version, 2);
+  EXPECT_EQ(got->state, "two");
+  EXPECT_THAT(Versions(AllEvents("a")), ElementsAre(1, 2));
+  // Gaps are allowed; only the order is checked.
+  KHET_ASSERT_OK(store_->Update(Record("a", 5, "five"), 2, {Event(5)}));
+  EXPECT_THAT(Versions(AllEvents("a")), ElementsAre(1, 2, 5));
+}
+
+TEST_P(SessionStoreTest, DeleteRemovesSessionAndEvents) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 2, "a2"), {Event(1), Event(2)}));
+  KHET_ASSERT_OK(store_->Create(Record("b", 1, "b1"), {Event(1)}));
+  KHET_ASSERT_OK(store_->Delete("a"));
+  EXPECT_THAT(store_->Get("a"), StatusIs(absl::StatusCode::kNotFound, "a"));
+  EXPECT_THAT(AllEvents("a"), IsEmpty());
+  EXPECT_THAT(store_->Delete("a"),
+              StatusIs(absl::StatusCode::kNotFound, "\"a\""));
+  // The other session is untouched.
+  KHET_EXPECT_OK(store_->Get("b"));
+  EXPECT_THAT(Versions(AllEvents("b")), ElementsAre(1));
+  // The id can be used again, with a fresh log.
+  KHET_ASSERT_OK(store_->Create(Record("a", 1, "again"), {Event(1)}));
+  absl::StatusOr<SessionRecord> got = store_->Get("a");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->state, "again");
+  EXPECT_THAT(Versions(AllEvents("a")), ElementsAre(1));
+}
+
+TEST_P(SessionStoreTest, EventsAfterIsOldestFirstAndLimited) {
+  std::vector<EventRecord> events;
+  for (int v = 1; v <= 10; ++v) events.push_back(Event(v));
+  KHET_ASSERT_OK(store_->Create(Record("a", 5, "s"),
+                                absl::MakeConstSpan(events).subspan(0, 5)));
+  KHET_ASSERT_OK(store_->Update(Record("a", 10, "s"), 5,
+                                absl::MakeConstSpan(events).subspan(5)));
+  KHET_ASSERT_OK(store_->Create(Record("b", 3, "s"),
+                                absl::MakeConstSpan(events).subspan(0, 3)));
+  auto after = [&](const std::string& id, int64_t version, int limit) {
+    absl::StatusOr<std::vector<EventRecord>> got =
+        store_->EventsAfter(id, version, limit);
+    EXPECT_TRUE(got.ok()) << got.status();
+    return got.ok() ? Versions(*got) : std::vector<int64_t>{};
+  };
+  EXPECT_THAT(after("a", 0, 3), ElementsAre(1, 2, 3));
+  EXPECT_THAT(after("a", 3, 3), ElementsAre(4, 5, 6));
+  EXPECT_THAT(after("a", 8, 100), ElementsAre(9, 10));
+  EXPECT_THAT(after("a", 10, 100), IsEmpty());
+  EXPECT_THAT(after("a", 99, 100), IsEmpty());
+  EXPECT_THAT(after("a", -5, 1), ElementsAre(1));
+  EXPECT_THAT(after("a", 0, 0), IsEmpty());
+  EXPECT_THAT(after("a", 0, -1), IsEmpty());
+  EXPECT_THAT(after("b", 1, 100), ElementsAre(2, 3));
+  absl::StatusOr<std::vector<EventRecord>> got = store_->EventsAfter("a", 6, 1);
+  KHET_ASSERT_OK(got);
+  EXPECT_THAT(*got, ElementsAre(Field(&EventRecord::event, "event 7")));
+}
+
+TEST_P(SessionStoreTest, LoadAllReturnsEverySession) {
+  absl::StatusOr<std::vector<SessionRecord>> none = store_->LoadAll();
+  KHET_ASSERT_OK(none);
+  EXPECT_THAT(*none, IsEmpty());
+  KHET_ASSERT_OK(store_->Create(Record("c", 1, "c1"), {Event(1)}));
+  KHET_ASSERT_OK(store_->Create(Record("a", 1, "a1"), {Event(1)}));
+  KHET_ASSERT_OK(store_->Create(Record("b", 1, "b1"), {Event(1)}));
+  KHET_ASSERT_OK(store_->Update(Record("a", 2, "a2"), 1, {Event(2)}));
+  KHET_ASSERT_OK(store_->Delete("c"));
+  absl::StatusOr<std::vector<SessionRecord>> all = store_->LoadAll();
+  KHET_ASSERT_OK(all);
+  std::sort(all->begin(), all->end(),
+            [](const SessionRecord& x, const SessionRecord& y) {
+              return x.id < y.id;
+            });
+  ASSERT_THAT(*all, SizeIs(2));
+  EXPECT_EQ((*all)[0].id, "a");
+  EXPECT_EQ((*all)[0].version, 2);
+  EXPECT_EQ((*all)[0].state, "a2");
+  EXPECT_EQ((*all)[1].id, "b");
+  EXPECT_EQ((*all)[1].version, 1);
+  EXPECT_EQ((*all)[1].state, "b1");
+}
+
+TEST_P(SessionStoreTest, BytesRoundTripExactly) {
+  const std::string binary("\0\x01\xff\"'\n\0end", 11);
+  const std::string id = "id with 'quotes', \"more\" and \xc3\xa9";
+  KHET_ASSERT_OK(store_->Create(Record(id, 1, binary), {{1, binary}}));
+  KHET_ASSERT_OK(store_->Create(Record("empty", 1, ""), {{1, ""}}));
+  absl::StatusOr<SessionRecord> got = store_->Get(id);
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->id, id);
+  EXPECT_EQ(got->state, binary);
+  ASSERT_THAT(AllEvents(id), SizeIs(1));
+  EXPECT_EQ(AllEvents(id)[0].event, binary);
+  absl::StatusOr<SessionRecord> empty = store_->Get("empty");
+  KHET_ASSERT_OK(empty);
+  EXPECT_EQ(empty->state, "");
+  ASSERT_THAT(AllEvents("empty"), SizeIs(1));
+  EXPECT_EQ(AllEvents("empty")[0].event, "");
+  // Ids are compared exactly: no prefix or case folding.
+  EXPECT_THAT(store_->Get("EMPTY"), StatusIs(absl::StatusCode::kNotFound, ""));
+  EXPECT_THAT(store_->Get("empt"), StatusIs(absl::StatusCode::kNotFound, ""));
+}
+
+TEST_P(SessionStoreTest, LargeBlobs) {
+  std::string big_state(1 << 20, '\0');
+  std::string big_event(1 << 20, '\0');
+  for (size_t i = 0; i < big_state.size(); ++i) {
+    big_state[i] = static_cast<char>(i * 7 + 3);
+    big_event[i] = static_cast<char>(i * 13 + 5);
+  }
+  KHET_ASSERT_OK(store_->Create(Record("big", 1, "small"), {Event(1)}));
+  KHET_ASSERT_OK(
+      store_->Update(Record("big", 2, big_state), 1, {{2, big_event}}));
+  absl::StatusOr<SessionRecord> got = store_->Get("big");
+  KHET_ASSERT_OK(got);
+  EXPECT_TRUE(got->state == big_state) << "state differs";
+  absl::StatusOr<std::vector<EventRecord>> events =
+      store_->EventsAfter("big", 1, 10);
+  KHET_ASSERT_OK(events);
+  ASSERT_THAT(*events, SizeIs(1));
+  EXPECT_TRUE((*events)[0].event == big_event) << "event differs";
+  absl::StatusOr<std::vector<SessionRecord>> all = store_->LoadAll();
+  KHET_ASSERT_OK(all);
+  ASSERT_THAT(*all, SizeIs(1));
+  EXPECT_TRUE((*all)[0].state == big_state) << "state differs";
+}
+
+// Threads that all update from the same version: exactly one wins each
+// round and the rest are ABORTED, so the log has one event per round.
+TEST_P(SessionStoreTest, ConcurrentUpdatesFromOneVersionHaveOneWinner) {
+  constexpr int kThreads = 6;
+  constexpr int kRounds = 15;
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "start"), {}));
+  for (int round = 0; round < kRounds; ++round) {
+    std::atomic<int> won = 0;
+    std::atomic<int> aborted = 0;
+    std::latch start(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        start.arrive_and_wait();
+        absl::Status status = store_->Update(
+            Record("a", round + 1, absl::StrCat("round ", round, " by ", t)),
+            round, {Event(round + 1)});
+        if (status.ok()) {
+          ++won;
+        } else if (absl::IsAborted(status)) {
+          ++aborted;
+        } else {
+          ADD_FAILURE() << status;
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    EXPECT_EQ(won, 1) << "round " << round;
+    EXPECT_EQ(aborted, kThreads - 1) << "round " << round;
+  }
+  absl::StatusOr<SessionRecord> got = store_->Get("a");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->version, kRounds);
+  EXPECT_THAT(got->state,
+              testing::StartsWith(absl::StrCat("round ", kRounds - 1, " by")));
+  EXPECT_THAT(AllEvents("a"), SizeIs(kRounds));
+}
+
+// Writers on their own sessions while readers read everything: every
+// reader sees whole records and logs that match their versions.
+TEST_P(SessionStoreTest, ConcurrentReadersAndWriters) {
+  constexpr int kWriters = 3;
+  constexpr int kUpdates = 10;
+  for (int w = 0; w < kWriters; ++w) {
+    KHET_ASSERT_OK(store_->Create(Record(absl::StrCat("s", w), 0, "0"), {}));
+  }
+  std::atomic<bool> done = false;
+  std::vector<std::thread> threads;
+  for (int w = 0; w < kWriters; ++w) {
+    threads.emplace_back([&, w] {
+      const std::string id = absl::StrCat("s", w);
+      for (int v = 1; v <= kUpdates; ++v) {
+        absl::Status status =
+            store_->Update(Record(id, v, absl::StrCat(v)), v - 1, {Event(v)});
+        if (!status.ok()) ADD_FAILURE() << status;
+      }
+    });
+  }
+  for (int r = 0; r < 2; ++r) {
+    threads.emplace_back([&] {
+      while (!done) {
+        absl::StatusOr<std::vector<SessionRecord>> all = store_->LoadAll();
+        if (!all.ok()) {
+          ADD_FAILURE() << all.status();
+          return;
+        }
+        for (const SessionRecord& record : *all) {
+          EXPECT_EQ(record.state, absl::StrCat(record.version));
+          absl::StatusOr<std::vector<EventRecord>> events =
+              store_->EventsAfter(record.id, 0, 1000);
+          if (!events.ok()) {
+            ADD_FAILURE() << events.status();
+            return;
+          }
+          // Writes may land between the two reads, never vanish.
+          EXPECT_GE(static_cast<int64_t>(events->size()), record.version);
+        }
+      }
+    });
+  }
+  for (int w = 0; w < kWriters; ++w) threads[w].join();
+  done = true;
+  for (size_t t = kWriters; t < threads.size(); ++t) threads[t].join();
+  for (int w = 0; w < kWriters; ++w) {
+    const std::string id = absl::StrCat("s", w);
+    absl::StatusOr<SessionRecord> got = store_->Get(id);
+    KHET_ASSERT_OK(got);
+    EXPECT_EQ(got->version, kUpdates);
+    EXPECT_THAT(AllEvents(id), SizeIs(kUpdates));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllStores, SessionStoreTest,
+                         testing::ValuesIn(AllStores()),
+                         [](const testing::TestParamInfo<StoreKind>& kind) {
+                           return kind.param.name;
+                         });
+
+}  // namespace
+}  // namespace khet

@@ -1,0 +1,453 @@
+#include "service/store/sqlite_store.h"
+
+#include <sqlite3.h>
+
+#include <iterator>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace khet {
+namespace {
+
+// PRAGMA application_id of a session store file ("KHET"), so that Open
+// refuses some other program's database.
+constexpr int64_t kApplicationId = 0x4b484554;
+
+// kMigrations[i] takes a file from schema version i to i + 1, inside one
+// transaction. Append only: never edit a migration that has shipped.
+constexpr const char* kMigrations[] = {
+    // 0 -> 1: sessions and their event logs.
+    R"sql(
+CREATE TABLE sessions (
+  id TEXT NOT NULL PRIMARY KEY,
+  version INTEGER NOT NULL,
+  state BLOB NOT NULL,
+  updated_unix_micros INTEGER NOT NULL
+);
+CREATE TABLE events (
+  session_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  event BLOB NOT NULL,
+  PRIMARY KEY (session_id, version)
+);
+)sql",
+};
+static_assert(std::size(kMigrations) == SqliteStore::kSchemaVersion);
+
+absl::StatusCode CodeFor(int sqlite_code) {
+  switch (sqlite_code & 0xff) {  // the primary code of an extended one
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+    case SQLITE_PROTOCOL:
+    case SQLITE_NOLFS:
+    case SQLITE_PERM:
+      return absl::StatusCode::kUnavailable;
+    default:
+      return absl::StatusCode::kInternal;
+  }
+}
+
+absl::Status NotFound(std::string_view id) {
+  return absl::NotFoundError(
+      absl::StrCat("no session \"", std::string(id), "\""));
+}
+
+// Resets a statement and clears its bindings when it goes out of scope, so
+// that no cached statement holds a read transaction open between calls.
+class StatementScope {
+ public:
+  explicit StatementScope(sqlite3_stmt* statement) : statement_(statement) {}
+  StatementScope(const StatementScope&) = delete;
+  StatementScope& operator=(const StatementScope&) = delete;
+  ~StatementScope() {
+    sqlite3_reset(statement_);
+    sqlite3_clear_bindings(statement_);
+  }
+
+ private:
+  sqlite3_stmt* statement_;
+};
+
+// A value bound as a BLOB; text binds as TEXT, integers as INTEGER.
+struct Blob {
+  std::string_view bytes;
+};
+
+int Bind(sqlite3_stmt* statement, int index, int64_t value) {
+  return sqlite3_bind_int64(statement, index, value);
+}
+int Bind(sqlite3_stmt* statement, int index, std::string_view text) {
+  // A null pointer would bind SQL NULL; an empty view may have one.
+  return sqlite3_bind_text64(statement, index, text.empty() ? "" : text.data(),
+                             text.size(), SQLITE_STATIC, SQLITE_UTF8);
+}
+int Bind(sqlite3_stmt* statement, int index, Blob blob) {
+  return sqlite3_bind_blob64(statement, index,
+                             blob.bytes.empty() ? "" : blob.bytes.data(),
+                             blob.bytes.size(), SQLITE_STATIC);
+}
+
+// Binds `values` to parameters 1, 2, ... and returns the first failure.
+template <typename... Values>
+int BindAll(sqlite3_stmt* statement, const Values&... values) {
+  int index = 0;
+  int code = SQLITE_OK;
+  ((code = code == SQLITE_OK ? Bind(statement, ++index, values) : code), ...);
+  return code;
+}
+
+std::string ColumnBytes(sqlite3_stmt* statement, int column) {
+  const void* data = sqlite3_column_blob(statement, column);
+  const int size = sqlite3_column_bytes(statement, column);
+  if (data == nullptr) return std::string();  // an empty BLOB
+  return std::string(static_cast<const char*>(data), size);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
+    const std::string& path, const SqliteStoreOptions& options) {
+  if (path.empty() || path == ":memory:") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "SqliteStore needs a file, not \"", path, "\" (WAL needs one)"));
+  }
+  sqlite3* db = nullptr;
+  const int code =
+      sqlite3_open_v2(path.c_str(), &db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                          SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
+                      nullptr);
+  if (code != SQLITE_OK) {
+    absl::Status status(
+        CodeFor(code),
+        absl::StrCat("sqlite: open ", path, ": ",
+                     db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(code),
+                     " [", code, "]"));
+    sqlite3_close(db);
+    return status;
+  }
+  std::unique_ptr<SqliteStore> store(new SqliteStore(db, path, options.clock));
+  {
+    absl::MutexLock lock(&store->mu_);
+    if (absl::Status s = store->Configure(options); !s.ok()) return s;
+    if (absl::Status s = store->Migrate(); !s.ok()) return s;
+  }
+  return store;
+}
+
+SqliteStore::SqliteStore(sqlite3* db, std::string path, Clock* clock)
+    : path_(std::move(path)), clock_(clock), db_(db) {}
+
+SqliteStore::~SqliteStore() {
+  absl::MutexLock lock(&mu_);
+  for (auto& [sql, statement] : statements_) sqlite3_finalize(statement);
+  // Every statement is finalized, so this closes the file (and checkpoints
+  // the write-ahead log into it when this is the last connection).
+  sqlite3_close(db_);
+}
+
+absl::Status SqliteStore::Configure(const SqliteStoreOptions& options) {
+  sqlite3_extended_result_codes(db_, 1);
+  sqlite3_busy_timeout(
+      db_, static_cast<int>(absl::ToInt64Milliseconds(options.busy_timeout)));
+  absl::StatusOr<sqlite3_stmt*> journal = Statement("PRAGMA journal_mode=WAL");
+  if (!journal.ok()) return journal.status();
+  StatementScope scope(*journal);
+  const int code = sqlite3_step(*journal);
+  if (code != SQLITE_ROW) return Error(code, "set journal_mode=WAL");
+  const std::string mode = ColumnBytes(*journal, 0);
+  if (mode != "wal") {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "sqlite: ", path_, ": journal_mode is \"", mode, "\", not \"wal\""));
+  }
+  // FULL syncs the log at every commit: an OK write survives power loss.
+  return Run("PRAGMA synchronous=FULL");
+}
+
+absl::Status SqliteStore::Migrate() {
+  if (absl::Status s = Run("BEGIN IMMEDIATE"); !s.ok()) return s;
+  auto read_pragma = [this](const char* sql) -> absl::StatusOr<int64_t> {
+    mu_.AssertHeld();
+    absl::StatusOr<sqlite3_stmt*> statement = Statement(sql);
+    if (!statement.ok()) return statement.status();
+    StatementScope scope(*statement);
+    const int code = sqlite3_step(*statement);
+    if (code != SQLITE_ROW) return Error(code, sql);
+    return sqlite3_column_int64(*statement, 0);
+  };
+  auto migrate = [&]() -> absl::Status {
+    mu_.AssertHeld();
+    absl::StatusOr<int64_t> application_id =
+        read_pragma("PRAGMA application_id");
+    if (!application_id.ok()) return application_id.status();
+    absl::StatusOr<int64_t> version = read_pragma("PRAGMA user_version");
+    if (!version.ok()) return version.status();
+    const bool fresh = *application_id == 0 && *version == 0;
+    if (!fresh && *application_id != kApplicationId) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "sqlite: ", path_, " is not a session store (application_id ",
+          *application_id, ", user_version ", *version, ")"));
+    }
+    if (*version > kSchemaVersion) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("sqlite: ", path_, " has schema version ", *version,
+                       ", newer than this build's ", kSchemaVersion));
+    }
+    if (*version == kSchemaVersion) return absl::OkStatus();
+    for (int64_t v = *version; v < kSchemaVersion; ++v) {
+      const int code =
+          sqlite3_exec(db_, kMigrations[v], nullptr, nullptr, nullptr);
+      if (code != SQLITE_OK) {
+        return Error(code, absl::StrCat("migrate schema ", v, " -> ", v + 1));
+      }
+    }
+    const std::string stamp =
+        absl::StrCat("PRAGMA application_id=", kApplicationId,
+                     "; PRAGMA user_version=", kSchemaVersion);
+    const int code =
+        sqlite3_exec(db_, stamp.c_str(), nullptr, nullptr, nullptr);
+    return code == SQLITE_OK ? absl::OkStatus()
+                             : Error(code, "stamp schema version");
+  };
+  return Finish(migrate());
+}
+
+absl::StatusOr<sqlite3_stmt*> SqliteStore::Statement(const char* sql) {
+  auto it = statements_.find(sql);
+  if (it != statements_.end()) return it->second;
+  sqlite3_stmt* statement = nullptr;
+  const int code = sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT,
+                                      &statement, nullptr);
+  if (code != SQLITE_OK) {
+    sqlite3_finalize(statement);
+    return Error(code, absl::StrCat("prepare \"", sql, "\""));
+  }
+  statements_.emplace(sql, statement);
+  return statement;
+}
+
+absl::Status SqliteStore::Run(const char* sql) {
+  absl::StatusOr<sqlite3_stmt*> statement = Statement(sql);
+  if (!statement.ok()) return statement.status();
+  StatementScope scope(*statement);
+  int code;
+  do {
+    code = sqlite3_step(*statement);
+  } while (code == SQLITE_ROW);
+  return code == SQLITE_DONE ? absl::OkStatus() : Error(code, sql);
+}
+
+absl::Status SqliteStore::Finish(absl::Status status) {
+  if (status.ok()) status = Run("COMMIT");
+  // A failed COMMIT may leave the transaction open (or SQLite may already
+  // have rolled it back, after an I/O error).
+  if (!status.ok() && sqlite3_get_autocommit(db_) == 0) {
+    Run("ROLLBACK").IgnoreError();  // the first error is the one to report
+  }
+  return status;
+}
+
+absl::Status SqliteStore::Error(int code, std::string_view doing) {
+  return absl::Status(
+      CodeFor(code),
+      absl::StrCat("sqlite: ", std::string(doing), ": ", sqlite3_errmsg(db_),
+                   " [", code, "] in ", path_));
+}
+
+int64_t SqliteStore::NowMicros() {
+  return absl::ToUnixMicros(clock_ != nullptr ? clock_->Now() : absl::Now());
+}
+
+absl::Status SqliteStore::Create(const SessionRecord& record,
+                                 absl::Span<const EventRecord> events) {
+  absl::MutexLock lock(&mu_);
+  if (absl::Status s = Run("BEGIN IMMEDIATE"); !s.ok()) return s;
+  return Finish(CreateLocked(record, events));
+}
+
+absl::Status SqliteStore::Update(const SessionRecord& record,
+                                 int64_t expected_version,
+                                 absl::Span<const EventRecord> events) {
+  absl::MutexLock lock(&mu_);
+  if (absl::Status s = Run("BEGIN IMMEDIATE"); !s.ok()) return s;
+  return Finish(UpdateLocked(record, expected_version, events));
+}
+
+absl::Status SqliteStore::Delete(std::string_view id) {
+  absl::MutexLock lock(&mu_);
+  if (absl::Status s = Run("BEGIN IMMEDIATE"); !s.ok()) return s;
+  return Finish(DeleteLocked(id));
+}
+
+absl::Status SqliteStore::CreateLocked(const SessionRecord& record,
+                                       absl::Span<const EventRecord> events) {
+  absl::StatusOr<int64_t> stored = StoredVersion(record.id);
+  if (stored.ok()) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("session \"", record.id, "\" already exists"));
+  }
+  if (!absl::IsNotFound(stored.status())) return stored.status();
+  if (absl::Status s = CheckNewEvents(record.id, 0, events); !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<sqlite3_stmt*> insert = Statement(
+      "INSERT INTO sessions (id, version, state, updated_unix_micros) "
+      "VALUES (?, ?, ?, ?)");
+  if (!insert.ok()) return insert.status();
+  StatementScope scope(*insert);
+  int code = BindAll(*insert, std::string_view(record.id), record.version,
+                     Blob{record.state}, NowMicros());
+  if (code == SQLITE_OK) code = sqlite3_step(*insert);
+  if (code != SQLITE_DONE) return Error(code, "insert session");
+  return InsertEvents(record.id, events);
+}
+
+absl::Status SqliteStore::UpdateLocked(const SessionRecord& record,
+                                       int64_t expected_version,
+                                       absl::Span<const EventRecord> events) {
+  absl::StatusOr<int64_t> stored = StoredVersion(record.id);
+  if (!stored.ok()) return stored.status();
+  if (*stored != expected_version) {
+    return absl::AbortedError(absl::StrCat("session \"", record.id,
+                                           "\" is at version ", *stored,
+                                           ", not ", expected_version));
+  }
+  absl::StatusOr<int64_t> last_event = LastEventVersion(record.id);
+  if (!last_event.ok()) return last_event.status();
+  if (absl::Status s = CheckNewEvents(record.id, *last_event, events);
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<sqlite3_stmt*> update = Statement(
+      "UPDATE sessions SET version = ?2, state = ?3, updated_unix_micros = ?4 "
+      "WHERE id = ?1");
+  if (!update.ok()) return update.status();
+  StatementScope scope(*update);
+  int code = BindAll(*update, std::string_view(record.id), record.version,
+                     Blob{record.state}, NowMicros());
+  if (code == SQLITE_OK) code = sqlite3_step(*update);
+  if (code != SQLITE_DONE) return Error(code, "update session");
+  return InsertEvents(record.id, events);
+}
+
+absl::Status SqliteStore::DeleteLocked(std::string_view id) {
+  {
+    absl::StatusOr<sqlite3_stmt*> remove =
+        Statement("DELETE FROM sessions WHERE id = ?");
+    if (!remove.ok()) return remove.status();
+    StatementScope scope(*remove);
+    int code = BindAll(*remove, id);
+    if (code == SQLITE_OK) code = sqlite3_step(*remove);
+    if (code != SQLITE_DONE) return Error(code, "delete session");
+    if (sqlite3_changes(db_) == 0) return NotFound(id);
+  }
+  absl::StatusOr<sqlite3_stmt*> remove_events =
+      Statement("DELETE FROM events WHERE session_id = ?");
+  if (!remove_events.ok()) return remove_events.status();
+  StatementScope scope(*remove_events);
+  int code = BindAll(*remove_events, id);
+  if (code == SQLITE_OK) code = sqlite3_step(*remove_events);
+  return code == SQLITE_DONE ? absl::OkStatus() : Error(code, "delete events");
+}
+
+absl::StatusOr<int64_t> SqliteStore::StoredVersion(std::string_view id) {
+  absl::StatusOr<sqlite3_stmt*> select =
+      Statement("SELECT version FROM sessions WHERE id = ?");
+  if (!select.ok()) return select.status();
+  StatementScope scope(*select);
+  int code = BindAll(*select, id);
+  if (code == SQLITE_OK) code = sqlite3_step(*select);
+  if (code == SQLITE_DONE) return NotFound(id);
+  if (code != SQLITE_ROW) return Error(code, "read session version");
+  return sqlite3_column_int64(*select, 0);
+}
+
+absl::StatusOr<int64_t> SqliteStore::LastEventVersion(std::string_view id) {
+  absl::StatusOr<sqlite3_stmt*> select = Statement(
+      "SELECT coalesce(max(version), 0) FROM events WHERE session_id = ?");
+  if (!select.ok()) return select.status();
+  StatementScope scope(*select);
+  int code = BindAll(*select, id);
+  if (code == SQLITE_OK) code = sqlite3_step(*select);
+  if (code != SQLITE_ROW) return Error(code, "read last event version");
+  return sqlite3_column_int64(*select, 0);
+}
+
+absl::Status SqliteStore::InsertEvents(std::string_view id,
+                                       absl::Span<const EventRecord> events) {
+  if (events.empty()) return absl::OkStatus();
+  absl::StatusOr<sqlite3_stmt*> insert = Statement(
+      "INSERT INTO events (session_id, version, event) VALUES (?, ?, ?)");
+  if (!insert.ok()) return insert.status();
+  for (const EventRecord& event : events) {
+    StatementScope scope(*insert);
+    int code = BindAll(*insert, id, event.version, Blob{event.event});
+    if (code == SQLITE_OK) code = sqlite3_step(*insert);
+    if (code != SQLITE_DONE) return Error(code, "insert event");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SessionRecord> SqliteStore::Get(std::string_view id) {
+  absl::MutexLock lock(&mu_);
+  absl::StatusOr<sqlite3_stmt*> select =
+      Statement("SELECT version, state FROM sessions WHERE id = ?");
+  if (!select.ok()) return select.status();
+  StatementScope scope(*select);
+  int code = BindAll(*select, id);
+  if (code == SQLITE_OK) code = sqlite3_step(*select);
+  if (code == SQLITE_DONE) return NotFound(id);
+  if (code != SQLITE_ROW) return Error(code, "read session");
+  SessionRecord record;
+  record.id = std::string(id);
+  record.version = sqlite3_column_int64(*select, 0);
+  record.state = ColumnBytes(*select, 1);
+  return record;
+}
+
+absl::StatusOr<std::vector<SessionRecord>> SqliteStore::LoadAll() {
+  absl::MutexLock lock(&mu_);
+  absl::StatusOr<sqlite3_stmt*> select =
+      Statement("SELECT id, version, state FROM sessions ORDER BY id");
+  if (!select.ok()) return select.status();
+  StatementScope scope(*select);
+  std::vector<SessionRecord> all;
+  int code;
+  while ((code = sqlite3_step(*select)) == SQLITE_ROW) {
+    SessionRecord& record = all.emplace_back();
+    record.id = ColumnBytes(*select, 0);
+    record.version = sqlite3_column_int64(*select, 1);
+    record.state = ColumnBytes(*select, 2);
+  }
+  if (code != SQLITE_DONE) return Error(code, "read sessions");
+  return all;
+}
+
+absl::StatusOr<std::vector<EventRecord>> SqliteStore::EventsAfter(
+    std::string_view id, int64_t after_version, int limit) {
+  std::vector<EventRecord> events;
+  if (limit <= 0) return events;  // SQLite reads a negative LIMIT as none
+  absl::MutexLock lock(&mu_);
+  absl::StatusOr<sqlite3_stmt*> select = Statement(
+      "SELECT version, event FROM events WHERE session_id = ? AND version > ? "
+      "ORDER BY version LIMIT ?");
+  if (!select.ok()) return select.status();
+  StatementScope scope(*select);
+  int code = BindAll(*select, id, after_version, int64_t{limit});
+  while (code == SQLITE_OK || code == SQLITE_ROW) {
+    code = sqlite3_step(*select);
+    if (code != SQLITE_ROW) break;
+    EventRecord& event = events.emplace_back();
+    event.version = sqlite3_column_int64(*select, 0);
+    event.event = ColumnBytes(*select, 1);
+  }
+  if (code != SQLITE_DONE) return Error(code, "read events");
+  return events;
+}
+
+}  // namespace khet

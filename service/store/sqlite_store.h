@@ -1,0 +1,122 @@
+// A SessionStore in one SQLite file: the default, durable store. Every
+// Create, Update and Delete is one IMMEDIATE transaction, version check
+// included, written to the write-ahead log and synced (synchronous=FULL)
+// before the call returns, so a process killed right after an OK loses
+// nothing. Thread-safe: one connection behind a mutex. Other processes may
+// open the same file; they wait up to busy_timeout for its lock.
+//
+// Errors besides the SessionStore ones: UNAVAILABLE for I/O, locking and
+// open failures (disk full, file busy past the timeout, unreadable path),
+// INTERNAL for anything else SQLite reports (a corrupt file), each with
+// SQLite's message; FAILED_PRECONDITION from Open for a file that is not a
+// session store or has a newer schema than this build knows.
+#ifndef KHET_SERVICE_STORE_SQLITE_STORE_H_
+#define KHET_SERVICE_STORE_SQLITE_STORE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "service/clock.h"
+#include "service/store/session_store.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace khet {
+
+struct SqliteStoreOptions {
+  // How long a statement waits for another connection's lock before it
+  // fails with UNAVAILABLE.
+  absl::Duration busy_timeout = absl::Seconds(5);
+  // Stamps each session's updated time. nullptr (the default): the system
+  // clock. Not owned; must outlive the store.
+  Clock* clock = nullptr;
+};
+
+class SqliteStore final : public SessionStore {
+ public:
+  // The schema version this build writes (PRAGMA user_version). Older files
+  // are migrated at Open; newer ones are refused.
+  static constexpr int kSchemaVersion = 1;
+
+  // Opens the store in the file at `path`, creating the file and its schema
+  // if needed and migrating an older schema. REQUIRES: path names a file on
+  // a local file system (WAL needs shared memory), not ":memory:".
+  static absl::StatusOr<std::unique_ptr<SqliteStore>> Open(
+      const std::string& path, const SqliteStoreOptions& options = {});
+
+  SqliteStore(const SqliteStore&) = delete;
+  SqliteStore& operator=(const SqliteStore&) = delete;
+  ~SqliteStore() override;
+
+  absl::Status Create(const SessionRecord& record,
+                      absl::Span<const EventRecord> events) override;
+  absl::Status Update(const SessionRecord& record, int64_t expected_version,
+                      absl::Span<const EventRecord> events) override;
+  absl::Status Delete(std::string_view id) override;
+  absl::StatusOr<SessionRecord> Get(std::string_view id) override;
+  absl::StatusOr<std::vector<SessionRecord>> LoadAll() override;
+  absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
+                                                       int64_t after_version,
+                                                       int limit) override;
+
+ private:
+  SqliteStore(sqlite3* db, std::string path, Clock* clock);
+
+  // Connection set-up at Open: pragmas, then migrations.
+  absl::Status Configure(const SqliteStoreOptions& options)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status Migrate() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  // The cached prepared statement for `sql`, prepared on first use.
+  absl::StatusOr<sqlite3_stmt*> Statement(const char* sql)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Runs a statement that returns no rows, such as BEGIN or COMMIT.
+  absl::Status Run(const char* sql) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Commits when `status` is OK, else rolls back; the first error wins.
+  absl::Status Finish(absl::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // SQLite's result `code` as a Status carrying the connection's message.
+  absl::Status Error(int code, std::string_view doing)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  // The bodies of the writes, inside BEGIN IMMEDIATE.
+  absl::Status CreateLocked(const SessionRecord& record,
+                            absl::Span<const EventRecord> events)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status UpdateLocked(const SessionRecord& record,
+                            int64_t expected_version,
+                            absl::Span<const EventRecord> events)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status DeleteLocked(std::string_view id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The stored version of session `id`; NOT_FOUND if there is none.
+  absl::StatusOr<int64_t> StoredVersion(std::string_view id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The highest stored event version of session `id`, 0 if it has none.
+  absl::StatusOr<int64_t> LastEventVersion(std::string_view id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status InsertEvents(std::string_view id,
+                            absl::Span<const EventRecord> events)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  int64_t NowMicros();
+
+  const std::string path_;
+  Clock* const clock_;  // nullptr: absl::Now()
+  absl::Mutex mu_;
+  sqlite3* const db_ ABSL_PT_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, sqlite3_stmt*> statements_
+      ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_STORE_SQLITE_STORE_H_

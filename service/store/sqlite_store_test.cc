@@ -1,0 +1,357 @@
+// SqliteStore beyond the shared contract: the file survives closing and a
+// SIGKILL, the schema is versioned, and bad files are refused.
+#include "service/store/sqlite_store.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <fstream>
+#include <latch>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "service/clock.h"
+#include "service/store/store_testing.h"
+
+namespace khet {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::SizeIs;
+
+EventRecord Event(int64_t version) {
+  return EventRecord{version, absl::StrCat("event ", version)};
+}
+
+// A raw connection for looking inside the file and for making odd files.
+class RawDb {
+ public:
+  explicit RawDb(const std::string& path) {
+    EXPECT_EQ(sqlite3_open(path.c_str(), &db_), SQLITE_OK);
+  }
+  RawDb(const RawDb&) = delete;
+  RawDb& operator=(const RawDb&) = delete;
+  ~RawDb() { sqlite3_close(db_); }
+
+  void Exec(const std::string& sql) {
+    char* error = nullptr;
+    EXPECT_EQ(sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error),
+              SQLITE_OK)
+        << sql << ": " << (error != nullptr ? error : "");
+    sqlite3_free(error);
+  }
+  // The first column of the first row of `sql`, as text.
+  std::string Text(const std::string& sql) {
+    sqlite3_stmt* statement = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &statement, nullptr),
+              SQLITE_OK)
+        << sql << ": " << sqlite3_errmsg(db_);
+    std::string text;
+    if (sqlite3_step(statement) == SQLITE_ROW) {
+      const unsigned char* data = sqlite3_column_text(statement, 0);
+      if (data != nullptr) text = reinterpret_cast<const char*>(data);
+    }
+    sqlite3_finalize(statement);
+    return text;
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+TEST(SqliteStoreTest, DataSurvivesClosingAndReopening) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  {
+    absl::StatusOr<std::unique_ptr<SqliteStore>> store =
+        SqliteStore::Open(path);
+    KHET_ASSERT_OK(store);
+    KHET_ASSERT_OK((*store)->Create({"a", 1, "a1"}, {Event(1)}));
+    KHET_ASSERT_OK((*store)->Create({"b", 1, "b1"}, {Event(1)}));
+    KHET_ASSERT_OK((*store)->Update({"a", 3, "a3"}, 1, {Event(2), Event(3)}));
+    KHET_ASSERT_OK((*store)->Delete("b"));
+  }
+  for (int reopen = 0; reopen < 2; ++reopen) {
+    absl::StatusOr<std::unique_ptr<SqliteStore>> store =
+        SqliteStore::Open(path);
+    KHET_ASSERT_OK(store);
+    absl::StatusOr<std::vector<SessionRecord>> all = (*store)->LoadAll();
+    KHET_ASSERT_OK(all);
+    ASSERT_THAT(*all, SizeIs(1));
+    EXPECT_EQ((*all)[0].id, "a");
+    EXPECT_EQ((*all)[0].version, 3);
+    EXPECT_EQ((*all)[0].state, "a3");
+    absl::StatusOr<std::vector<EventRecord>> events =
+        (*store)->EventsAfter("a", 0, 10);
+    KHET_ASSERT_OK(events);
+    ASSERT_THAT(*events, SizeIs(3));
+    EXPECT_EQ((*events)[2].event, "event 3");
+    EXPECT_THAT((*store)->Get("b"),
+                StatusIs(absl::StatusCode::kNotFound, "\"b\""));
+  }
+}
+
+TEST(SqliteStoreTest, NewFileHasSchemaVersionAndWal) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
+  KHET_ASSERT_OK(store);
+  KHET_ASSERT_OK((*store)->Create({"a", 0, ""}, {}));
+  RawDb raw(path);
+  EXPECT_EQ(raw.Text("PRAGMA user_version"),
+            absl::StrCat(SqliteStore::kSchemaVersion));
+  EXPECT_EQ(raw.Text("PRAGMA application_id"), absl::StrCat(0x4b484554));
+  EXPECT_EQ(raw.Text("PRAGMA journal_mode"), "wal");  // kept in the file
+  EXPECT_EQ(raw.Text("SELECT group_concat(name, ',') FROM (SELECT name FROM "
+                     "sqlite_schema WHERE type = 'table' ORDER BY name)"),
+            "events,sessions");
+}
+
+TEST(SqliteStoreTest, UpdatedTimeComesFromTheClock) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  FakeClock clock(absl::FromUnixSeconds(1'700'000'000));
+  absl::StatusOr<std::unique_ptr<SqliteStore>> store =
+      SqliteStore::Open(path, {.clock = &clock});
+  KHET_ASSERT_OK(store);
+  KHET_ASSERT_OK((*store)->Create({"a", 0, ""}, {}));
+  RawDb raw(path);
+  const std::string query =
+      "SELECT updated_unix_micros FROM sessions WHERE id = 'a'";
+  EXPECT_EQ(raw.Text(query), "1700000000000000");
+  clock.Advance(absl::Milliseconds(1500));
+  KHET_ASSERT_OK((*store)->Update({"a", 1, ""}, 0, {Event(1)}));
+  EXPECT_EQ(raw.Text(query), "1700000001500000");
+}
+
+TEST(SqliteStoreTest, RefusesANewerSchema) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  {
+    RawDb raw(path);
+    raw.Exec(absl::StrCat("PRAGMA application_id = ", 0x4b484554,
+                          "; PRAGMA user_version = 99"));
+  }
+  EXPECT_THAT(SqliteStore::Open(path),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       "schema version 99, newer than this build's 1"));
+}
+
+TEST(SqliteStoreTest, RefusesAnotherProgramsDatabase) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  {
+    RawDb raw(path);
+    raw.Exec("CREATE TABLE t (x); PRAGMA user_version = 3");
+  }
+  EXPECT_THAT(SqliteStore::Open(path),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       "is not a session store"));
+  RawDb raw(path);  // and left it alone
+  EXPECT_EQ(raw.Text("PRAGMA user_version"), "3");
+  EXPECT_EQ(raw.Text("SELECT count(*) FROM sqlite_schema"), "1");
+}
+
+TEST(SqliteStoreTest, RefusesAFileThatIsNotADatabase) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  std::ofstream(path) << std::string(4096, 'x');
+  EXPECT_THAT(SqliteStore::Open(path),
+              StatusIs(absl::StatusCode::kInternal, "not a database"));
+}
+
+TEST(SqliteStoreTest, UnopenablePathIsUnavailable) {
+  ScratchDir dir;
+  EXPECT_THAT(SqliteStore::Open(dir.File("missing/dir/s.db")),
+              StatusIs(absl::StatusCode::kUnavailable, "missing/dir/s.db"));
+  EXPECT_THAT(SqliteStore::Open(dir.path()),
+              StatusIs(absl::StatusCode::kUnavailable, dir.path()));
+}
+
+TEST(SqliteStoreTest, RefusesMemoryAndEmptyPaths) {
+  EXPECT_THAT(SqliteStore::Open(":memory:"),
+              StatusIs(absl::StatusCode::kInvalidArgument, ":memory:"));
+  EXPECT_THAT(SqliteStore::Open(""),
+              StatusIs(absl::StatusCode::kInvalidArgument, "needs a file"));
+}
+
+// Two stores (two connections, as from two processes) on one file: the
+// version check is inside each write transaction, so exactly one of two
+// racing updates wins.
+TEST(SqliteStoreTest, TwoConnectionsRacingHaveOneWinner) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  absl::StatusOr<std::unique_ptr<SqliteStore>> first = SqliteStore::Open(path);
+  KHET_ASSERT_OK(first);
+  absl::StatusOr<std::unique_ptr<SqliteStore>> second = SqliteStore::Open(path);
+  KHET_ASSERT_OK(second);
+  KHET_ASSERT_OK((*first)->Create({"a", 0, ""}, {}));
+  KHET_ASSERT_OK((*second)->Get("a"));
+  constexpr int kRounds = 10;
+  SqliteStore* stores[] = {first->get(), second->get()};
+  for (int round = 0; round < kRounds; ++round) {
+    std::atomic<int> won = 0;
+    std::latch start(4);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&, t] {
+        start.arrive_and_wait();
+        absl::Status status = stores[t % 2]->Update(
+            {"a", round + 1, absl::StrCat(t)}, round, {Event(round + 1)});
+        if (status.ok()) {
+          ++won;
+        } else if (!absl::IsAborted(status)) {
+          ADD_FAILURE() << status;
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    EXPECT_EQ(won, 1) << "round " << round;
+  }
+  for (SqliteStore* store : stores) {
+    absl::StatusOr<SessionRecord> got = store->Get("a");
+    KHET_ASSERT_OK(got);
+    EXPECT_EQ(got->version, kRounds);
+    absl::StatusOr<std::vector<EventRecord>> events =
+        store->EventsAfter("a", 0, 100);
+    KHET_ASSERT_OK(events);
+    EXPECT_THAT(*events, SizeIs(kRounds));
+  }
+}
+
+// The crash test's session: its state at each version, sized so that
+// versions span different numbers of pages.
+std::string CrashState(int64_t version) {
+  return absl::StrCat("state ", version, ":",
+                      std::string(version * 397 % 9000, 'a' + version % 26));
+}
+
+// The child: updates the session from wherever it is, reporting each
+// version on `report_fd` after its Update returned OK, until killed.
+[[noreturn]] void RunCrashChild(const std::string& path, int report_fd) {
+  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
+  if (!store.ok()) _exit(10);
+  absl::StatusOr<SessionRecord> record = (*store)->Get("game");
+  if (!record.ok()) _exit(11);
+  for (int64_t v = record->version + 1;; ++v) {
+    EventRecord event = Event(v);
+    if (!(*store)
+             ->Update({"game", v, CrashState(v)}, v - 1, {&event, 1})
+             .ok()) {
+      _exit(12);
+    }
+    if (write(report_fd, &v, sizeof v) != sizeof v) _exit(13);
+  }
+}
+
+// Reads the versions the child reports; returns the highest seen so far.
+// Waits until `deadline` (or end of file if it is infinite).
+int64_t ReadReports(int fd, absl::Time deadline, int64_t highest) {
+  for (;;) {
+    const absl::Duration left = deadline - absl::Now();
+    if (left <= absl::ZeroDuration()) return highest;
+    pollfd p{fd, POLLIN, 0};
+    const int timeout_ms = left == absl::InfiniteDuration()
+                               ? -1
+                               : static_cast<int>(absl::ToInt64Milliseconds(
+                                     left + absl::Milliseconds(1)));
+    const int ready = poll(&p, 1, timeout_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return highest;
+    int64_t version;
+    // Each report is one 8-byte write, which a pipe keeps whole.
+    const ssize_t n = read(fd, &version, sizeof version);
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) return highest;  // the child is gone
+    if (n != sizeof version) {
+      ADD_FAILURE() << "short report of " << n << " bytes";
+      return highest;
+    }
+    EXPECT_GT(version, highest) << "reports out of order";
+    highest = version;
+  }
+}
+
+// A child process updates the store as fast as it can and is SIGKILLed at a
+// random moment, several times over. Every version it reported (its Update
+// had returned OK) must be in the file, with its state and whole event log;
+// at most one more, whose OK it had not yet reported, may be there too.
+TEST(SqliteStoreCrashTest, EveryAcknowledgedUpdateSurvivesSigkill) {
+  ScratchDir dir;
+  const std::string path = dir.File("crash.db");
+  {
+    absl::StatusOr<std::unique_ptr<SqliteStore>> store =
+        SqliteStore::Open(path);
+    KHET_ASSERT_OK(store);
+    KHET_ASSERT_OK((*store)->Create({"game", 0, CrashState(0)}, {}));
+  }  // closed: no connection may cross the fork
+  const unsigned seed = std::random_device()();
+  SCOPED_TRACE(absl::StrCat("seed ", seed));
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<int> delay_ms(0, 150);
+  int64_t stored = 0;
+  int killed_mid_run = 0;
+  for (int round = 0; round < 6; ++round) {
+    SCOPED_TRACE(absl::StrCat("round ", round));
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      close(fds[0]);
+      RunCrashChild(path, fds[1]);
+    }
+    close(fds[1]);
+    const int delay = round == 0 ? 0 : delay_ms(random);
+    int64_t reported =
+        ReadReports(fds[0], absl::Now() + absl::Milliseconds(delay), stored);
+    ASSERT_EQ(kill(child, SIGKILL), 0);
+    int wait_status = 0;
+    ASSERT_EQ(waitpid(child, &wait_status, 0), child);
+    reported = ReadReports(fds[0], absl::InfiniteFuture(), reported);
+    close(fds[0]);
+    ASSERT_TRUE(WIFSIGNALED(wait_status) && WTERMSIG(wait_status) == SIGKILL)
+        << "child exited with status " << wait_status;
+    if (reported > stored) ++killed_mid_run;
+
+    absl::StatusOr<std::unique_ptr<SqliteStore>> store =
+        SqliteStore::Open(path);
+    KHET_ASSERT_OK(store);
+    absl::StatusOr<SessionRecord> record = (*store)->Get("game");
+    KHET_ASSERT_OK(record);
+    EXPECT_GE(record->version, reported) << "an acknowledged update was lost";
+    EXPECT_LE(record->version, reported + 1);
+    EXPECT_TRUE(record->state == CrashState(record->version))
+        << "state of version " << record->version << " differs";
+    absl::StatusOr<std::vector<EventRecord>> events =
+        (*store)->EventsAfter("game", 0, 1'000'000);
+    KHET_ASSERT_OK(events);
+    ASSERT_EQ(static_cast<int64_t>(events->size()), record->version);
+    for (int64_t v = 1; v <= record->version; ++v) {
+      ASSERT_EQ((*events)[v - 1].version, v);
+      ASSERT_EQ((*events)[v - 1].event, Event(v).event);
+    }
+    stored = record->version;
+    store->reset();
+    RawDb raw(path);
+    EXPECT_EQ(raw.Text("PRAGMA integrity_check"), "ok");
+  }
+  EXPECT_GT(killed_mid_run, 0) << "the child never got to write";
+  RecordProperty("versions_written", static_cast<int>(stored));
+}
+
+}  // namespace
+}  // namespace khet

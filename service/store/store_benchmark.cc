@@ -1,0 +1,127 @@
+// Update latency of each store: the memory store is the in-run baseline,
+// SQLite pays for a synced commit per call. Prints figures; asserts none.
+//
+//   build/release/service/store/store_benchmark
+//
+// The SQLite file goes in $TMPDIR (default /tmp); put that on the disk
+// whose sync cost you want to measure, not on tmpfs.
+#include <stdlib.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "benchmark/benchmark.h"
+#include "service/store/memory_store.h"
+#include "service/store/sqlite_store.h"
+
+namespace khet {
+namespace {
+
+// A fresh SQLite file in a new directory, removed at the end of the run.
+class TempSqlite {
+ public:
+  TempSqlite() {
+    const char* tmp = getenv("TMPDIR");
+    std::string pattern =
+        absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp",
+                     "/khet_store_bench_XXXXXX");
+    if (mkdtemp(pattern.data()) != nullptr) dir_ = pattern;
+  }
+  ~TempSqlite() {
+    std::error_code ignored;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
+  }
+  std::string path() const { return dir_ + "/bench.db"; }
+  bool ok() const { return !dir_.empty(); }
+
+ private:
+  std::string dir_;
+};
+
+// Updates one session over and over: state.range(0) bytes of state and one
+// small event per call. Every kLogLength updates the session starts again
+// (untimed), so that the memory store's log stays small however many
+// iterations the library picks.
+void RunUpdates(benchmark::State& state, SessionStore& store) {
+  constexpr int64_t kLogLength = 10'000;
+  const std::string blob(static_cast<size_t>(state.range(0)), 's');
+  if (absl::Status s = store.Create({"bench", 0, blob}, {}); !s.ok()) {
+    state.SkipWithError(s.ToString().c_str());
+    return;
+  }
+  int64_t version = 0;
+  for (auto _ : state) {
+    if (version == kLogLength) {
+      state.PauseTiming();
+      absl::Status s = store.Delete("bench");
+      if (s.ok()) s = store.Create({"bench", 0, blob}, {});
+      state.ResumeTiming();
+      if (!s.ok()) {
+        state.SkipWithError(s.ToString().c_str());
+        return;
+      }
+      version = 0;
+    }
+    const EventRecord event{version + 1, "event: a move and its laser shot"};
+    absl::Status s =
+        store.Update({"bench", version + 1, blob}, version, {&event, 1});
+    if (!s.ok()) {
+      state.SkipWithError(s.ToString().c_str());
+      return;
+    }
+    ++version;
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetBytesProcessed(state.iterations() * state.range(0));
+}
+
+void BM_MemoryUpdate(benchmark::State& state) {
+  MemoryStore store;
+  RunUpdates(state, store);
+}
+BENCHMARK(BM_MemoryUpdate)->Arg(256)->Arg(4096);
+
+void BM_SqliteUpdate(benchmark::State& state) {
+  TempSqlite file;
+  if (!file.ok()) {
+    state.SkipWithError("mkdtemp failed");
+    return;
+  }
+  absl::StatusOr<std::unique_ptr<SqliteStore>> store =
+      SqliteStore::Open(file.path());
+  if (!store.ok()) {
+    state.SkipWithError(store.status().ToString().c_str());
+    return;
+  }
+  RunUpdates(state, **store);
+}
+// Each call waits for the disk, so wall-clock time is the figure.
+BENCHMARK(BM_SqliteUpdate)->Arg(256)->Arg(4096)->UseRealTime();
+
+void BM_SqliteGet(benchmark::State& state) {
+  TempSqlite file;
+  absl::StatusOr<std::unique_ptr<SqliteStore>> store =
+      SqliteStore::Open(file.path());
+  if (!store.ok()) {
+    state.SkipWithError(store.status().ToString().c_str());
+    return;
+  }
+  const std::string blob(static_cast<size_t>(state.range(0)), 's');
+  if (absl::Status s = (*store)->Create({"bench", 0, blob}, {}); !s.ok()) {
+    state.SkipWithError(s.ToString().c_str());
+    return;
+  }
+  for (auto _ : state) {
+    absl::StatusOr<SessionRecord> record = (*store)->Get("bench");
+    benchmark::DoNotOptimize(record);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_SqliteGet)->Arg(4096);
+
+}  // namespace
+}  // namespace khet
+
+BENCHMARK_MAIN();
