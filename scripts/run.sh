@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The main job: builds the release preset and plays a demonstration game in
-# the terminal (board and laser path after each move). Extra arguments go to
-# `khet-engine play`, e.g. scripts/run.sh --setup dynasty-2b --delay-ms 0.
+# The main job: builds the release preset and starts khetd, the Khet session
+# service, on 127.0.0.1:50051 with its embedded SQLite store in ./khet-data.
+# Extra arguments go to khetd, e.g. scripts/run.sh --listen 0.0.0.0:50051.
+# Stop it with Ctrl-C (SIGINT) or SIGTERM: it shuts down cleanly. Talk to it
+# with build/release/clients/khetctl/khetctl; the engine's demonstration game
+# is `build/release/tools/khet-engine play`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 cmake --preset release >/dev/null
-cmake --build --preset release --target khet-engine
-exec build/release/tools/khet-engine play "$@"
+cmake --build --preset release --target khetd khetctl khet-engine
+exec build/release/service/grpc/khetd --data_dir ./khet-data "$@"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every test: the release build with the slow perft suite, then the engine and
-# the reference agreement under AddressSanitizer + UndefinedBehaviorSanitizer.
-# Prints how long each stage took.
+# Every test: the release build with everything (slow perft and end-to-end
+# included), the same under AddressSanitizer + UndefinedBehaviorSanitizer
+# less the slow label, and the service's concurrent code (label `service`)
+# under ThreadSanitizer. Prints how long each stage took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,5 +34,13 @@ for preset in release asan; do
   fi
   stage_done "tests ($preset)"
 done
+
+stage "build (tsan, service tests)"
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j "$jobs" --target service_test store_test grpc_service_test
+stage_done "build (tsan)"
+stage "tests (tsan)"
+ctest --preset tsan -j "$jobs" -L service
+stage_done "tests (tsan)"
 
 command -v ccache >/dev/null && ccache --show-stats 2>/dev/null | head -5 || true

@@ -3,9 +3,9 @@
 #define KHET_SERVICE_CLOCK_H_
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "service/mutex.h"
 
 namespace khet {
 
@@ -24,16 +24,16 @@ class FakeClock final : public Clock {
   explicit FakeClock(absl::Time start = absl::FromUnixSeconds(1'700'000'000))
       : now_(start) {}
   absl::Time Now() override {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     return now_;
   }
   void Advance(absl::Duration d) {
-    absl::MutexLock lock(&mu_);
+    MutexLock lock(&mu_);
     now_ += d;
   }
 
  private:
-  absl::Mutex mu_;
+  Mutex mu_;
   absl::Time now_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 
 namespace khet {
@@ -22,6 +23,9 @@ class ABSL_LOCKABLE Mutex {
  public:
   void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() { mu_.lock(); }
   void Unlock() ABSL_UNLOCK_FUNCTION() { mu_.unlock(); }
+  // Tells the thread-safety analysis that the caller holds the lock; not
+  // checked at run time.
+  void AssertHeld() const ABSL_ASSERT_EXCLUSIVE_LOCK() {}
 
  private:
   friend class CondVar;
@@ -42,19 +46,27 @@ class ABSL_SCOPED_LOCKABLE MutexLock {
   Mutex* const mu_;
 };
 
+// Like absl::CondVar: the Wait functions return true if they timed out.
 class CondVar {
  public:
   // Releases *mu while waiting for a Signal/SignalAll or until `timeout`
-  // passes; holds it again on return. Returns false on timeout. Spurious
-  // wake-ups happen: callers re-check their condition in a loop.
-  // REQUIRES: *mu is held.
+  // passes; holds it again on return. Spurious wake-ups happen: callers
+  // re-check their condition in a loop. REQUIRES: *mu is held; timeout is
+  // finite.
   bool WaitWithTimeout(Mutex* mu, absl::Duration timeout)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
     std::unique_lock<std::mutex> lock(mu->mu_, std::adopt_lock);
     const std::cv_status status =
         cv_.wait_for(lock, absl::ToChronoNanoseconds(timeout));
     lock.release();  // the caller still owns the lock
-    return status == std::cv_status::no_timeout;
+    return status == std::cv_status::timeout;
+  }
+  // As WaitWithTimeout, until the wall-clock `deadline`.
+  bool WaitWithDeadline(Mutex* mu, absl::Time deadline)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    const absl::Duration left = deadline - absl::Now();
+    if (left <= absl::ZeroDuration()) return true;
+    return WaitWithTimeout(mu, left);
   }
   void Signal() { cv_.notify_one(); }
   void SignalAll() { cv_.notify_all(); }

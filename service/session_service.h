@@ -26,18 +26,18 @@ namespace khet {
 struct ServiceLimits {
   int max_sessions = 10000;
   int max_watchers_per_session = 64;
-  int max_name_length = 64;        // session and player names
+  int max_name_length = 64;  // session and player names
   int max_request_id_length = 64;
-  int max_position_length = 512;   // custom start positions
-  int max_page_size = 100;         // ListSessions
-  int watcher_buffer = 256;        // events queued for one watcher before it
-                                   // is cut off with RESOURCE_EXHAUSTED
-  int max_replies_kept = 32;       // MakeMove answers kept for retries
+  int max_position_length = 512;  // custom start positions
+  int max_page_size = 100;        // ListSessions
+  int watcher_buffer = 256;       // events queued for one watcher before it
+                                  // is cut off with RESOURCE_EXHAUSTED
+  int max_replies_kept = 32;      // MakeMove answers kept for retries
 };
 
 struct ServiceOptions {
-  SessionStore* store = nullptr;        // required; not owned
-  Clock* clock = RealClock();           // not owned
+  SessionStore* store = nullptr;          // required; not owned
+  Clock* clock = RealClock();             // not owned
   RandomSource* random = SystemRandom();  // not owned
   ServiceLimits limits;
 };
@@ -62,6 +62,34 @@ class EventStream {
   virtual void Cancel() = 0;
 };
 
+// Decisions where khet_service.proto is silent:
+// - A new session is at version 0 with no events; its first change is 1.
+//   Player and session names are trimmed and hold 1-64 characters, no
+//   control characters.
+// - Joining the seat that completes the pair starts a new game whenever no
+//   game is in progress (also after a finished one); a player who takes an
+//   empty seat mid-game continues that game. LeaveSeat keeps the game
+//   going; the player to move may still move while the other seat is empty.
+// - A move that ends the game adds MoveMade and then GameOver (two
+//   versions; the reply's version is the last). The reply's announcement is
+//   never shortened by quiet mode; the events' are.
+// - A MakeMove retry is matched by request_id alone (a token must still be
+//   present) and returns the stored reply, whatever the move says; replies
+//   are kept for the last max_replies_kept moves, across restarts.
+// - Resign, OfferDraw, AcceptDraw and ClaimRepetitionDraw need a game in
+//   progress; resigning and offering are allowed on either turn. Offering
+//   while the opponent's offer stands is FAILED_PRECONDITION (accept it
+//   instead); an offer lapses when its maker leaves the seat or the
+//   opponent moves.
+// - ListLegalMoves lists nothing for a finished game and the start's moves
+//   on a board waiting for players.
+// - UpdateSettings that changes nothing adds no event. ResetGame works in
+//   any status and always empties both seats.
+// - DeleteSession deletes from the store first; only when that worked is
+//   SessionDeleted (not stored) published and the session forgotten.
+// - RenderBoard with the laser shows the board as the last shot saw it: the
+//   hit pieces still standing, marked.
+// - ListSessions orders by created_at, newest first, then by id.
 class SessionService {
  public:
   // Loads every session from the store. REQUIRES: options.store != nullptr.

@@ -16,7 +16,7 @@ absl::Status NotFound(std::string_view id) {
 
 absl::Status MemoryStore::Create(const SessionRecord& record,
                                  absl::Span<const EventRecord> events) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   if (sessions_.count(record.id) != 0) {
     return absl::AlreadyExistsError(
         absl::StrCat("session \"", record.id, "\" already exists"));
@@ -29,7 +29,7 @@ absl::Status MemoryStore::Create(const SessionRecord& record,
 absl::Status MemoryStore::Update(const SessionRecord& record,
                                  int64_t expected_version,
                                  absl::Span<const EventRecord> events) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   auto it = sessions_.find(record.id);
   if (it == sessions_.end()) return NotFound(record.id);
   if (it->second.record.version != expected_version) {
@@ -50,7 +50,7 @@ absl::Status MemoryStore::Update(const SessionRecord& record,
 }
 
 absl::Status MemoryStore::Delete(std::string_view id) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return NotFound(id);
   sessions_.erase(it);
@@ -58,14 +58,14 @@ absl::Status MemoryStore::Delete(std::string_view id) {
 }
 
 absl::StatusOr<SessionRecord> MemoryStore::Get(std::string_view id) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return NotFound(id);
   return it->second.record;
 }
 
 absl::StatusOr<std::vector<SessionRecord>> MemoryStore::LoadAll() {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   std::vector<SessionRecord> all;
   for (const auto& [id, entry] : sessions_) all.push_back(entry.record);
   return all;
@@ -73,7 +73,7 @@ absl::StatusOr<std::vector<SessionRecord>> MemoryStore::LoadAll() {
 
 absl::StatusOr<std::vector<EventRecord>> MemoryStore::EventsAfter(
     std::string_view id, int64_t after_version, int limit) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   std::vector<EventRecord> out;
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return out;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
+#include "service/mutex.h"
 #include "service/store/session_store.h"
 
 namespace khet {
@@ -30,7 +30,7 @@ class MemoryStore final : public SessionStore {
     SessionRecord record;
     std::vector<EventRecord> events;
   };
-  absl::Mutex mu_;
+  Mutex mu_;
   std::map<std::string, Entry, std::less<>> sessions_ ABSL_GUARDED_BY(mu_);
 };
 

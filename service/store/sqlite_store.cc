@@ -133,7 +133,7 @@ absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
   }
   std::unique_ptr<SqliteStore> store(new SqliteStore(db, path, options.clock));
   {
-    absl::MutexLock lock(&store->mu_);
+    MutexLock lock(&store->mu_);
     if (absl::Status s = store->Configure(options); !s.ok()) return s;
     if (absl::Status s = store->Migrate(); !s.ok()) return s;
   }
@@ -144,7 +144,7 @@ SqliteStore::SqliteStore(sqlite3* db, std::string path, Clock* clock)
     : path_(std::move(path)), clock_(clock), db_(db) {}
 
 SqliteStore::~SqliteStore() {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   for (auto& [sql, statement] : statements_) sqlite3_finalize(statement);
   // Every statement is finalized, so this closes the file (and checkpoints
   // the write-ahead log into it when this is the last connection).
@@ -265,7 +265,7 @@ int64_t SqliteStore::NowMicros() {
 
 absl::Status SqliteStore::Create(const SessionRecord& record,
                                  absl::Span<const EventRecord> events) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   if (absl::Status s = Run("BEGIN IMMEDIATE"); !s.ok()) return s;
   return Finish(CreateLocked(record, events));
 }
@@ -273,13 +273,13 @@ absl::Status SqliteStore::Create(const SessionRecord& record,
 absl::Status SqliteStore::Update(const SessionRecord& record,
                                  int64_t expected_version,
                                  absl::Span<const EventRecord> events) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   if (absl::Status s = Run("BEGIN IMMEDIATE"); !s.ok()) return s;
   return Finish(UpdateLocked(record, expected_version, events));
 }
 
 absl::Status SqliteStore::Delete(std::string_view id) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   if (absl::Status s = Run("BEGIN IMMEDIATE"); !s.ok()) return s;
   return Finish(DeleteLocked(id));
 }
@@ -394,7 +394,7 @@ absl::Status SqliteStore::InsertEvents(std::string_view id,
 }
 
 absl::StatusOr<SessionRecord> SqliteStore::Get(std::string_view id) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   absl::StatusOr<sqlite3_stmt*> select =
       Statement("SELECT version, state FROM sessions WHERE id = ?");
   if (!select.ok()) return select.status();
@@ -411,7 +411,7 @@ absl::StatusOr<SessionRecord> SqliteStore::Get(std::string_view id) {
 }
 
 absl::StatusOr<std::vector<SessionRecord>> SqliteStore::LoadAll() {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   absl::StatusOr<sqlite3_stmt*> select =
       Statement("SELECT id, version, state FROM sessions ORDER BY id");
   if (!select.ok()) return select.status();
@@ -432,7 +432,7 @@ absl::StatusOr<std::vector<EventRecord>> SqliteStore::EventsAfter(
     std::string_view id, int64_t after_version, int limit) {
   std::vector<EventRecord> events;
   if (limit <= 0) return events;  // SQLite reads a negative LIMIT as none
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   absl::StatusOr<sqlite3_stmt*> select = Statement(
       "SELECT version, event FROM events WHERE session_id = ? AND version > ? "
       "ORDER BY version LIMIT ?");

@@ -23,9 +23,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "service/clock.h"
+#include "service/mutex.h"
 #include "service/store/session_store.h"
 
 struct sqlite3;
@@ -111,7 +111,7 @@ class SqliteStore final : public SessionStore {
 
   const std::string path_;
   Clock* const clock_;  // nullptr: absl::Now()
-  absl::Mutex mu_;
+  Mutex mu_;
   sqlite3* const db_ ABSL_PT_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, sqlite3_stmt*> statements_
       ABSL_GUARDED_BY(mu_);

@@ -1,0 +1,110 @@
+#include "service/event_hub.h"
+
+#include <algorithm>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+
+namespace khet {
+
+Subscription::Item Subscription::Next(absl::Duration timeout) {
+  const absl::Time deadline = absl::Now() + timeout;
+  MutexLock lock(&mu_);
+  // A CondVar loop rather than Mutex::Await: the condition is evaluated
+  // here, in this thread, which keeps ThreadSanitizer's view exact.
+  while (!cancelled_ && !behind_ && !closed_ && queue_.empty()) {
+    if (changed_.WaitWithDeadline(&mu_, deadline)) break;  // timed out
+  }
+  Item item;
+  if (cancelled_) {
+    item.state = State::kCancelled;
+  } else if (behind_) {
+    item.state = State::kBehind;
+  } else if (!queue_.empty()) {
+    item.state = State::kEvent;
+    item.event = std::move(queue_.front());
+    queue_.pop_front();
+  } else if (closed_) {
+    item.state = State::kClosed;
+  }
+  return item;
+}
+
+void Subscription::Cancel() {
+  MutexLock lock(&mu_);
+  cancelled_ = true;
+  queue_.clear();
+  changed_.SignalAll();
+}
+
+bool Subscription::Push(const v1::Event& event) {
+  MutexLock lock(&mu_);
+  if (cancelled_ || behind_) return false;
+  if (static_cast<int>(queue_.size()) >= buffer_) {
+    behind_ = true;
+    queue_.clear();
+    changed_.SignalAll();
+    return false;
+  }
+  queue_.push_back(event);
+  changed_.SignalAll();
+  return true;
+}
+
+void Subscription::Close() {
+  MutexLock lock(&mu_);
+  closed_ = true;
+  changed_.SignalAll();
+}
+
+absl::StatusOr<std::shared_ptr<Subscription>> EventHub::Subscribe(
+    int max_watchers) {
+  auto sub = std::make_shared<Subscription>(buffer_);
+  MutexLock lock(&mu_);
+  if (closed_) {
+    sub->Close();
+    return sub;
+  }
+  if (static_cast<int>(subs_.size()) >= max_watchers) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "the session has the maximum of ", max_watchers, " watchers"));
+  }
+  subs_.push_back(sub);
+  return sub;
+}
+
+void EventHub::Unsubscribe(const Subscription* sub) {
+  MutexLock lock(&mu_);
+  subs_.erase(std::remove_if(subs_.begin(), subs_.end(),
+                             [sub](const std::shared_ptr<Subscription>& s) {
+                               return s.get() == sub;
+                             }),
+              subs_.end());
+}
+
+void EventHub::Publish(const std::vector<v1::Event>& events) {
+  MutexLock lock(&mu_);
+  if (closed_) return;
+  for (const v1::Event& event : events) {
+    subs_.erase(
+        std::remove_if(subs_.begin(), subs_.end(),
+                       [&event](const std::shared_ptr<Subscription>& s) {
+                         return !s->Push(event);
+                       }),
+        subs_.end());
+  }
+}
+
+void EventHub::Close() {
+  MutexLock lock(&mu_);
+  closed_ = true;
+  for (const auto& sub : subs_) sub->Close();
+  subs_.clear();
+}
+
+int EventHub::watcher_count() {
+  MutexLock lock(&mu_);
+  return static_cast<int>(subs_.size());
+}
+
+}  // namespace khet

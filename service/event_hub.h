@@ -1,0 +1,82 @@
+// Live events of one session, fanned out to its watchers. Publishing never
+// blocks on a watcher: each subscription queues at most `buffer` events,
+// and one that would overflow is cut off (marked behind, its queue dropped)
+// so that the watcher resumes from the stored history instead.
+#ifndef KHET_SERVICE_EVENT_HUB_H_
+#define KHET_SERVICE_EVENT_HUB_H_
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "khet/v1/khet_service.pb.h"
+#include "service/mutex.h"
+
+namespace khet {
+
+// One watcher's queue of live events. Thread-safe.
+class Subscription {
+ public:
+  explicit Subscription(int buffer) : buffer_(buffer) {}
+
+  enum class State { kEvent, kTimedOut, kBehind, kClosed, kCancelled };
+  struct Item {
+    State state = State::kTimedOut;
+    v1::Event event;  // when state == kEvent
+  };
+  // The next queued event, waiting up to `timeout`. Queued events come
+  // before kClosed; kBehind and kCancelled come at once.
+  Item Next(absl::Duration timeout);
+
+  // Wakes a waiting Next; every later Next returns kCancelled.
+  void Cancel();
+
+ private:
+  friend class EventHub;
+  // Queues the event; false (and now behind) if the queue was full.
+  bool Push(const v1::Event& event);
+  void Close();
+
+  const int buffer_;
+  Mutex mu_;
+  CondVar changed_;  // signalled on every change below
+  std::deque<v1::Event> queue_ ABSL_GUARDED_BY(mu_);
+  bool behind_ ABSL_GUARDED_BY(mu_) = false;
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+// The subscriptions of one session. Thread-safe.
+class EventHub {
+ public:
+  explicit EventHub(int buffer) : buffer_(buffer) {}
+
+  // A new subscription receiving every event published from now on;
+  // RESOURCE_EXHAUSTED if `max_watchers` are already subscribed. After
+  // Close the subscription is closed at once.
+  absl::StatusOr<std::shared_ptr<Subscription>> Subscribe(int max_watchers);
+  // Stops publishing to `sub` (a no-op if it was already cut off).
+  void Unsubscribe(const Subscription* sub);
+
+  // Queues the events for every subscriber, in order; never blocks on one.
+  // A subscriber whose queue is full is cut off and forgotten.
+  void Publish(const std::vector<v1::Event>& events);
+
+  // No more events: every subscription ends after its queued events.
+  void Close();
+
+  int watcher_count();
+
+ private:
+  const int buffer_;
+  Mutex mu_;
+  std::vector<std::shared_ptr<Subscription>> subs_ ABSL_GUARDED_BY(mu_);
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_EVENT_HUB_H_

@@ -1,0 +1,764 @@
+// KhetGrpcService over an in-process channel: every RPC, every error code
+// the edge produces or passes on, Watch streaming, cancellation and
+// shutdown, health checking and reflection, and the request log.
+#include "service/grpc/grpc_service.h"
+
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "grpcpp/channel.h"
+#include "grpcpp/client_context.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/impl/codegen/client_unary_call.h"
+#include "grpcpp/server.h"
+#include "grpcpp/server_builder.h"
+#include "grpcpp/support/byte_buffer.h"
+#include "grpcpp/support/sync_stream.h"
+#include "gtest/gtest.h"
+#include "khet/v1/khet_service.grpc.pb.h"
+#include "service/mutex.h"
+#include "service/session_service.h"
+#include "service/store/memory_store.h"
+
+namespace khet {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Not;
+
+constexpr int kMaxMessageBytes = 64 * 1024;
+
+#define EXPECT_CODE(status, code)                           \
+  do {                                                      \
+    const grpc::Status status_ = (status);                  \
+    EXPECT_EQ(status_.error_code(), grpc::StatusCode::code) \
+        << StatusCodeName(status_.error_code()) << ": "     \
+        << status_.error_message();                         \
+  } while (false)
+
+#define ASSERT_GRPC_OK(status)                                                \
+  do {                                                                        \
+    const grpc::Status status_ = (status);                                    \
+    ASSERT_TRUE(status_.ok()) << StatusCodeName(status_.error_code()) << ": " \
+                              << status_.error_message();                     \
+  } while (false)
+
+class GrpcServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ServiceOptions options;
+    options.store = &store_;
+    options.limits.max_watchers_per_session = 2;
+    absl::StatusOr<std::unique_ptr<SessionService>> core =
+        SessionService::Create(options);
+    ASSERT_TRUE(core.ok()) << core.status();
+    core_ = std::move(*core);
+    KhetGrpcServiceOptions service_options;
+    service_options.watch_poll_interval = absl::Milliseconds(10);
+    service_options.log = [this](const std::string& line) {
+      MutexLock lock(&log_mu_);
+      log_.push_back(line);
+    };
+    service_ = std::make_unique<KhetGrpcService>(core_.get(), service_options);
+    EnableHealthCheckingAndReflection();
+    grpc::ServerBuilder builder;
+    AddKhetService(&builder, service_.get(), kMaxMessageBytes);
+    server_ = builder.BuildAndStart();
+    ASSERT_NE(server_, nullptr);
+    ReportServing(server_.get());
+    channel_ = server_->InProcessChannel(grpc::ChannelArguments());
+    stub_ = v1::KhetService::NewStub(channel_);
+  }
+
+  void TearDown() override {
+    service_->Shutdown();
+    server_->Shutdown(std::chrono::system_clock::now() +
+                      std::chrono::seconds(5));
+    // No token ever reaches the log.
+    MutexLock lock(&log_mu_);
+    for (const std::string& token : tokens_) {
+      for (const std::string& line : log_) {
+        EXPECT_THAT(line, Not(HasSubstr(token)));
+      }
+    }
+  }
+
+  // A context with a deadline and, if given, the token.
+  static std::unique_ptr<grpc::ClientContext> Context(
+      const std::string& token = "") {
+    auto context = std::make_unique<grpc::ClientContext>();
+    context->set_deadline(std::chrono::system_clock::now() +
+                          std::chrono::seconds(20));
+    if (!token.empty()) {
+      context->AddMetadata("authorization", "Bearer " + token);
+    }
+    return context;
+  }
+
+  v1::CreateSessionResponse Create(const std::string& setup_id = "classic-2") {
+    v1::CreateSessionRequest request;
+    request.set_name("test board");
+    request.set_setup_id(setup_id);
+    v1::CreateSessionResponse response;
+    const grpc::Status status =
+        stub_->CreateSession(Context().get(), request, &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    tokens_.push_back(response.owner_token());
+    return response;
+  }
+
+  v1::JoinSeatResponse Join(const std::string& session_id, v1::Color color,
+                            const std::string& name) {
+    v1::JoinSeatRequest request;
+    request.set_session_id(session_id);
+    request.set_color(color);
+    request.set_player_name(name);
+    v1::JoinSeatResponse response;
+    const grpc::Status status =
+        stub_->JoinSeat(Context().get(), request, &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    tokens_.push_back(response.player_token());
+    return response;
+  }
+
+  // A board with both seats taken: the game is running, Silver to move.
+  struct Game {
+    std::string id;
+    std::string owner;
+    std::string silver;
+    std::string red;
+  };
+  Game StartGame(const std::string& setup_id = "classic-2") {
+    Game game;
+    const v1::CreateSessionResponse created = Create(setup_id);
+    game.id = created.session().id();
+    game.owner = created.owner_token();
+    game.silver = Join(game.id, v1::SILVER, "alice").player_token();
+    game.red = Join(game.id, v1::RED, "bob").player_token();
+    return game;
+  }
+
+  v1::Session Get(const std::string& id) {
+    v1::GetSessionRequest request;
+    request.set_session_id(id);
+    v1::Session session;
+    EXPECT_TRUE(stub_->GetSession(Context().get(), request, &session).ok());
+    return session;
+  }
+
+  // The first legal move of the side to move, in notation.
+  std::string AnyLegalMove(const std::string& id) {
+    v1::ListLegalMovesRequest request;
+    request.set_session_id(id);
+    v1::ListLegalMovesResponse response;
+    EXPECT_TRUE(
+        stub_->ListLegalMoves(Context().get(), request, &response).ok());
+    EXPECT_GT(response.moves_size(), 0);
+    return response.moves_size() > 0 ? response.moves(0).notation() : "";
+  }
+
+  grpc::Status Move(const std::string& id, const std::string& token,
+                    const std::string& notation, v1::MakeMoveResponse* response,
+                    std::optional<int64_t> expected_version = std::nullopt) {
+    v1::MakeMoveRequest request;
+    request.set_session_id(id);
+    request.mutable_move()->set_notation(notation);
+    if (expected_version.has_value()) {
+      request.set_expected_version(*expected_version);
+    }
+    return stub_->MakeMove(Context(token).get(), request, response);
+  }
+
+  // Waits until a log line containing every one of `parts` appears.
+  bool WaitForLog(const std::vector<std::string>& parts) {
+    const absl::Time deadline = absl::Now() + absl::Seconds(10);
+    while (absl::Now() < deadline) {
+      {
+        MutexLock lock(&log_mu_);
+        for (const std::string& line : log_) {
+          bool all = true;
+          for (const std::string& part : parts) {
+            all = all && absl::StrContains(line, part);
+          }
+          if (all) return true;
+        }
+      }
+      absl::SleepFor(absl::Milliseconds(5));
+    }
+    return false;
+  }
+
+  MemoryStore store_;
+  std::unique_ptr<SessionService> core_;
+  std::unique_ptr<KhetGrpcService> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::KhetService::Stub> stub_;
+  std::vector<std::string> tokens_;  // every token handed out
+  Mutex log_mu_;
+  std::vector<std::string> log_ ABSL_GUARDED_BY(log_mu_);
+};
+
+// ---- Every RPC -----------------------------------------------------------
+
+TEST_F(GrpcServiceTest, ListSetupsAndColorSchemes) {
+  v1::ListSetupsResponse setups;
+  ASSERT_GRPC_OK(
+      stub_->ListSetups(Context().get(), v1::ListSetupsRequest(), &setups));
+  std::vector<std::string> ids;
+  for (const v1::Setup& setup : setups.setups()) ids.push_back(setup.id());
+  EXPECT_THAT(ids, ::testing::IsSupersetOf(
+                       {"classic-1", "classic-2", "osiris", "classic-2b"}));
+
+  v1::ListColorSchemesResponse schemes;
+  ASSERT_GRPC_OK(stub_->ListColorSchemes(
+      Context().get(), v1::ListColorSchemesRequest(), &schemes));
+  ASSERT_GT(schemes.schemes_size(), 0);
+  EXPECT_TRUE(WaitForLog({"method=ListSetups", "code=OK", "latency_ms="}));
+}
+
+TEST_F(GrpcServiceTest, CreateGetListDelete) {
+  const v1::CreateSessionResponse created = Create("classic-1");
+  const std::string id = created.session().id();
+  EXPECT_FALSE(id.empty());
+  EXPECT_FALSE(created.owner_token().empty());
+  EXPECT_EQ(created.session().setup_id(), "classic-1");
+  EXPECT_TRUE(WaitForLog({"method=CreateSession", "session=" + id}));
+
+  const v1::Session session = Get(id);
+  EXPECT_EQ(session.id(), id);
+  EXPECT_EQ(session.name(), "test board");
+  EXPECT_EQ(session.status(), v1::WAITING_FOR_PLAYERS);
+
+  v1::ListSessionsResponse list;
+  ASSERT_GRPC_OK(
+      stub_->ListSessions(Context().get(), v1::ListSessionsRequest(), &list));
+  ASSERT_EQ(list.sessions_size(), 1);
+  EXPECT_EQ(list.sessions(0).id(), id);
+
+  v1::DeleteSessionRequest remove;
+  remove.set_session_id(id);
+  v1::DeleteSessionResponse removed;
+  ASSERT_GRPC_OK(stub_->DeleteSession(Context(created.owner_token()).get(),
+                                      remove, &removed));
+  v1::GetSessionRequest get;
+  get.set_session_id(id);
+  v1::Session gone;
+  EXPECT_CODE(stub_->GetSession(Context().get(), get, &gone), NOT_FOUND);
+}
+
+TEST_F(GrpcServiceTest, JoinStartsTheGameAndLeaveFreesTheSeat) {
+  const Game game = StartGame();
+  v1::Session session = Get(game.id);
+  EXPECT_EQ(session.status(), v1::IN_PROGRESS);
+  ASSERT_EQ(session.seats_size(), 2);
+  EXPECT_EQ(session.seats(0).player_name(), "alice");
+  EXPECT_EQ(session.seats(1).player_name(), "bob");
+
+  v1::LeaveSeatRequest leave;
+  leave.set_session_id(game.id);
+  ASSERT_GRPC_OK(stub_->LeaveSeat(Context(game.red).get(), leave, &session));
+  EXPECT_FALSE(session.seats(1).occupied());
+}
+
+TEST_F(GrpcServiceTest, ChooseSetupBeforeTheGame) {
+  const v1::CreateSessionResponse created = Create("classic-2");
+  v1::ChooseSetupRequest request;
+  request.set_session_id(created.session().id());
+  request.set_setup_id("osiris");
+  request.mutable_rules()->set_ply_limit(300);
+  v1::Session session;
+  ASSERT_GRPC_OK(stub_->ChooseSetup(Context(created.owner_token()).get(),
+                                    request, &session));
+  EXPECT_EQ(session.setup_id(), "osiris");
+  EXPECT_EQ(session.rules().ply_limit(), 300);
+}
+
+TEST_F(GrpcServiceTest, MakeMoveAndListLegalMoves) {
+  const Game game = StartGame();
+  const int64_t version = Get(game.id).version();
+
+  v1::ListLegalMovesRequest moves_request;
+  moves_request.set_session_id(game.id);
+  moves_request.set_square("j1");
+  v1::ListLegalMovesResponse sphinx_moves;
+  ASSERT_GRPC_OK(
+      stub_->ListLegalMoves(Context().get(), moves_request, &sphinx_moves));
+  ASSERT_EQ(sphinx_moves.moves_size(), 1);
+  EXPECT_EQ(sphinx_moves.moves(0).notation(), "j1L");
+
+  v1::MakeMoveResponse response;
+  ASSERT_GRPC_OK(Move(game.id, game.silver, "j1L", &response, version));
+  EXPECT_EQ(response.move().notation(), "j1L");
+  EXPECT_EQ(response.version(), version + 1);
+  EXPECT_FALSE(response.announcement().empty());
+  EXPECT_EQ(response.board().side_to_move(), v1::RED);
+  EXPECT_EQ(Get(game.id).moves_size(), 1);
+}
+
+TEST_F(GrpcServiceTest, Resign) {
+  const Game game = StartGame();
+  v1::ResignRequest request;
+  request.set_session_id(game.id);
+  v1::Session session;
+  ASSERT_GRPC_OK(stub_->Resign(Context(game.red).get(), request, &session));
+  EXPECT_EQ(session.status(), v1::FINISHED);
+  EXPECT_EQ(session.result().outcome(), v1::SILVER_WINS);
+  EXPECT_EQ(session.result().reason(), v1::RESIGNATION);
+}
+
+TEST_F(GrpcServiceTest, OfferAndAcceptDraw) {
+  const Game game = StartGame();
+  v1::OfferDrawRequest offer;
+  offer.set_session_id(game.id);
+  v1::Session session;
+  ASSERT_GRPC_OK(stub_->OfferDraw(Context(game.silver).get(), offer, &session));
+  EXPECT_EQ(session.draw_offered_by(), v1::SILVER);
+
+  v1::AcceptDrawRequest accept;
+  accept.set_session_id(game.id);
+  ASSERT_GRPC_OK(stub_->AcceptDraw(Context(game.red).get(), accept, &session));
+  EXPECT_EQ(session.status(), v1::FINISHED);
+  EXPECT_EQ(session.result().outcome(), v1::DRAW);
+  EXPECT_EQ(session.result().reason(), v1::AGREED_DRAW);
+}
+
+TEST_F(GrpcServiceTest, ClaimRepetitionDrawBeforeARepetitionFails) {
+  const Game game = StartGame();
+  v1::ClaimRepetitionDrawRequest request;
+  request.set_session_id(game.id);
+  v1::Session session;
+  EXPECT_CODE(
+      stub_->ClaimRepetitionDraw(Context(game.silver).get(), request, &session),
+      FAILED_PRECONDITION);
+}
+
+TEST_F(GrpcServiceTest, ClaimRepetitionDrawOnTheThirdOccurrence) {
+  const Game game = StartGame();
+  // A Pyramid of each side turns and turns back, twice, hitting nothing:
+  // the start occurs for the third time.
+  const std::vector<std::pair<std::string, std::string>> plies = {
+      {game.silver, "c1R"}, {game.red, "g3R"},    {game.silver, "c1L"},
+      {game.red, "g3L"},    {game.silver, "c1R"}, {game.red, "g3R"},
+      {game.silver, "c1L"}, {game.red, "g3L"}};
+  for (const auto& [token, notation] : plies) {
+    v1::MakeMoveResponse response;
+    ASSERT_GRPC_OK(Move(game.id, token, notation, &response));
+  }
+  v1::ClaimRepetitionDrawRequest request;
+  request.set_session_id(game.id);
+  v1::Session session;
+  ASSERT_GRPC_OK(stub_->ClaimRepetitionDraw(Context(game.silver).get(), request,
+                                            &session));
+  EXPECT_EQ(session.result().outcome(), v1::DRAW);
+  EXPECT_EQ(session.result().reason(), v1::REPETITION_CLAIMED);
+}
+
+TEST_F(GrpcServiceTest, UpdateSettingsAndResetGame) {
+  const Game game = StartGame();
+  v1::UpdateSettingsRequest update;
+  update.set_session_id(game.id);
+  update.mutable_settings()->set_quiet(true);
+  update.mutable_settings()->set_timeout_seconds(120);
+  update.mutable_settings()->set_color_scheme("nile");
+  v1::Session session;
+  ASSERT_GRPC_OK(
+      stub_->UpdateSettings(Context(game.owner).get(), update, &session));
+  EXPECT_TRUE(session.settings().quiet());
+  EXPECT_EQ(session.settings().timeout_seconds(), 120);
+  EXPECT_EQ(session.settings().color_scheme(), "nile");
+
+  v1::ResetGameRequest reset;
+  reset.set_session_id(game.id);
+  ASSERT_GRPC_OK(stub_->ResetGame(Context(game.owner).get(), reset, &session));
+  EXPECT_EQ(session.status(), v1::WAITING_FOR_PLAYERS);
+  EXPECT_FALSE(session.seats(0).occupied());
+  EXPECT_TRUE(session.settings().quiet());
+}
+
+TEST_F(GrpcServiceTest, RenderBoard) {
+  const Game game = StartGame();
+  v1::MakeMoveResponse moved;
+  ASSERT_GRPC_OK(Move(game.id, game.silver, "j1L", &moved));
+  v1::RenderBoardRequest request;
+  request.set_session_id(game.id);
+  v1::RenderBoardResponse with_laser;
+  ASSERT_GRPC_OK(stub_->RenderBoard(Context().get(), request, &with_laser));
+  EXPECT_THAT(with_laser.text(), HasSubstr("a   b   c"));
+  request.set_without_laser(true);
+  v1::RenderBoardResponse without_laser;
+  ASSERT_GRPC_OK(stub_->RenderBoard(Context().get(), request, &without_laser));
+  EXPECT_NE(with_laser.text(), without_laser.text());
+}
+
+// ---- Error codes ---------------------------------------------------------
+
+TEST_F(GrpcServiceTest, UnauthenticatedWithoutToken) {
+  const Game game = StartGame();
+  v1::MakeMoveResponse response;
+  const grpc::Status status = Move(game.id, "", "j1L", &response);
+  EXPECT_CODE(status, UNAUTHENTICATED);
+  EXPECT_THAT(status.error_message(), HasSubstr("authorization"));
+  EXPECT_TRUE(WaitForLog(
+      {"method=MakeMove", "session=" + game.id, "code=UNAUTHENTICATED"}));
+
+  v1::DeleteSessionRequest remove;
+  remove.set_session_id(game.id);
+  v1::DeleteSessionResponse removed;
+  EXPECT_CODE(stub_->DeleteSession(Context().get(), remove, &removed),
+              UNAUTHENTICATED);
+}
+
+TEST_F(GrpcServiceTest, UnauthenticatedWithMalformedAuthorization) {
+  const Game game = StartGame();
+  for (const std::string& value :
+       std::vector<std::string>{"Basic " + game.silver, game.silver, "Bearer ",
+                                "Bearer two words"}) {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", value);
+    v1::MakeMoveRequest request;
+    request.set_session_id(game.id);
+    request.mutable_move()->set_notation("j1L");
+    v1::MakeMoveResponse response;
+    const grpc::Status status = stub_->MakeMove(&context, request, &response);
+    EXPECT_CODE(status, UNAUTHENTICATED);
+    EXPECT_THAT(status.error_message(), Not(HasSubstr(game.silver)));
+  }
+  // The scheme is case-insensitive.
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "bearer " + game.silver);
+  v1::MakeMoveRequest request;
+  request.set_session_id(game.id);
+  request.mutable_move()->set_notation("j1L");
+  v1::MakeMoveResponse response;
+  ASSERT_GRPC_OK(stub_->MakeMove(&context, request, &response));
+}
+
+TEST_F(GrpcServiceTest, PermissionDeniedWithWrongToken) {
+  const Game game = StartGame();
+  v1::MakeMoveResponse response;
+  EXPECT_CODE(Move(game.id, "not-a-token-of-this-board", "j1L", &response),
+              PERMISSION_DENIED);
+  // A player's token is not the owner's.
+  v1::ResetGameRequest reset;
+  reset.set_session_id(game.id);
+  v1::Session session;
+  EXPECT_CODE(stub_->ResetGame(Context(game.silver).get(), reset, &session),
+              PERMISSION_DENIED);
+}
+
+TEST_F(GrpcServiceTest, NotFound) {
+  v1::GetSessionRequest get;
+  get.set_session_id("no-such-session");
+  v1::Session session;
+  const grpc::Status status = stub_->GetSession(Context().get(), get, &session);
+  EXPECT_CODE(status, NOT_FOUND);
+  EXPECT_THAT(status.error_message(), HasSubstr("no-such-session"));
+
+  v1::MakeMoveResponse response;
+  EXPECT_CODE(Move("no-such-session", "some-token", "j1L", &response),
+              NOT_FOUND);
+  v1::WatchRequest watch;
+  watch.set_session_id("no-such-session");
+  auto context = Context();
+  auto reader = stub_->Watch(context.get(), watch);
+  v1::Event event;
+  EXPECT_FALSE(reader->Read(&event));
+  EXPECT_CODE(reader->Finish(), NOT_FOUND);
+}
+
+TEST_F(GrpcServiceTest, InvalidArgumentForAnIllegalMove) {
+  const Game game = StartGame();
+  v1::MakeMoveResponse response;
+  const grpc::Status status = Move(game.id, game.silver, "a1-a2", &response);
+  EXPECT_CODE(status, INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("a1"));
+  EXPECT_CODE(Move(game.id, game.silver, "e4-e9", &response), INVALID_ARGUMENT);
+}
+
+TEST_F(GrpcServiceTest, FailedPreconditionForTheWrongTurn) {
+  const Game game = StartGame();
+  v1::MakeMoveResponse response;
+  EXPECT_CODE(Move(game.id, game.red, "a8L", &response), FAILED_PRECONDITION);
+}
+
+TEST_F(GrpcServiceTest, FailedPreconditionAfterTheGame) {
+  const Game game = StartGame();
+  v1::ResignRequest resign;
+  resign.set_session_id(game.id);
+  v1::Session session;
+  ASSERT_GRPC_OK(stub_->Resign(Context(game.silver).get(), resign, &session));
+  v1::MakeMoveResponse response;
+  EXPECT_CODE(Move(game.id, game.silver, "j1L", &response),
+              FAILED_PRECONDITION);
+}
+
+TEST_F(GrpcServiceTest, AbortedForAStaleVersion) {
+  const Game game = StartGame();
+  const int64_t version = Get(game.id).version();
+  v1::MakeMoveResponse response;
+  const grpc::Status status =
+      Move(game.id, game.silver, "j1L", &response, version - 1);
+  EXPECT_CODE(status, ABORTED);
+  EXPECT_THAT(status.error_message(), HasSubstr(std::to_string(version)));
+}
+
+TEST_F(GrpcServiceTest, ResourceExhaustedForAnOversizedRequest) {
+  v1::CreateSessionRequest request;
+  request.set_name(std::string(kMaxMessageBytes + 1, 'x'));
+  v1::CreateSessionResponse response;
+  EXPECT_CODE(stub_->CreateSession(Context().get(), request, &response),
+              RESOURCE_EXHAUSTED);
+}
+
+TEST_F(GrpcServiceTest, ResourceExhaustedForTooManyWatchers) {
+  const Game game = StartGame();
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  std::vector<std::unique_ptr<grpc::ClientReader<v1::Event>>> readers;
+  v1::WatchRequest request;
+  request.set_session_id(game.id);
+  for (int i = 0; i < 2; ++i) {
+    contexts.push_back(Context());
+    readers.push_back(stub_->Watch(contexts.back().get(), request));
+    v1::Event event;  // the history arrives: this watcher is registered
+    ASSERT_TRUE(readers.back()->Read(&event));
+  }
+  auto context = Context();
+  auto third = stub_->Watch(context.get(), request);
+  v1::Event event;
+  EXPECT_FALSE(third->Read(&event));
+  EXPECT_CODE(third->Finish(), RESOURCE_EXHAUSTED);
+  for (int i = 0; i < 2; ++i) {
+    contexts[i]->TryCancel();
+    EXPECT_CODE(readers[i]->Finish(), CANCELLED);
+  }
+}
+
+// ---- Watch ---------------------------------------------------------------
+
+TEST_F(GrpcServiceTest, WatchSendsHistoryThenLiveMovesUntilCancelled) {
+  const Game game = StartGame();
+  const int64_t version = Get(game.id).version();
+  v1::WatchRequest request;
+  request.set_session_id(game.id);
+  auto context = Context();
+  auto reader = stub_->Watch(context.get(), request);
+
+  // The history: versions 1..version, in order.
+  v1::Event event;
+  for (int64_t v = 1; v <= version; ++v) {
+    ASSERT_TRUE(reader->Read(&event));
+    EXPECT_EQ(event.version(), v);
+    EXPECT_EQ(event.session_id(), game.id);
+  }
+  EXPECT_EQ(event.kind_case(), v1::Event::kGameStarted);
+
+  v1::MakeMoveResponse moved;
+  ASSERT_GRPC_OK(Move(game.id, game.silver, "j1L", &moved));
+  ASSERT_TRUE(reader->Read(&event));
+  EXPECT_EQ(event.version(), version + 1);
+  ASSERT_EQ(event.kind_case(), v1::Event::kMoveMade);
+  EXPECT_EQ(event.move_made().move().notation(), "j1L");
+  EXPECT_EQ(event.move_made().mover(), v1::SILVER);
+  EXPECT_FALSE(event.move_made().shot().text().empty());
+
+  context->TryCancel();
+  EXPECT_CODE(reader->Finish(), CANCELLED);
+  // The server notices promptly and logs the stream's end.
+  EXPECT_TRUE(
+      WaitForLog({"method=Watch", "session=" + game.id, "code=CANCELLED"}));
+}
+
+TEST_F(GrpcServiceTest, WatchAfterTheCurrentVersionSendsOnlyNewEvents) {
+  const Game game = StartGame();
+  const int64_t version = Get(game.id).version();
+  v1::WatchRequest request;
+  request.set_session_id(game.id);
+  request.set_after_version(version);
+  auto context = Context();
+  auto reader = stub_->Watch(context.get(), request);
+  std::thread mover([&] {
+    absl::SleepFor(absl::Milliseconds(50));
+    v1::MakeMoveResponse moved;
+    EXPECT_TRUE(Move(game.id, game.silver, "j1L", &moved).ok());
+  });
+  v1::Event event;
+  ASSERT_TRUE(reader->Read(&event));
+  mover.join();
+  EXPECT_EQ(event.version(), version + 1);
+  EXPECT_EQ(event.kind_case(), v1::Event::kMoveMade);
+  context->TryCancel();
+  reader->Finish();
+}
+
+TEST_F(GrpcServiceTest, WatchEndsWithNotFoundAfterTheSessionIsDeleted) {
+  const Game game = StartGame();
+  v1::WatchRequest request;
+  request.set_session_id(game.id);
+  request.set_after_version(Get(game.id).version());
+  auto context = Context();
+  auto reader = stub_->Watch(context.get(), request);
+
+  v1::DeleteSessionRequest remove;
+  remove.set_session_id(game.id);
+  v1::DeleteSessionResponse removed;
+  ASSERT_GRPC_OK(
+      stub_->DeleteSession(Context(game.owner).get(), remove, &removed));
+  v1::Event event;
+  ASSERT_TRUE(reader->Read(&event));
+  EXPECT_EQ(event.kind_case(), v1::Event::kSessionDeleted);
+  EXPECT_FALSE(reader->Read(&event));
+  EXPECT_CODE(reader->Finish(), NOT_FOUND);
+}
+
+TEST_F(GrpcServiceTest, ShutdownEndsWatchesWithUnavailable) {
+  const Game game = StartGame();
+  v1::WatchRequest request;
+  request.set_session_id(game.id);
+  request.set_after_version(Get(game.id).version());
+  auto context = Context();
+  auto reader = stub_->Watch(context.get(), request);
+  // Make sure the watch is running on the server before shutting down.
+  v1::MakeMoveResponse moved;
+  ASSERT_GRPC_OK(Move(game.id, game.silver, "j1L", &moved));
+  v1::Event event;
+  ASSERT_TRUE(reader->Read(&event));
+
+  const absl::Time start = absl::Now();
+  service_->Shutdown();
+  EXPECT_FALSE(reader->Read(&event));
+  const grpc::Status status = reader->Finish();
+  EXPECT_CODE(status, UNAVAILABLE);
+  EXPECT_THAT(status.error_message(),
+              HasSubstr(absl::StrCat("after version ", moved.version())));
+  EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+}
+
+// ---- Health checking and reflection --------------------------------------
+
+std::string Flatten(const grpc::ByteBuffer& buffer) {
+  std::vector<grpc::Slice> slices;
+  EXPECT_TRUE(buffer.Dump(&slices).ok());
+  std::string out;
+  for (const grpc::Slice& slice : slices) {
+    out.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+  }
+  return out;
+}
+
+// grpc.health.v1.Health/Check for `service`, as the raw response bytes.
+grpc::Status HealthCheck(grpc::Channel* channel, const std::string& service,
+                         std::string* response_bytes) {
+  // HealthCheckRequest{service} is field 1, a string.
+  std::string request_bytes;
+  if (!service.empty()) {
+    request_bytes = absl::StrCat(
+        "\x0a", std::string(1, static_cast<char>(service.size())), service);
+  }
+  grpc::Slice slice(request_bytes);
+  grpc::ByteBuffer request(&slice, 1);
+  grpc::ByteBuffer response;
+  grpc::ClientContext context;
+  const grpc::Status status =
+      grpc::internal::BlockingUnaryCall<grpc::ByteBuffer, grpc::ByteBuffer>(
+          channel,
+          grpc::internal::RpcMethod("/grpc.health.v1.Health/Check",
+                                    grpc::internal::RpcMethod::NORMAL_RPC),
+          &context, request, &response);
+  if (status.ok()) *response_bytes = Flatten(response);
+  return status;
+}
+
+TEST_F(GrpcServiceTest, HealthCheckSaysServing) {
+  // HealthCheckResponse{status: SERVING} is field 1, value 1.
+  const std::string kServing("\x08\x01", 2);
+  for (const std::string service : {"", "khet.v1.KhetService"}) {
+    std::string response;
+    ASSERT_GRPC_OK(HealthCheck(channel_.get(), service, &response));
+    EXPECT_EQ(response, kServing) << service;
+  }
+  std::string response;
+  EXPECT_CODE(HealthCheck(channel_.get(), "no.such.Service", &response),
+              NOT_FOUND);
+}
+
+TEST_F(GrpcServiceTest, ReflectionListsTheService) {
+  // ServerReflectionRequest{list_services: ""} is field 7, empty string.
+  grpc::ClientContext context;
+  auto stream = std::unique_ptr<
+      grpc::ClientReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>>(
+      grpc::internal::
+          ClientReaderWriterFactory<grpc::ByteBuffer, grpc::ByteBuffer>::Create(
+              channel_.get(),
+              grpc::internal::RpcMethod(
+                  "/grpc.reflection.v1alpha.ServerReflection/"
+                  "ServerReflectionInfo",
+                  grpc::internal::RpcMethod::BIDI_STREAMING),
+              &context));
+  const std::string list_services("\x3a\x00", 2);
+  grpc::Slice slice(list_services);
+  grpc::ByteBuffer request(&slice, 1);
+  ASSERT_TRUE(stream->Write(request));
+  stream->WritesDone();
+  grpc::ByteBuffer response;
+  ASSERT_TRUE(stream->Read(&response));
+  EXPECT_THAT(Flatten(response), HasSubstr("khet.v1.KhetService"));
+  while (stream->Read(&response)) {
+  }
+  ASSERT_GRPC_OK(stream->Finish());
+}
+
+// ---- The helpers ---------------------------------------------------------
+
+TEST(CallerFromMetadataTest, ReadsTheBearerToken) {
+  std::multimap<grpc::string_ref, grpc::string_ref> metadata;
+  metadata.emplace("authorization", "Bearer abc123");
+  absl::StatusOr<Caller> caller = CallerFromMetadata(metadata);
+  ASSERT_TRUE(caller.ok()) << caller.status();
+  EXPECT_EQ(caller->token, "abc123");
+}
+
+TEST(CallerFromMetadataTest, RejectsMissingRepeatedAndMalformed) {
+  std::multimap<grpc::string_ref, grpc::string_ref> none;
+  EXPECT_TRUE(absl::IsUnauthenticated(CallerFromMetadata(none).status()));
+  std::multimap<grpc::string_ref, grpc::string_ref> twice;
+  twice.emplace("authorization", "Bearer a");
+  twice.emplace("authorization", "Bearer b");
+  EXPECT_TRUE(absl::IsUnauthenticated(CallerFromMetadata(twice).status()));
+  for (const char* value :
+       {"Basic abc", "Bearerabc", "Bearer", "Bearer  ", "abc", "Bearer a b"}) {
+    std::multimap<grpc::string_ref, grpc::string_ref> metadata;
+    metadata.emplace("authorization", value);
+    const absl::Status status = CallerFromMetadata(metadata).status();
+    EXPECT_TRUE(absl::IsUnauthenticated(status)) << value;
+    EXPECT_THAT(std::string(status.message()), Not(HasSubstr("abc"))) << value;
+  }
+}
+
+TEST(FormatRequestLogTest, OneLineWithoutTokens) {
+  EXPECT_EQ(FormatRequestLog("MakeMove", "s1", grpc::Status::OK,
+                             absl::Microseconds(1500)),
+            "rpc method=MakeMove session=s1 code=OK latency_ms=1.50");
+  EXPECT_EQ(
+      FormatRequestLog("GetSession", "",
+                       grpc::Status(grpc::StatusCode::NOT_FOUND, "no \"x\"\n"),
+                       absl::ZeroDuration()),
+      "rpc method=GetSession session=- code=NOT_FOUND latency_ms=0.00 "
+      "message=\"no \\\"x\\\"\\n\"");
+  // A long id from a request is cut short.
+  EXPECT_EQ(FormatRequestLog("GetSession", std::string(100, 'a'),
+                             grpc::Status::OK, absl::ZeroDuration()),
+            absl::StrCat("rpc method=GetSession session=", std::string(64, 'a'),
+                         "... code=OK latency_ms=0.00"));
+}
+
+}  // namespace
+}  // namespace khet

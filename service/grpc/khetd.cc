@@ -1,0 +1,222 @@
+// khetd: the Khet session service over gRPC. Serves khet.v1.KhetService with
+// gRPC health checking and server reflection, keeps sessions in SQLite (or
+// in memory), resets timed-out games in the background, and shuts down
+// cleanly on SIGTERM or SIGINT. Prints "khetd listening on <host:port>" once
+// it accepts calls; one log line per request goes to stderr.
+#include <pthread.h>
+#include <signal.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "grpcpp/security/server_credentials.h"
+#include "grpcpp/server.h"
+#include "grpcpp/server_builder.h"
+#include "service/grpc/grpc_service.h"
+#include "service/mutex.h"
+#include "service/session_service.h"
+#include "service/store/memory_store.h"
+#include "service/store/session_store.h"
+#include "service/store/sqlite_store.h"
+
+ABSL_FLAG(std::string, listen, "127.0.0.1:50051",
+          "Address to listen on, host:port; port 0 picks a free port");
+ABSL_FLAG(std::string, data_dir, "./khet-data",
+          "Directory of the SQLite session store (khet.db); created if "
+          "needed");
+ABSL_FLAG(std::string, store, "sqlite",
+          "Where sessions live: sqlite (durable, in --data_dir) or memory "
+          "(lost on exit)");
+ABSL_FLAG(int, max_sessions, khet::ServiceLimits().max_sessions,
+          "Sessions the server holds at most");
+ABSL_FLAG(int, max_watchers_per_session,
+          khet::ServiceLimits().max_watchers_per_session,
+          "Concurrent Watch streams per session at most");
+ABSL_FLAG(int, max_message_bytes, 64 * 1024,
+          "Largest request accepted, in bytes; larger ones get "
+          "RESOURCE_EXHAUSTED");
+ABSL_FLAG(int, timeout_sweep_seconds, 10,
+          "How often games past their inactivity timeout are reset");
+ABSL_FLAG(int, shutdown_grace_seconds, 5,
+          "On SIGTERM, how long calls in flight may take to finish");
+
+namespace khet {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+
+int Fail(absl::string_view message) {
+  std::fprintf(stderr, "khetd: %s\n", std::string(message).c_str());
+  return kExitError;
+}
+
+int UsageError(absl::string_view message) {
+  std::fprintf(stderr, "khetd: %s (see khetd --help)\n",
+               std::string(message).c_str());
+  return kExitUsage;
+}
+
+absl::StatusOr<std::unique_ptr<SessionStore>> OpenStore(
+    const std::string& kind, const std::string& data_dir) {
+  if (kind == "memory") return std::make_unique<MemoryStore>();
+  std::error_code error;
+  std::filesystem::create_directories(data_dir, error);
+  if (error) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot create --data_dir \"", data_dir, "\": ", error.message()));
+  }
+  const std::string path =
+      (std::filesystem::path(data_dir) / "khet.db").string();
+  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
+  if (!store.ok()) return store.status();
+  return std::unique_ptr<SessionStore>(std::move(*store));
+}
+
+// `listen` with its port replaced by the one the server was given.
+std::string ListeningAddress(const std::string& listen, int port) {
+  const size_t colon = listen.rfind(':');
+  if (colon == std::string::npos) return absl::StrCat(listen, ":", port);
+  return absl::StrCat(listen.substr(0, colon), ":", port);
+}
+
+int Run(const sigset_t& stop_signals) {
+  const std::string store_kind = absl::GetFlag(FLAGS_store);
+  if (store_kind != "sqlite" && store_kind != "memory") {
+    return UsageError(
+        absl::StrCat("--store=", store_kind, ": must be sqlite or memory"));
+  }
+  ServiceLimits limits;
+  limits.max_sessions = absl::GetFlag(FLAGS_max_sessions);
+  limits.max_watchers_per_session =
+      absl::GetFlag(FLAGS_max_watchers_per_session);
+  const int max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
+  const int sweep_seconds = absl::GetFlag(FLAGS_timeout_sweep_seconds);
+  const int grace_seconds = absl::GetFlag(FLAGS_shutdown_grace_seconds);
+  if (limits.max_sessions < 1) return UsageError("--max_sessions must be >= 1");
+  if (limits.max_watchers_per_session < 1) {
+    return UsageError("--max_watchers_per_session must be >= 1");
+  }
+  if (max_message_bytes < 1024) {
+    return UsageError("--max_message_bytes must be >= 1024");
+  }
+  if (sweep_seconds < 1)
+    return UsageError("--timeout_sweep_seconds must be >= 1");
+  if (grace_seconds < 0)
+    return UsageError("--shutdown_grace_seconds must be >= 0");
+
+  absl::StatusOr<std::unique_ptr<SessionStore>> store =
+      OpenStore(store_kind, absl::GetFlag(FLAGS_data_dir));
+  if (!store.ok()) return Fail(store.status().ToString());
+  ServiceOptions options;
+  options.store = store->get();
+  options.limits = limits;
+  absl::StatusOr<std::unique_ptr<SessionService>> core =
+      SessionService::Create(options);
+  if (!core.ok()) {
+    return Fail(
+        absl::StrCat("cannot load the sessions: ", core.status().ToString()));
+  }
+  KhetGrpcService service(core->get());
+
+  EnableHealthCheckingAndReflection();
+  grpc::ServerBuilder builder;
+  const std::string listen = absl::GetFlag(FLAGS_listen);
+  int port = 0;
+  builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+  AddKhetService(&builder, &service, max_message_bytes);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || port == 0) {
+    return Fail(absl::StrCat("cannot listen on --listen=", listen));
+  }
+  ReportServing(server.get());
+  std::printf("khetd listening on %s\n",
+              ListeningAddress(listen, port).c_str());
+  std::fflush(stdout);
+
+  // Resets timed-out games every sweep interval until told to stop.
+  Mutex sweep_mu;
+  CondVar sweep_cv;
+  bool stop_sweeping = false;  // guarded by sweep_mu
+  std::thread sweeper([&] {
+    const absl::Time start = absl::Now();
+    for (int64_t round = 1;; ++round) {
+      {
+        MutexLock lock(&sweep_mu);
+        const absl::Time next = start + round * absl::Seconds(sweep_seconds);
+        while (!stop_sweeping && absl::Now() < next) {
+          sweep_cv.WaitWithTimeout(&sweep_mu, next - absl::Now());
+        }
+        if (stop_sweeping) return;
+      }
+      const int reset = (*core)->SweepTimeouts();
+      if (reset > 0) {
+        std::fprintf(stderr, "khetd: reset %d timed-out game(s)\n", reset);
+      }
+    }
+  });
+
+  // The stop signals are blocked in every thread; this one waits for them.
+  std::thread signal_waiter([&] {
+    int signal = 0;
+    sigwait(&stop_signals, &signal);
+    std::fprintf(stderr, "khetd: %s: shutting down\n",
+                 signal == SIGINT ? "SIGINT" : "SIGTERM");
+    service.Shutdown();  // ends Watch streams so they do not hold us up
+    server->Shutdown(
+        absl::ToChronoTime(absl::Now() + absl::Seconds(grace_seconds)));
+  });
+
+  server->Wait();
+  signal_waiter.join();
+  {
+    MutexLock lock(&sweep_mu);
+    stop_sweeping = true;
+  }
+  sweep_cv.SignalAll();
+  sweeper.join();
+  server.reset();
+  core->reset();
+  store->reset();
+  std::fprintf(stderr, "khetd: stopped\n");
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace khet
+
+int main(int argc, char** argv) {
+  // Block the stop signals before any thread starts, so every thread
+  // inherits the mask and only the signal waiter receives them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  absl::SetProgramUsageMessage(
+      "khetd: Khet boards as a gRPC service.\n"
+      "usage: khetd [--listen=127.0.0.1:50051] [--data_dir=./khet-data] "
+      "[--store=sqlite|memory] [limits]");
+  std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
+  if (rest.size() > 1) {
+    return khet::UsageError(
+        absl::StrCat("unexpected argument \"", rest[1], "\""));
+  }
+  return khet::Run(stop_signals);
+}

@@ -1,0 +1,323 @@
+#include "service/session.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/board_text.h"
+#include "engine/notation.h"
+#include "engine/setups.h"
+#include "service/color_schemes.h"
+#include "service/convert.h"
+#include "service/sha256.h"
+#include "service/status_macros.h"
+
+namespace khet {
+namespace {
+
+int SeatIndex(Color c) { return c == Color::kSilver ? 0 : 1; }
+
+// The board the laser saw: after the move, before its hits were removed.
+Position ShotBoard(const Position& after, const MoveEffects& effects) {
+  Position shot = after;
+  for (const Removal& r : effects.removals) shot.Set(r.square, r.before);
+  return shot;
+}
+
+}  // namespace
+
+std::string TokenHash(std::string_view token) { return Sha256(token); }
+
+v1::Color Session::ToV1(Color c) { return ::khet::ToProto(c); }
+
+Session Session::New(std::string id, std::string name,
+                     std::string owner_token_hash, std::string setup_id,
+                     const Position& start, const RuleOptions& options,
+                     const v1::Settings& settings, absl::Time created_at) {
+  Session s;
+  s.state_.set_id(std::move(id));
+  s.state_.set_name(std::move(name));
+  s.state_.set_version(0);
+  s.state_.set_owner_token_hash(std::move(owner_token_hash));
+  s.state_.set_setup_id(std::move(setup_id));
+  s.state_.set_start_position(FormatPosition(start));
+  *s.state_.mutable_rules() = OptionsToProto(options);
+  *s.state_.mutable_settings() = settings;
+  s.state_.add_seats();
+  s.state_.add_seats();
+  s.state_.set_status(v1::WAITING_FOR_PLAYERS);
+  *s.state_.mutable_created_at() = TimeToProto(created_at);
+  s.game_ = Game(start, options);
+  return s;
+}
+
+absl::StatusOr<Session> Session::FromState(const store::SessionState& state) {
+  Session s;
+  s.state_ = state;
+  if (state.seats_size() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("it has ", state.seats_size(), " seats, not 2"));
+  }
+  absl::StatusOr<Position> start = ParsePosition(state.start_position());
+  if (!start.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad start position: ", start.status().message()));
+  }
+  absl::StatusOr<RuleOptions> options = OptionsFromProto(state.rules());
+  if (!options.ok()) return options.status();
+  s.game_ = Game(*start, *options);
+  for (int i = 0; i < state.moves_size(); ++i) {
+    const Position before = s.game_.position();
+    absl::StatusOr<Move> move = ParseMove(before, state.moves(i));
+    absl::StatusOr<MoveEffects> effects =
+        move.ok() ? s.game_.Play(*move) : move.status();
+    if (!effects.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("move ", i + 1, " ", state.moves(i), ": ",
+                       effects.status().message()));
+    }
+    if (i + 1 == state.moves_size()) {
+      s.shot_board_ = ShotBoard(s.game_.position(), *effects);
+      s.last_trace_ = TraceLaser(*s.shot_board_, before.side_to_move());
+    }
+  }
+  switch (state.status()) {
+    case v1::WAITING_FOR_PLAYERS:
+      if (state.moves_size() != 0) {
+        return absl::InvalidArgumentError("waiting for players but has moves");
+      }
+      break;
+    case v1::IN_PROGRESS:
+      if (s.game_.over()) {
+        return absl::InvalidArgumentError(
+            "in progress but its moves end the game");
+      }
+      break;
+    case v1::FINISHED: {
+      absl::StatusOr<GameResult> stored = ResultFromProto(state.result());
+      if (!stored.ok()) return stored.status();
+      if (!s.game_.over()) {
+        absl::Status applied;
+        switch (stored->reason) {
+          case ResultReason::kResignation:
+            applied = s.game_.Resign(stored->outcome == Outcome::kSilverWins
+                                         ? Color::kRed
+                                         : Color::kSilver);
+            break;
+          case ResultReason::kAgreedDraw:
+            applied = s.game_.AgreeDraw();
+            break;
+          case ResultReason::kRepetitionClaimed:
+            applied =
+                s.game_.ClaimRepetitionDraw(s.game_.position().side_to_move());
+            break;
+          default:
+            applied = absl::InvalidArgumentError(
+                "finished, but its moves do not end the game");
+        }
+        if (!applied.ok()) return applied;
+      }
+      if (!(s.game_.result() == *stored)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("the stored result (", state.result().text(),
+                         ") is not the replayed one"));
+      }
+      break;
+    }
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown status ", static_cast<int>(state.status())));
+  }
+  return s;
+}
+
+std::string Session::SetupName() const {
+  absl::StatusOr<SetupInfo> info = FindSetup(state_.setup_id());
+  if (!info.ok()) return "a custom position";
+  return std::string(info->name);
+}
+
+bool Session::IsOwner(std::string_view token) const {
+  return !token.empty() &&
+         ConstantTimeEquals(TokenHash(token), state_.owner_token_hash());
+}
+
+std::optional<Color> Session::SeatOf(std::string_view token) const {
+  if (token.empty()) return std::nullopt;
+  const std::string hash = TokenHash(token);
+  std::optional<Color> found;
+  for (Color c : {Color::kSilver, Color::kRed}) {
+    const store::StoredSeat& s = seat(c);
+    // Both seats are always compared, so the time taken says nothing.
+    if (ConstantTimeEquals(hash, s.token_hash()) && s.occupied()) found = c;
+  }
+  return found;
+}
+
+const store::StoredSeat& Session::seat(Color c) const {
+  return state_.seats(SeatIndex(c));
+}
+
+bool Session::BothSeatsTaken() const {
+  return seat(Color::kSilver).occupied() && seat(Color::kRed).occupied();
+}
+
+void Session::TakeSeat(Color c, std::string player_name,
+                       std::string token_hash) {
+  store::StoredSeat* s = state_.mutable_seats(SeatIndex(c));
+  s->set_occupied(true);
+  s->set_player_name(std::move(player_name));
+  s->set_token_hash(std::move(token_hash));
+}
+
+void Session::LeaveSeat(Color c) {
+  *state_.mutable_seats(SeatIndex(c)) = store::StoredSeat();
+  if (draw_offered_by() == c) state_.clear_draw_offered_by();
+}
+
+void Session::ChooseSetup(std::string setup_id, const Position& start,
+                          const RuleOptions& options) {
+  state_.set_setup_id(std::move(setup_id));
+  state_.set_start_position(FormatPosition(start));
+  *state_.mutable_rules() = OptionsToProto(options);
+  EndGame(/*empty_seats=*/false);
+}
+
+void Session::StartGame(absl::Time now) {
+  EndGame(/*empty_seats=*/false);
+  state_.set_status(v1::IN_PROGRESS);
+  *state_.mutable_last_move_at() = TimeToProto(now);
+}
+
+void Session::EndGame(bool empty_seats) {
+  // The start and options were checked when they were chosen.
+  absl::StatusOr<Position> start = ParsePosition(state_.start_position());
+  absl::StatusOr<RuleOptions> options = OptionsFromProto(state_.rules());
+  game_ = Game(start.ok() ? *start : Position(),
+               options.ok() ? *options : RuleOptions());
+  state_.clear_moves();
+  state_.clear_result();
+  state_.clear_draw_offered_by();
+  state_.clear_last_shot();
+  state_.clear_last_move_at();
+  state_.set_status(v1::WAITING_FOR_PLAYERS);
+  shot_board_.reset();
+  last_trace_ = BeamTrace();
+  if (empty_seats) {
+    for (store::StoredSeat& s : *state_.mutable_seats()) {
+      s = store::StoredSeat();
+    }
+  }
+}
+
+absl::StatusOr<PlayedMove> Session::Play(Move move, absl::Time now) {
+  PlayedMove played;
+  played.before = game_.position();
+  played.mover = played.before.side_to_move();
+  KHET_ASSIGN_OR_RETURN(played.effects, game_.Play(move));
+  shot_board_ = ShotBoard(game_.position(), played.effects);
+  last_trace_ = TraceLaser(*shot_board_, played.mover);
+  played.trace = last_trace_;
+  state_.add_moves(FormatMove(played.before, played.effects.move));
+  *state_.mutable_last_move_at() = TimeToProto(now);
+  *state_.mutable_last_shot() =
+      ShotToProto(last_trace_, played.before.edition());
+  if (draw_offered_by() == Opponent(played.mover)) {
+    state_.clear_draw_offered_by();
+  }
+  if (game_.over()) SetFinished();
+  return played;
+}
+
+absl::Status Session::Resign(Color loser) {
+  KHET_RETURN_IF_ERROR(game_.Resign(loser));
+  SetFinished();
+  return absl::OkStatus();
+}
+
+absl::Status Session::AgreeDraw() {
+  KHET_RETURN_IF_ERROR(game_.AgreeDraw());
+  SetFinished();
+  return absl::OkStatus();
+}
+
+absl::Status Session::ClaimRepetitionDraw(Color claimer) {
+  KHET_RETURN_IF_ERROR(game_.ClaimRepetitionDraw(claimer));
+  SetFinished();
+  return absl::OkStatus();
+}
+
+void Session::SetFinished() {
+  state_.set_status(v1::FINISHED);
+  state_.clear_draw_offered_by();
+  *state_.mutable_result() = ResultToProto(game_);
+}
+
+std::optional<Color> Session::draw_offered_by() const {
+  if (state_.draw_offered_by() == v1::SILVER) return Color::kSilver;
+  if (state_.draw_offered_by() == v1::RED) return Color::kRed;
+  return std::nullopt;
+}
+
+void Session::KeepReply(const std::string& request_id,
+                        const v1::MakeMoveResponse& reply, int keep) {
+  store::StoredReply* r = state_.add_recent_replies();
+  r->set_request_id(request_id);
+  *r->mutable_response() = reply;
+  auto* replies = state_.mutable_recent_replies();
+  const int excess = replies->size() - std::max(keep, 0);
+  if (excess > 0) replies->DeleteSubrange(0, excess);
+}
+
+const v1::MakeMoveResponse* Session::FindReply(
+    std::string_view request_id) const {
+  for (const store::StoredReply& r : state_.recent_replies()) {
+    if (r.request_id() == request_id) return &r.response();
+  }
+  return nullptr;
+}
+
+v1::Session Session::ToProto() const {
+  v1::Session out;
+  out.set_id(state_.id());
+  out.set_name(state_.name());
+  out.set_version(state_.version());
+  out.set_setup_id(state_.setup_id());
+  *out.mutable_rules() = state_.rules();
+  v1::Settings* settings = out.mutable_settings();
+  *settings = state_.settings();
+  settings->set_square_size_meters(settings->scale_meters() / 10);
+  settings->set_physical_pieces(settings->scale_meters() > 6);
+  for (Color c : {Color::kSilver, Color::kRed}) {
+    v1::Seat* s = out.add_seats();
+    s->set_color(ToV1(c));
+    s->set_occupied(seat(c).occupied());
+    s->set_player_name(seat(c).player_name());
+  }
+  out.set_status(state_.status());
+  *out.mutable_board() = BoardToProto(game_.position());
+  *out.mutable_moves() = state_.moves();
+  if (state_.status() != v1::WAITING_FOR_PLAYERS) {
+    *out.mutable_result() = ResultToProto(game_);
+  }
+  out.set_draw_offered_by(state_.draw_offered_by());
+  out.set_repetition_count(game_.RepetitionCount());
+  if (state_.has_last_shot()) *out.mutable_last_shot() = state_.last_shot();
+  *out.mutable_created_at() = state_.created_at();
+  if (state_.has_last_move_at()) {
+    *out.mutable_last_move_at() = state_.last_move_at();
+  }
+  absl::StatusOr<v1::ColorScheme> scheme =
+      FindColorScheme(state_.settings().color_scheme());
+  if (scheme.ok()) *out.mutable_color_scheme() = *scheme;
+  return out;
+}
+
+std::string Session::Render(bool with_laser) const {
+  if (!with_laser || !shot_board_.has_value()) {
+    return RenderBoard(game_.position(), nullptr);
+  }
+  return RenderBoard(*shot_board_, &last_trace_);
+}
+
+}  // namespace khet

@@ -1,0 +1,118 @@
+// One session (board) in memory: the persisted khet.store.SessionState plus
+// the engine Game rebuilt from its start position and moves. A value type:
+// the service copies it, changes the copy, writes the copy to the store and
+// only then replaces the original, so a failed write changes nothing.
+//
+// Invariants kept by every method: state().moves mirrors game().moves() in
+// notation; WAITING_FOR_PLAYERS means no moves and no result; FINISHED means
+// game().over() and state().result holds the result; seats has two entries,
+// Silver then Red.
+#ifndef KHET_SERVICE_SESSION_H_
+#define KHET_SERVICE_SESSION_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "engine/game.h"
+#include "engine/laser.h"
+#include "engine/play.h"
+#include "engine/position.h"
+#include "khet/v1/khet_service.pb.h"
+#include "session_state.pb.h"
+
+namespace khet {
+
+inline constexpr std::string_view kCustomSetupId = "custom";
+
+// The SHA-256 of a token, as stored; tokens themselves are never kept.
+std::string TokenHash(std::string_view token);
+
+// What one move did, for the reply and the event.
+struct PlayedMove {
+  Color mover = Color::kSilver;
+  Position before;      // the position the move was played in
+  MoveEffects effects;  // the canonical move, hits and removals
+  BeamTrace trace;      // the mover's laser, as it saw the board
+};
+
+class Session {
+ public:
+  // A new board, waiting for players, at version 0. `start` must be valid.
+  static Session New(std::string id, std::string name,
+                     std::string owner_token_hash, std::string setup_id,
+                     const Position& start, const RuleOptions& options,
+                     const v1::Settings& settings, absl::Time created_at);
+
+  // Rebuilds a board from its stored state: parses the start, replays the
+  // moves, then applies a stored result that no move decided (resignation,
+  // agreed or claimed draw). An error describes what does not fit.
+  static absl::StatusOr<Session> FromState(const store::SessionState& state);
+
+  const store::SessionState& state() const { return state_; }
+  const Game& game() const { return game_; }
+  const std::string& id() const { return state_.id(); }
+  int64_t version() const { return state_.version(); }
+  v1::GameStatus status() const { return state_.status(); }
+  RuleOptions options() const { return game_.options(); }
+  // The setup's name for people ("Classic 2", "a custom position").
+  std::string SetupName() const;
+
+  // ---- Callers ----
+  bool IsOwner(std::string_view token) const;
+  // The seat whose player holds `token`, if any.
+  std::optional<Color> SeatOf(std::string_view token) const;
+  const store::StoredSeat& seat(Color c) const;
+  bool BothSeatsTaken() const;
+
+  // ---- Changes (the caller bumps the version) ----
+  void set_version(int64_t v) { state_.set_version(v); }
+  void TakeSeat(Color c, std::string player_name, std::string token_hash);
+  // Empties the seat; withdraws that player's standing draw offer.
+  void LeaveSeat(Color c);
+  // A new start and options; the board goes back to the start, waiting.
+  void ChooseSetup(std::string setup_id, const Position& start,
+                   const RuleOptions& options);
+  // A new game from the start: IN_PROGRESS, last_move_at = now.
+  void StartGame(absl::Time now);
+  // No game: the board at the start, WAITING_FOR_PLAYERS; with
+  // `empty_seats` both seats are freed too.
+  void EndGame(bool empty_seats);
+  // Plays for the side to move: INVALID_ARGUMENT with the engine's reason
+  // if illegal. A draw offer by the mover's opponent lapses.
+  absl::StatusOr<PlayedMove> Play(Move move, absl::Time now);
+  absl::Status Resign(Color loser);
+  absl::Status AgreeDraw();
+  absl::Status ClaimRepetitionDraw(Color claimer);
+  void OfferDraw(Color by) { state_.set_draw_offered_by(ToV1(by)); }
+  std::optional<Color> draw_offered_by() const;
+  void set_settings(const v1::Settings& s) { *state_.mutable_settings() = s; }
+  // Keeps the answer for a retry with the same request id, at most `keep`.
+  void KeepReply(const std::string& request_id,
+                 const v1::MakeMoveResponse& reply, int keep);
+  const v1::MakeMoveResponse* FindReply(std::string_view request_id) const;
+
+  // ---- Views ----
+  // The session as the contract shows it (settings with their derived
+  // fields, the full colour scheme); never a token or a hash.
+  v1::Session ToProto() const;
+  // The board as text; with the laser: the board as the last shot saw it
+  // (hit pieces still standing, marked), the current side to move.
+  std::string Render(bool with_laser) const;
+
+ private:
+  static v1::Color ToV1(Color c);
+  void SetFinished();  // status and stored result from game_
+
+  store::SessionState state_;
+  Game game_{Position()};
+  // The last move's shot: the board after the move, before the removals.
+  std::optional<Position> shot_board_;
+  BeamTrace last_trace_;
+};
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_SESSION_H_

@@ -1,0 +1,908 @@
+// Request handling: validate, authenticate, change a copy of the session,
+// write it with its events to the store, then reply and publish.
+
+#include "service/session_service.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/setups.h"
+#include "service/announcements.h"
+#include "service/color_schemes.h"
+#include "service/convert.h"
+#include "service/event_hub.h"
+#include "service/mutex.h"
+#include "service/session.h"
+#include "service/status_macros.h"
+#include "service/watch_stream.h"
+
+namespace khet {
+namespace {
+
+constexpr std::string_view kDefaultSetup = "classic-2";
+constexpr int kDefaultPageSize = 20;
+constexpr int64_t kMinTimeout = 60;
+constexpr int64_t kMaxTimeout = 604800;
+constexpr double kMinScale = 1;
+constexpr double kMaxScale = 30;
+
+// One session and what guards it. id and created_at never change.
+struct Entry {
+  Entry(Session s, int watcher_buffer)
+      : id(s.id()),
+        created_at(TimeFromProto(s.state().created_at())),
+        hub(std::make_shared<EventHub>(watcher_buffer)),
+        session(std::move(s)) {}
+
+  const std::string id;
+  const absl::Time created_at;
+  const std::shared_ptr<EventHub> hub;
+  Mutex mu;
+  Session session ABSL_GUARDED_BY(mu);
+  bool deleted ABSL_GUARDED_BY(mu) = false;
+};
+
+absl::Status NoSession(std::string_view id) {
+  return absl::NotFoundError(
+      absl::StrCat("no session \"", std::string(id), "\""));
+}
+
+// Trims a name and checks it has 1 to max_length characters and no
+// control characters; INVALID_ARGUMENT naming `what` otherwise.
+absl::StatusOr<std::string> CheckName(const std::string& what,
+                                      const std::string& name, int max_length) {
+  std::string trimmed(absl::StripAsciiWhitespace(name));
+  int chars = 0;
+  for (unsigned char c : trimmed) {
+    if ((c & 0xC0) != 0x80) ++chars;  // count UTF-8 code points
+    if (c < 0x20 || c == 0x7f) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " contains a control character"));
+    }
+  }
+  if (chars == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " is empty"));
+  }
+  if (chars > max_length) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " has ", chars,
+                                                   " characters; at most ",
+                                                   max_length, " are allowed"));
+  }
+  return trimmed;
+}
+
+struct ChosenSetup {
+  std::string id;
+  Position start;
+  RuleOptions options;
+};
+
+// A named setup (default classic-2) or a custom position, and rule options.
+absl::StatusOr<ChosenSetup> ResolveSetup(std::string_view setup_id,
+                                         std::string_view position,
+                                         const v1::RuleOptions& rules,
+                                         const ServiceLimits& limits) {
+  ChosenSetup chosen;
+  KHET_ASSIGN_OR_RETURN(chosen.options, OptionsFromProto(rules));
+  if (!position.empty()) {
+    if (!setup_id.empty() && setup_id != kCustomSetupId) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("give setup_id (\"", std::string(setup_id),
+                       "\") or position, not both"));
+    }
+    if (static_cast<int>(position.size()) > limits.max_position_length) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "position has ", position.size(), " characters; at most ",
+          limits.max_position_length, " are allowed"));
+    }
+    absl::StatusOr<Position> start = ParsePosition(position);
+    if (!start.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bad position: ", start.status().message()));
+    }
+    chosen.id = std::string(kCustomSetupId);
+    chosen.start = *start;
+    return chosen;
+  }
+  chosen.id =
+      setup_id.empty() ? std::string(kDefaultSetup) : std::string(setup_id);
+  absl::StatusOr<Position> start = SetupPosition(chosen.id);
+  if (!start.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown setup \"", chosen.id, "\" (ListSetups names them)"));
+  }
+  chosen.start = *start;
+  return chosen;
+}
+
+v1::Settings DefaultSettings() {
+  v1::Settings s;
+  s.set_timeout_enabled(true);
+  s.set_timeout_seconds(3600);
+  s.set_quiet(false);
+  s.set_color_scheme(std::string(kDefaultColorScheme));
+  s.set_scale_meters(3);
+  return s;
+}
+
+// Applies the fields set in `update`; INVALID_ARGUMENT naming the first bad
+// value, with *settings unchanged.
+absl::Status ApplySettings(const v1::SettingsUpdate& update,
+                           v1::Settings* settings) {
+  v1::Settings next = *settings;
+  if (update.has_timeout_enabled()) {
+    next.set_timeout_enabled(update.timeout_enabled());
+  }
+  if (update.has_timeout_seconds()) {
+    if (update.timeout_seconds() < kMinTimeout ||
+        update.timeout_seconds() > kMaxTimeout) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("timeout_seconds must be ", kMinTimeout, " to ",
+                       kMaxTimeout, ", not ", update.timeout_seconds()));
+    }
+    next.set_timeout_seconds(update.timeout_seconds());
+  }
+  if (update.has_quiet()) next.set_quiet(update.quiet());
+  if (update.has_color_scheme()) {
+    KHET_RETURN_IF_ERROR(FindColorScheme(update.color_scheme()).status());
+    next.set_color_scheme(update.color_scheme());
+  }
+  if (update.has_scale_meters()) {
+    const double scale = update.scale_meters();
+    if (!(scale >= kMinScale && scale <= kMaxScale)) {  // NaN fails too
+      return absl::InvalidArgumentError(
+          absl::StrCat("scale_meters must be ", kMinScale, " to ", kMaxScale,
+                       ", not ", scale));
+    }
+    next.set_scale_meters(scale);
+  }
+  *settings = next;
+  return absl::OkStatus();
+}
+
+absl::Status RequireOwner(const Session& s, const Caller& caller) {
+  if (caller.token.empty()) {
+    return absl::UnauthenticatedError(
+        "this call needs the owner's token (authorization: Bearer <token>)");
+  }
+  if (!s.IsOwner(caller.token)) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("only the owner of session \"", s.id(), "\" may do this"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Color> RequirePlayer(const Session& s, const Caller& caller) {
+  if (caller.token.empty()) {
+    return absl::UnauthenticatedError(
+        "this call needs a player's token (authorization: Bearer <token>)");
+  }
+  std::optional<Color> seat = s.SeatOf(caller.token);
+  if (!seat.has_value()) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("the token is not that of a player seated in session \"",
+                     s.id(), "\""));
+  }
+  return *seat;
+}
+
+absl::Status RequireGameInProgress(const Session& s) {
+  if (s.status() == v1::IN_PROGRESS) return absl::OkStatus();
+  if (s.status() == v1::FINISHED) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the game in session \"", s.id(),
+                     "\" is over: ", s.state().result().text()));
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("no game is in progress in session \"", s.id(),
+                   "\": it is waiting for players"));
+}
+
+v1::Seat SeatToProto(const Session& s, Color c) {
+  v1::Seat seat;
+  seat.set_color(ToProto(c));
+  seat.set_occupied(s.seat(c).occupied());
+  seat.set_player_name(s.seat(c).player_name());
+  return seat;
+}
+
+const std::string& PlayerName(const Session& s, Color c) {
+  return s.seat(c).player_name();
+}
+
+v1::Event GameStartedEvent(const Session& s) {
+  v1::Event e;
+  e.set_announcement(GameStartAnnouncement(
+      s.state().setup_id() == kCustomSetupId ? "" : s.SetupName(),
+      PlayerName(s, Color::kSilver), PlayerName(s, Color::kRed),
+      s.game().position().side_to_move()));
+  v1::GameStarted* started = e.mutable_game_started();
+  *started->mutable_board() = BoardToProto(s.game().position());
+  *started->add_seats() = SeatToProto(s, Color::kSilver);
+  *started->add_seats() = SeatToProto(s, Color::kRed);
+  return e;
+}
+
+v1::Event GameOverEvent(const Session& s) {
+  v1::Event e;
+  e.set_announcement(GameOverAnnouncement(
+      s.game(), PlayerName(s, Color::kSilver), PlayerName(s, Color::kRed)));
+  *e.mutable_game_over()->mutable_result() = ResultToProto(s.game());
+  return e;
+}
+
+// The sort key of ListSessions: newest first, then by id.
+struct ListKey {
+  int64_t created_nanos;
+  std::string id;
+  bool Before(const ListKey& o) const {
+    if (created_nanos != o.created_nanos) {
+      return created_nanos > o.created_nanos;
+    }
+    return id < o.id;
+  }
+};
+
+std::string EncodePageToken(const ListKey& key) {
+  return absl::WebSafeBase64Escape(
+      absl::StrCat(key.created_nanos, ":", key.id));
+}
+
+absl::StatusOr<ListKey> DecodePageToken(std::string_view token) {
+  const absl::Status bad = absl::InvalidArgumentError(
+      absl::StrCat("bad page_token \"", std::string(token),
+                   "\": pass next_page_token from the previous response"));
+  std::string raw;
+  if (!absl::WebSafeBase64Unescape(
+          absl::string_view(token.data(), token.size()), &raw)) {
+    return bad;
+  }
+  const size_t colon = raw.find(':');
+  if (colon == std::string::npos) return bad;
+  ListKey key;
+  if (!absl::SimpleAtoi(raw.substr(0, colon), &key.created_nanos)) return bad;
+  key.id = raw.substr(colon + 1);
+  if (key.id.empty()) return bad;
+  return key;
+}
+
+class SessionServiceImpl final : public SessionService {
+ public:
+  explicit SessionServiceImpl(const ServiceOptions& options)
+      : store_(options.store),
+        clock_(options.clock),
+        random_(options.random),
+        limits_(options.limits) {}
+
+  // Loads every stored session; INTERNAL naming a corrupt one.
+  absl::Status Load() {
+    KHET_ASSIGN_OR_RETURN(std::vector<SessionRecord> records,
+                          store_->LoadAll());
+    MutexLock lock(&map_mu_);
+    for (const SessionRecord& record : records) {
+      store::SessionState state;
+      if (!state.ParseFromString(record.state)) {
+        return absl::InternalError(absl::StrCat(
+            "session \"", record.id, "\": the stored state does not parse"));
+      }
+      if (state.id() != record.id || state.version() != record.version) {
+        return absl::InternalError(absl::StrCat(
+            "session \"", record.id, "\": the stored state is of session \"",
+            state.id(), "\" version ", state.version(),
+            ", the record of version ", record.version));
+      }
+      absl::StatusOr<Session> session = Session::FromState(state);
+      if (!session.ok()) {
+        return absl::InternalError(
+            absl::StrCat("session \"", record.id,
+                         "\" is corrupt: ", session.status().message()));
+      }
+      sessions_[record.id] =
+          std::make_shared<Entry>(*std::move(session), limits_.watcher_buffer);
+    }
+    return absl::OkStatus();
+  }
+
+  v1::ListSetupsResponse ListSetups() override {
+    v1::ListSetupsResponse out;
+    for (const SetupInfo& info : AllSetups()) {
+      *out.add_setups() = SetupToProto(info);
+    }
+    return out;
+  }
+
+  v1::ListColorSchemesResponse ListColorSchemes() override {
+    v1::ListColorSchemesResponse out;
+    for (const v1::ColorScheme& s : AllColorSchemes()) *out.add_schemes() = s;
+    return out;
+  }
+
+  absl::StatusOr<v1::CreateSessionResponse> CreateSession(
+      const v1::CreateSessionRequest& request) override {
+    KHET_ASSIGN_OR_RETURN(std::string name, CheckName("name", request.name(),
+                                                      limits_.max_name_length));
+    KHET_ASSIGN_OR_RETURN(ChosenSetup setup,
+                          ResolveSetup(request.setup_id(), request.position(),
+                                       request.rules(), limits_));
+    v1::Settings settings = DefaultSettings();
+    KHET_RETURN_IF_ERROR(ApplySettings(request.settings(), &settings));
+
+    {  // Reserve a place so that racing creations cannot exceed the limit.
+      MutexLock lock(&map_mu_);
+      if (static_cast<int>(sessions_.size()) + reserved_ >=
+          limits_.max_sessions) {
+        return absl::ResourceExhaustedError(
+            absl::StrCat("the server holds the maximum of ",
+                         limits_.max_sessions, " sessions (max_sessions)"));
+      }
+      ++reserved_;
+    }
+    const std::string owner_token = random_->NewToken();
+    absl::Status created;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+      std::string id = random_->NewSessionId();
+      Session session =
+          Session::New(id, name, TokenHash(owner_token), setup.id, setup.start,
+                       setup.options, settings, clock_->Now());
+      created = store_->Create(Record(session), {});
+      if (created.code() == absl::StatusCode::kAlreadyExists) continue;
+      v1::CreateSessionResponse out;
+      *out.mutable_session() = session.ToProto();
+      out.set_owner_token(owner_token);
+      auto entry =
+          std::make_shared<Entry>(std::move(session), limits_.watcher_buffer);
+      MutexLock lock(&map_mu_);
+      --reserved_;
+      if (!created.ok()) return created;
+      sessions_[id] = std::move(entry);
+      return out;
+    }
+    MutexLock lock(&map_mu_);
+    --reserved_;
+    return absl::InternalError(
+        absl::StrCat("could not find a free session id: ", created.message()));
+  }
+
+  absl::StatusOr<v1::Session> GetSession(
+      const v1::GetSessionRequest& request) override {
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                          Find(request.session_id()));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    return entry->session.ToProto();
+  }
+
+  absl::StatusOr<v1::ListSessionsResponse> ListSessions(
+      const v1::ListSessionsRequest& request) override {
+    if (request.page_size() < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "page_size must not be negative, not ", request.page_size()));
+    }
+    const int page_size =
+        std::max(1, std::min(request.page_size() == 0 ? kDefaultPageSize
+                                                      : request.page_size(),
+                             limits_.max_page_size));
+    std::optional<ListKey> after;
+    if (!request.page_token().empty()) {
+      KHET_ASSIGN_OR_RETURN(after, DecodePageToken(request.page_token()));
+    }
+    std::vector<std::pair<ListKey, std::shared_ptr<Entry>>> all;
+    {
+      MutexLock lock(&map_mu_);
+      for (const auto& [id, entry] : sessions_) {
+        all.push_back(
+            {ListKey{absl::ToUnixNanos(entry->created_at), id}, entry});
+      }
+    }
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+      return a.first.Before(b.first);
+    });
+    v1::ListSessionsResponse out;
+    std::optional<ListKey> last;
+    for (const auto& [key, entry] : all) {
+      if (after.has_value() && !after->Before(key)) continue;
+      MutexLock lock(&entry->mu);
+      if (entry->deleted) continue;
+      if (request.status() != v1::GAME_STATUS_UNSPECIFIED &&
+          entry->session.status() != request.status()) {
+        continue;
+      }
+      if (out.sessions_size() == page_size) {
+        // One more matches: there is a next page.
+        out.set_next_page_token(EncodePageToken(*last));
+        break;
+      }
+      *out.add_sessions() = entry->session.ToProto();
+      last = key;
+    }
+    return out;
+  }
+
+  absl::Status DeleteSession(const v1::DeleteSessionRequest& request,
+                             const Caller& caller) override {
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                          Find(request.session_id()));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    const Session& s = entry->session;
+    KHET_RETURN_IF_ERROR(RequireOwner(s, caller));
+    KHET_RETURN_IF_ERROR(store_->Delete(entry->id));
+    v1::Event e = NewEvent(s, s.version() + 1);
+    e.set_announcement(DeletedAnnouncement(s.state().name()));
+    e.mutable_session_deleted();
+    entry->deleted = true;
+    entry->session.set_version(e.version());
+    entry->hub->Publish({e});
+    entry->hub->Close();
+    MutexLock map_lock(&map_mu_);
+    sessions_.erase(entry->id);
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<v1::JoinSeatResponse> JoinSeat(
+      const v1::JoinSeatRequest& request) override {
+    KHET_ASSIGN_OR_RETURN(std::string name,
+                          CheckName("player_name", request.player_name(),
+                                    limits_.max_name_length));
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                          Find(request.session_id()));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    Session next = entry->session;
+    Color color = Color::kSilver;
+    if (request.color() == v1::COLOR_UNSPECIFIED) {
+      if (next.seat(Color::kSilver).occupied()) color = Color::kRed;
+      if (next.seat(color).occupied()) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "both seats of session \"", next.id(), "\" are taken"));
+      }
+    } else {
+      KHET_ASSIGN_OR_RETURN(color, FromProto(request.color()));
+      if (next.seat(color).occupied()) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("the ", ColorName(color), " seat is taken by ",
+                         next.seat(color).player_name()));
+      }
+    }
+    const std::string token = random_->NewToken();
+    next.TakeSeat(color, name, TokenHash(token));
+    std::vector<v1::Event> events;
+    v1::Event joined;
+    joined.set_announcement(SeatAnnouncement(color, name, true));
+    *joined.mutable_seat_changed()->mutable_seat() = SeatToProto(next, color);
+    joined.mutable_seat_changed()->set_joined(true);
+    events.push_back(std::move(joined));
+    if (next.BothSeatsTaken() && next.status() != v1::IN_PROGRESS) {
+      next.StartGame(clock_->Now());
+      events.push_back(GameStartedEvent(next));
+    }
+    KHET_RETURN_IF_ERROR(Commit(*entry, std::move(next), std::move(events)));
+    v1::JoinSeatResponse out;
+    *out.mutable_session() = entry->session.ToProto();
+    out.set_color(ToProto(color));
+    out.set_player_token(token);
+    return out;
+  }
+
+  absl::StatusOr<v1::Session> LeaveSeat(const v1::LeaveSeatRequest& request,
+                                        const Caller& caller) override {
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                          Find(request.session_id()));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    KHET_ASSIGN_OR_RETURN(Color color, RequirePlayer(entry->session, caller));
+    Session next = entry->session;
+    const std::string name = next.seat(color).player_name();
+    next.LeaveSeat(color);
+    v1::Event left;
+    left.set_announcement(SeatAnnouncement(color, name, false));
+    *left.mutable_seat_changed()->mutable_seat() = SeatToProto(next, color);
+    left.mutable_seat_changed()->set_joined(false);
+    KHET_RETURN_IF_ERROR(Commit(*entry, std::move(next), {std::move(left)}));
+    return entry->session.ToProto();
+  }
+
+  absl::StatusOr<v1::Session> ChooseSetup(const v1::ChooseSetupRequest& request,
+                                          const Caller& caller) override {
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                          Find(request.session_id()));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    const Session& s = entry->session;
+    if (caller.token.empty()) {
+      return absl::UnauthenticatedError(
+          "ChooseSetup needs the owner's or a seated player's token");
+    }
+    if (!s.IsOwner(caller.token) && !s.SeatOf(caller.token).has_value()) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("only the owner or a seated player of session \"",
+                       s.id(), "\" may choose the setup"));
+    }
+    if (s.status() == v1::IN_PROGRESS) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("a game is in progress in session \"", s.id(),
+                       "\"; reset the game first"));
+    }
+    KHET_ASSIGN_OR_RETURN(ChosenSetup setup,
+                          ResolveSetup(request.setup_id(), request.position(),
+                                       request.rules(), limits_));
+    Session next = s;
+    next.ChooseSetup(setup.id, setup.start, setup.options);
+    std::vector<v1::Event> events;
+    v1::Event chosen;
+    chosen.set_announcement(SetupAnnouncement(next.SetupName(), setup.options));
+    v1::SetupChosen* sc = chosen.mutable_setup_chosen();
+    sc->set_setup_id(setup.id);
+    *sc->mutable_rules() = OptionsToProto(setup.options);
+    *sc->mutable_board() = BoardToProto(setup.start);
+    events.push_back(std::move(chosen));
+    if (next.BothSeatsTaken()) {
+      next.StartGame(clock_->Now());
+      events.push_back(GameStartedEvent(next));
+    }
+    KHET_RETURN_IF_ERROR(Commit(*entry, std::move(next), std::move(events)));
+    return entry->session.ToProto();
+  }
+
+  absl::StatusOr<v1::MakeMoveResponse> MakeMove(
+      const v1::MakeMoveRequest& request, const Caller& caller) override {
+    if (static_cast<int>(request.request_id().size()) >
+        limits_.max_request_id_length) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("request_id has ", request.request_id().size(),
+                       " characters; at most ", limits_.max_request_id_length,
+                       " are allowed"));
+    }
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                          Find(request.session_id()));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    const Session& s = entry->session;
+    if (caller.token.empty()) {
+      return absl::UnauthenticatedError(
+          "MakeMove needs a player's token (authorization: Bearer <token>)");
+    }
+    if (!request.request_id().empty()) {
+      if (const v1::MakeMoveResponse* reply =
+              s.FindReply(request.request_id())) {
+        return *reply;
+      }
+    }
+    KHET_ASSIGN_OR_RETURN(Color color, RequirePlayer(s, caller));
+    if (request.has_expected_version() &&
+        request.expected_version() != s.version()) {
+      return absl::AbortedError(
+          absl::StrCat("session \"", s.id(), "\" is at version ", s.version(),
+                       ", not the expected ", request.expected_version()));
+    }
+    KHET_RETURN_IF_ERROR(RequireGameInProgress(s));
+    const Color to_move = s.game().position().side_to_move();
+    if (color != to_move) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("it is ", ColorName(to_move), "'s turn"));
+    }
+    KHET_ASSIGN_OR_RETURN(Move move,
+                          MoveFromProto(s.game().position(), request.move()));
+    Session next = s;
+    KHET_ASSIGN_OR_RETURN(PlayedMove played, next.Play(move, clock_->Now()));
+
+    const Edition edition = played.before.edition();
+    const Game& game = next.game();
+    v1::MakeMoveResponse reply;
+    *reply.mutable_move() = MoveToProto(played.before, played.effects.move);
+    *reply.mutable_shot() = ShotToProto(played.trace, edition);
+    for (const Removal& r : played.effects.removals) {
+      *reply.add_removals() = RemovalToProto(r, edition);
+    }
+    *reply.mutable_result() = ResultToProto(game);
+    *reply.mutable_board() = BoardToProto(game.position());
+
+    std::vector<v1::Event> events;
+    v1::Event made;
+    made.set_announcement(MoveAnnouncement(
+        color, PlayerName(next, color), reply.move().notation(),
+        played.effects.removals, edition, next.state().settings().quiet()));
+    v1::MoveMade* mm = made.mutable_move_made();
+    mm->set_mover(ToProto(color));
+    *mm->mutable_move() = reply.move();
+    *mm->mutable_shot() = reply.shot();
+    *mm->mutable_removals() = reply.removals();
+    *mm->mutable_result() = reply.result();
+    *mm->mutable_board() = reply.board();
+    events.push_back(std::move(made));
+    std::string announcement = MoveAnnouncement(
+        color, PlayerName(next, color), reply.move().notation(),
+        played.effects.removals, edition, /*quiet=*/false);
+    if (game.over()) {
+      events.push_back(GameOverEvent(next));
+      absl::StrAppend(&announcement, " ", events.back().announcement());
+    }
+    reply.set_announcement(announcement);
+    reply.set_version(s.version() + static_cast<int64_t>(events.size()));
+    if (!request.request_id().empty()) {
+      next.KeepReply(request.request_id(), reply, limits_.max_replies_kept);
+    }
+    KHET_RETURN_IF_ERROR(Commit(*entry, std::move(next), std::move(events)));
+    return reply;
+  }
+
+  absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
+      const v1::ListLegalMovesRequest& request) override {
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                          Find(request.session_id()));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    const Position& pos = entry->session.game().position();
+    v1::ListLegalMovesResponse out;
+    MoveList moves;
+    if (!request.square().empty()) {
+      KHET_ASSIGN_OR_RETURN(Square from, ParseSquare(request.square()));
+      GenerateMovesFrom(pos, from, &moves);
+    } else {
+      GenerateMoves(pos, &moves);
+    }
+    if (entry->session.status() == v1::FINISHED) return out;
+    for (Move m : moves) *out.add_moves() = MoveToProto(pos, m);
+    return out;
+  }
+
+  absl::StatusOr<v1::Session> Resign(const v1::ResignRequest& request,
+                                     const Caller& caller) override {
+    return EndByPlayer(request.session_id(), caller,
+                       [](Session& next, Color color) -> absl::Status {
+                         return next.Resign(color);
+                       });
+  }
+
+  absl::StatusOr<v1::Session> OfferDraw(const v1::OfferDrawRequest& request,
+                                        const Caller& caller) override {
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                          Find(request.session_id()));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    const Session& s = entry->session;
+    KHET_ASSIGN_OR_RETURN(Color color, RequirePlayer(s, caller));
+    KHET_RETURN_IF_ERROR(RequireGameInProgress(s));
+    if (s.draw_offered_by() == color) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(ColorName(color), " has already offered a draw"));
+    }
+    if (s.draw_offered_by() == Opponent(color)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(ColorName(Opponent(color)),
+                       "'s draw offer stands: accept it instead"));
+    }
+    Session next = s;
+    next.OfferDraw(color);
+    v1::Event offered;
+    offered.set_announcement(
+        DrawOfferAnnouncement(color, PlayerName(next, color)));
+    offered.mutable_draw_offered()->set_by(ToProto(color));
+    KHET_RETURN_IF_ERROR(Commit(*entry, std::move(next), {std::move(offered)}));
+    return entry->session.ToProto();
+  }
+
+  absl::StatusOr<v1::Session> AcceptDraw(const v1::AcceptDrawRequest& request,
+                                         const Caller& caller) override {
+    return EndByPlayer(
+        request.session_id(), caller,
+        [](Session& next, Color color) -> absl::Status {
+          const std::optional<Color> by = next.draw_offered_by();
+          if (!by.has_value()) {
+            return absl::FailedPreconditionError("no draw offer stands");
+          }
+          if (*by == color) {
+            return absl::FailedPreconditionError(absl::StrCat(
+                ColorName(color), " cannot accept its own draw offer"));
+          }
+          return next.AgreeDraw();
+        });
+  }
+
+  absl::StatusOr<v1::Session> ClaimRepetitionDraw(
+      const v1::ClaimRepetitionDrawRequest& request,
+      const Caller& caller) override {
+    return EndByPlayer(request.session_id(), caller,
+                       [](Session& next, Color color) -> absl::Status {
+                         return next.ClaimRepetitionDraw(color);
+                       });
+  }
+
+  absl::StatusOr<v1::Session> UpdateSettings(
+      const v1::UpdateSettingsRequest& request, const Caller& caller) override {
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                          Find(request.session_id()));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    const Session& s = entry->session;
+    KHET_RETURN_IF_ERROR(RequireOwner(s, caller));
+    v1::Settings settings = s.state().settings();
+    KHET_RETURN_IF_ERROR(ApplySettings(request.settings(), &settings));
+    if (settings.SerializeAsString() ==
+        s.state().settings().SerializeAsString()) {
+      return s.ToProto();  // nothing changed: no event
+    }
+    Session next = s;
+    next.set_settings(settings);
+    v1::Session view = next.ToProto();
+    v1::Event changed;
+    changed.set_announcement(
+        SettingsAnnouncement(view.settings(), view.color_scheme().name()));
+    *changed.mutable_settings_changed()->mutable_settings() = view.settings();
+    KHET_RETURN_IF_ERROR(Commit(*entry, std::move(next), {std::move(changed)}));
+    return entry->session.ToProto();
+  }
+
+  absl::StatusOr<v1::Session> ResetGame(const v1::ResetGameRequest& request,
+                                        const Caller& caller) override {
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                          Find(request.session_id()));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(RequireOwner(entry->session, caller));
+    KHET_RETURN_IF_ERROR(Reset(*entry, /*timed_out=*/false));
+    return entry->session.ToProto();
+  }
+
+  absl::StatusOr<std::unique_ptr<EventStream>> Watch(
+      const v1::WatchRequest& request) override {
+    if (request.after_version() < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "after_version must not be negative, not ", request.after_version()));
+    }
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                          Find(request.session_id()));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    // Subscribed under the session lock: every event up to `until` is in the
+    // store, every later one will reach the subscription.
+    KHET_ASSIGN_OR_RETURN(
+        std::shared_ptr<Subscription> sub,
+        entry->hub->Subscribe(limits_.max_watchers_per_session));
+    const int64_t until = entry->session.version();
+    return std::make_unique<WatchStream>(store_, entry->id,
+                                         request.after_version(), until,
+                                         entry->hub, std::move(sub));
+  }
+
+  absl::StatusOr<v1::RenderBoardResponse> RenderBoard(
+      const v1::RenderBoardRequest& request) override {
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                          Find(request.session_id()));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    v1::RenderBoardResponse out;
+    out.set_text(entry->session.Render(!request.without_laser()));
+    return out;
+  }
+
+  int SweepTimeouts() override {
+    std::vector<std::shared_ptr<Entry>> entries;
+    {
+      MutexLock lock(&map_mu_);
+      for (const auto& [id, entry] : sessions_) entries.push_back(entry);
+    }
+    const absl::Time now = clock_->Now();
+    int reset = 0;
+    for (const std::shared_ptr<Entry>& entry : entries) {
+      MutexLock lock(&entry->mu);
+      const Session& s = entry->session;
+      if (entry->deleted || s.status() != v1::IN_PROGRESS) continue;
+      const v1::Settings& settings = s.state().settings();
+      if (!settings.timeout_enabled()) continue;
+      const absl::Time last = TimeFromProto(s.state().last_move_at());
+      if (last + absl::Seconds(settings.timeout_seconds()) > now) continue;
+      // A failed write leaves the game for the next sweep.
+      if (Reset(*entry, /*timed_out=*/true).ok()) ++reset;
+    }
+    return reset;
+  }
+
+ private:
+  absl::StatusOr<std::shared_ptr<Entry>> Find(const std::string& id) {
+    MutexLock lock(&map_mu_);
+    auto it = sessions_.find(id);
+    if (it == sessions_.end()) return NoSession(id);
+    return it->second;
+  }
+
+  SessionRecord Record(const Session& s) {
+    return SessionRecord{s.id(), s.version(), s.state().SerializeAsString()};
+  }
+
+  v1::Event NewEvent(const Session& s, int64_t version) {
+    v1::Event e;
+    e.set_version(version);
+    e.set_session_id(s.id());
+    *e.mutable_time() = TimeToProto(clock_->Now());
+    return e;
+  }
+
+  // Numbers the events after the session's version, writes `next` with
+  // them, and only when the store took them replaces the session and
+  // publishes. On error nothing changes.
+  absl::Status Commit(Entry& entry, Session next, std::vector<v1::Event> events)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
+    const int64_t old_version = entry.session.version();
+    std::vector<EventRecord> records;
+    const v1::Event stamp = NewEvent(next, 0);
+    for (size_t i = 0; i < events.size(); ++i) {
+      v1::Event& e = events[i];
+      e.set_version(old_version + static_cast<int64_t>(i) + 1);
+      e.set_session_id(stamp.session_id());
+      *e.mutable_time() = stamp.time();
+      records.push_back({e.version(), e.SerializeAsString()});
+    }
+    next.set_version(old_version + static_cast<int64_t>(events.size()));
+    KHET_RETURN_IF_ERROR(store_->Update(Record(next), old_version, records));
+    entry.session = std::move(next);
+    entry.hub->Publish(events);
+    return absl::OkStatus();
+  }
+
+  // Ends the game and empties the seats; GameReset.
+  absl::Status Reset(Entry& entry, bool timed_out)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
+    Session next = entry.session;
+    next.EndGame(/*empty_seats=*/true);
+    v1::Event reset;
+    reset.set_announcement(ResetAnnouncement(
+        timed_out, next.state().settings().timeout_seconds()));
+    reset.mutable_game_reset()->set_timed_out(timed_out);
+    return Commit(entry, std::move(next), {std::move(reset)});
+  }
+
+  // A seated player ends the game in progress with `end` (resign, accept a
+  // draw, claim a repetition); GameOver.
+  template <typename EndFn>
+  absl::StatusOr<v1::Session> EndByPlayer(const std::string& session_id,
+                                          const Caller& caller, EndFn end) {
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry, Find(session_id));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    KHET_ASSIGN_OR_RETURN(Color color, RequirePlayer(entry->session, caller));
+    KHET_RETURN_IF_ERROR(RequireGameInProgress(entry->session));
+    Session next = entry->session;
+    KHET_RETURN_IF_ERROR(end(next, color));
+    v1::Event over = GameOverEvent(next);
+    KHET_RETURN_IF_ERROR(Commit(*entry, std::move(next), {std::move(over)}));
+    return entry->session.ToProto();
+  }
+
+  SessionStore* const store_;
+  Clock* const clock_;
+  RandomSource* const random_;
+  const ServiceLimits limits_;
+
+  Mutex map_mu_;
+  std::map<std::string, std::shared_ptr<Entry>> sessions_
+      ABSL_GUARDED_BY(map_mu_);
+  int reserved_ ABSL_GUARDED_BY(map_mu_) = 0;  // creations under way
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<SessionService>> SessionService::Create(
+    const ServiceOptions& options) {
+  if (options.store == nullptr || options.clock == nullptr ||
+      options.random == nullptr) {
+    return absl::InvalidArgumentError(
+        "ServiceOptions needs a store, a clock and a random source");
+  }
+  auto service = std::make_unique<SessionServiceImpl>(options);
+  KHET_RETURN_IF_ERROR(service->Load());
+  return service;
+}
+
+}  // namespace khet

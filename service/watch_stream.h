@@ -1,0 +1,49 @@
+// A watcher's stream: the session's stored events after a version, read from
+// the store a page at a time, then its live events from an EventHub
+// subscription, each version once and in order.
+#ifndef KHET_SERVICE_WATCH_STREAM_H_
+#define KHET_SERVICE_WATCH_STREAM_H_
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+
+#include "service/event_hub.h"
+#include "service/session_service.h"
+#include "service/store/session_store.h"
+
+namespace khet {
+
+class WatchStream final : public EventStream {
+ public:
+  // `sub` was subscribed to `hub` when the session was at version
+  // `history_until`, so the store holds every event up to it and `sub` gets
+  // every later one. `store` must outlive the stream.
+  WatchStream(SessionStore* store, std::string session_id,
+              int64_t after_version, int64_t history_until,
+              std::shared_ptr<EventHub> hub, std::shared_ptr<Subscription> sub);
+  ~WatchStream() override;
+
+  absl::StatusOr<std::optional<v1::Event>> Next(
+      absl::Duration timeout) override;
+  void Cancel() override;
+
+ private:
+  static constexpr int kHistoryPage = 128;
+
+  SessionStore* const store_;
+  const std::string session_id_;
+  const int64_t history_until_;
+  const std::shared_ptr<EventHub> hub_;
+  const std::shared_ptr<Subscription> sub_;
+  int64_t last_version_;           // of the last event returned
+  std::deque<v1::Event> history_;  // read from the store, not yet returned
+  bool history_done_ = false;
+  std::atomic<bool> cancelled_{false};
+};
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_WATCH_STREAM_H_

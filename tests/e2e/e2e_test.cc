@@ -1,0 +1,754 @@
+// End to end: a real khetd on a free loopback port with a temporary data
+// directory, driven only through the khetctl binary. The engine picks the
+// moves (a Pharaoh hit when one exists, else a seeded random move that does
+// not hit the mover's own Pharaoh) and checks every answer against its own
+// replay of the game.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "engine/game.h"
+#include "engine/move.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/play.h"
+#include "engine/position.h"
+#include "engine/setups.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "gtest/gtest.h"
+#include "khet/v1/khet_service.pb.h"
+
+#ifndef KHETD_PATH
+#error "KHETD_PATH must name the khetd binary"
+#endif
+#ifndef KHETCTL_PATH
+#error "KHETCTL_PATH must name the khetctl binary"
+#endif
+
+namespace khet {
+namespace {
+
+using ::testing::HasSubstr;
+
+// Generous: sanitizer builds start processes slowly.
+constexpr absl::Duration kCallTimeout = absl::Seconds(60);
+constexpr absl::Duration kStartTimeout = absl::Seconds(60);
+
+// ---- Processes
+// ----------------------------------------------------------------
+
+// Exit code, or 128 + the signal that ended the process.
+int DecodeWaitStatus(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+// A child process with stdin from /dev/null, stdout (and, if asked, stderr)
+// read through pipes. Killed with SIGKILL if still running when destroyed.
+class Process {
+ public:
+  // `stderr_path`: where its stderr goes; empty: into a pipe read by
+  // ReadAll.
+  // `stdin_pipe`: its stdin is a pipe fed by WriteStdin, not /dev/null.
+  static std::unique_ptr<Process> Start(const std::vector<std::string>& argv,
+                                        const std::string& stderr_path = "",
+                                        bool stdin_pipe = false) {
+    int out[2];
+    int err[2] = {-1, -1};
+    int in[2] = {-1, -1};
+    if (pipe2(out, O_CLOEXEC) != 0) return nullptr;
+    if (stderr_path.empty() && pipe2(err, O_CLOEXEC) != 0) return nullptr;
+    if (stdin_pipe && pipe2(in, O_CLOEXEC) != 0) return nullptr;
+    // Everything the child needs is prepared before fork: after it, in a
+    // process that may have threads, the child only calls async-signal-safe
+    // functions.
+    std::vector<char*> args;
+    for (const std::string& arg : argv) {
+      args.push_back(const_cast<char*>(arg.c_str()));
+    }
+    args.push_back(nullptr);
+    const int stderr_fd =
+        stderr_path.empty()
+            ? err[1]
+            : open(stderr_path.c_str(),
+                   O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    const int null_fd =
+        stdin_pipe ? in[0] : open("/dev/null", O_RDONLY | O_CLOEXEC);
+    const pid_t pid = fork();
+    if (pid == 0) {
+      dup2(null_fd, STDIN_FILENO);
+      dup2(out[1], STDOUT_FILENO);
+      dup2(stderr_fd, STDERR_FILENO);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+    close(out[1]);
+    close(null_fd);
+    close(stderr_fd);
+    if (pid < 0) {
+      close(out[0]);
+      if (err[0] >= 0) close(err[0]);
+      if (in[1] >= 0) close(in[1]);
+      return nullptr;
+    }
+    auto process = std::unique_ptr<Process>(new Process(pid, out[0], err[0]));
+    process->in_ = in[1];
+    return process;
+  }
+
+  ~Process() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (out_ >= 0) close(out_);
+    if (err_ >= 0) close(err_);
+    if (in_ >= 0) close(in_);
+  }
+
+  // Writes to its stdin. REQUIRES: started with stdin_pipe.
+  bool WriteStdin(const std::string& text) {
+    size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = write(in_, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      done += static_cast<size_t>(n);
+    }
+    return true;
+  }
+
+  // Reads stdout lines until one contains `text`; false at the end of the
+  // output or on timeout. Every line read is appended to *seen.
+  bool ReadUntil(const std::string& text, absl::Duration timeout,
+                 std::string* seen) {
+    const absl::Time deadline = absl::Now() + timeout;
+    while (true) {
+      const std::optional<std::string> line = ReadLine(deadline - absl::Now());
+      if (!line.has_value()) return false;
+      absl::StrAppend(seen, *line, "\n");
+      if (absl::StrContains(*line, text)) return true;
+    }
+  }
+
+  // The next line of stdout without its newline; nullopt at the end of the
+  // output or when `timeout` passes first.
+  std::optional<std::string> ReadLine(absl::Duration timeout) {
+    const absl::Time deadline = absl::Now() + timeout;
+    while (true) {
+      if (const size_t nl = out_buffer_.find('\n'); nl != std::string::npos) {
+        std::string line = out_buffer_.substr(0, nl);
+        out_buffer_.erase(0, nl + 1);
+        return line;
+      }
+      if (out_ < 0) return std::nullopt;
+      const absl::Duration left = deadline - absl::Now();
+      if (left <= absl::ZeroDuration()) return std::nullopt;
+      pollfd fd{out_, POLLIN, 0};
+      const int ready =
+          poll(&fd, 1, static_cast<int>(absl::ToInt64Milliseconds(left)) + 1);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready <= 0) continue;
+      if (!ReadSome(&out_, &out_buffer_)) continue;
+    }
+  }
+
+  // Reads stdout and stderr to their ends and waits for the exit, all
+  // within `timeout`; nullopt on timeout (the process is then killed).
+  struct Output {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+  };
+  std::optional<Output> ReadAll(absl::Duration timeout) {
+    const absl::Time deadline = absl::Now() + timeout;
+    while (out_ >= 0 || err_ >= 0) {
+      const absl::Duration left = deadline - absl::Now();
+      if (left <= absl::ZeroDuration()) {
+        kill(pid_, SIGKILL);
+        return std::nullopt;
+      }
+      pollfd fds[2];
+      int n = 0;
+      if (out_ >= 0) fds[n++] = {out_, POLLIN, 0};
+      if (err_ >= 0) fds[n++] = {err_, POLLIN, 0};
+      const int ready =
+          poll(fds, n, static_cast<int>(absl::ToInt64Milliseconds(left)) + 1);
+      if (ready < 0 && errno == EINTR) continue;
+      for (int i = 0; i < n; ++i) {
+        if (fds[i].revents == 0) continue;
+        if (fds[i].fd == out_) {
+          ReadSome(&out_, &out_buffer_);
+        } else {
+          ReadSome(&err_, &err_buffer_);
+        }
+      }
+    }
+    const std::optional<int> code = Wait(deadline - absl::Now());
+    if (!code.has_value()) return std::nullopt;
+    return Output{*code, std::move(out_buffer_), std::move(err_buffer_)};
+  }
+
+  void Signal(int signal) {
+    if (pid_ > 0) kill(pid_, signal);
+  }
+
+  // The exit code (128 + signal if killed); nullopt if it is still running
+  // after `timeout`.
+  std::optional<int> Wait(absl::Duration timeout) {
+    if (pid_ <= 0) return exit_code_;
+    const absl::Time deadline = absl::Now() + timeout;
+    while (true) {
+      int status = 0;
+      const pid_t done = waitpid(pid_, &status, WNOHANG);
+      if (done == pid_) {
+        pid_ = -1;
+        exit_code_ = DecodeWaitStatus(status);
+        return exit_code_;
+      }
+      if (absl::Now() >= deadline) return std::nullopt;
+      absl::SleepFor(absl::Milliseconds(5));
+    }
+  }
+
+ private:
+  Process(pid_t pid, int out, int err) : pid_(pid), out_(out), err_(err) {}
+
+  // Appends what is readable; closes the pipe at its end. False if nothing
+  // was read.
+  static bool ReadSome(int* fd, std::string* buffer) {
+    char chunk[4096];
+    const ssize_t n = read(*fd, chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR) return false;
+    if (n <= 0) {
+      close(*fd);
+      *fd = -1;
+      return false;
+    }
+    buffer->append(chunk, static_cast<size_t>(n));
+    return true;
+  }
+
+  pid_t pid_;
+  int out_;
+  int err_;
+  int in_ = -1;
+  std::string out_buffer_;
+  std::string err_buffer_;
+  std::optional<int> exit_code_;
+};
+
+// ---- khetd and khetctl
+// --------------------------------------------------------
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A running khetd on 127.0.0.1 with a free port.
+class Server {
+ public:
+  // Starts khetd on `data_dir`, its stderr appended to `log_path`.
+  static std::unique_ptr<Server> Start(const std::string& data_dir,
+                                       const std::string& log_path) {
+    auto server = std::unique_ptr<Server>(new Server(log_path));
+    server->process_ = Process::Start(
+        {KHETD_PATH, "--listen=127.0.0.1:0", "--data_dir=" + data_dir,
+         "--store=sqlite", "--timeout_sweep_seconds=1"},
+        log_path);
+    if (server->process_ == nullptr) return nullptr;
+    const std::optional<std::string> line =
+        server->process_->ReadLine(kStartTimeout);
+    constexpr absl::string_view kPrefix = "khetd listening on ";
+    if (!line.has_value() || !absl::StartsWith(*line, kPrefix)) {
+      ADD_FAILURE() << "khetd did not start; said \"" << line.value_or("")
+                    << "\"; log:\n"
+                    << ReadFile(log_path);
+      return nullptr;
+    }
+    server->address_ = line->substr(kPrefix.size());
+    int port = 0;
+    const std::vector<std::string> parts =
+        absl::StrSplit(server->address_, ':');
+    EXPECT_TRUE(absl::SimpleAtoi(parts.back(), &port) && port > 0)
+        << server->address_;
+    return server;
+  }
+
+  const std::string& address() const { return address_; }
+  Process& process() { return *process_; }
+  std::string log() const { return ReadFile(log_path_); }
+
+ private:
+  explicit Server(std::string log_path) : log_path_(std::move(log_path)) {}
+  std::unique_ptr<Process> process_;
+  std::string address_;
+  std::string log_path_;
+};
+
+struct CtlResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs khetctl against `server` with `args` to its end.
+CtlResult Ctl(const Server& server, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {KHETCTL_PATH, "--server", server.address()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::unique_ptr<Process> process = Process::Start(argv);
+  if (process == nullptr) return {};
+  std::optional<Process::Output> output = process->ReadAll(kCallTimeout);
+  if (!output.has_value()) {
+    ADD_FAILURE() << "khetctl " << absl::StrJoin(args, " ") << " timed out";
+    return {};
+  }
+  return {output->exit_code, std::move(output->out), std::move(output->err)};
+}
+
+template <typename Message>
+Message ParseJson(const std::string& json) {
+  Message message;
+  const auto status =
+      google::protobuf::util::JsonStringToMessage(json, &message);
+  EXPECT_TRUE(status.ok()) << status.ToString() << " in:\n" << json;
+  return message;
+}
+
+// Runs khetctl with --json, expects success and parses the answer.
+template <typename Message>
+Message CtlJson(const Server& server, std::vector<std::string> args) {
+  args.push_back("--json");
+  const CtlResult result = Ctl(server, args);
+  EXPECT_EQ(result.exit_code, 0)
+      << "khetctl " << absl::StrJoin(args, " ") << ": " << result.err;
+  return ParseJson<Message>(result.out);
+}
+
+// ---- Games
+// --------------------------------------------------------------------
+
+// A board with both seats taken, and the game as the test replays it.
+struct Board {
+  std::string id;
+  std::string owner;
+  std::string silver;
+  std::string red;
+  Game game;
+
+  const std::string& token_to_move() const {
+    return game.position().side_to_move() == Color::kSilver ? silver : red;
+  }
+};
+
+Board StartGame(const Server& server, const std::string& setup_id) {
+  const auto created = CtlJson<v1::CreateSessionResponse>(
+      server, {"create", "--name", "e2e " + setup_id, "--setup", setup_id});
+  const auto silver = CtlJson<v1::JoinSeatResponse>(
+      server,
+      {"join", created.session().id(), "--name", "alice", "--color", "silver"});
+  const auto red = CtlJson<v1::JoinSeatResponse>(
+      server,
+      {"join", created.session().id(), "--name", "bob", "--color", "red"});
+  EXPECT_EQ(silver.color(), v1::SILVER);
+  EXPECT_EQ(red.color(), v1::RED);
+  EXPECT_EQ(red.session().status(), v1::IN_PROGRESS);
+  absl::StatusOr<Position> start = SetupPosition(setup_id);
+  EXPECT_TRUE(start.ok()) << start.status();
+  return Board{created.session().id(), created.owner_token(),
+               silver.player_token(), red.player_token(), Game(*start)};
+}
+
+// The test's player: a move that hits the opponent's Pharaoh (and not the
+// mover's) if there is one, else a random one that spares the mover's.
+Move ChooseMove(const Position& pos, std::mt19937& rng) {
+  const Color me = pos.side_to_move();
+  MoveList list;
+  GenerateMoves(pos, &list);
+  std::vector<Move> safe;
+  for (const Move move : list) {
+    Position after = pos;
+    const PharaohsHit hit = MakeMove(&after, move);
+    if (PharaohWasHit(hit, me)) continue;
+    if (PharaohWasHit(hit, Opponent(me))) return move;
+    safe.push_back(move);
+  }
+  if (safe.empty()) return list.moves[0];
+  return safe[std::uniform_int_distribution<size_t>(0, safe.size() - 1)(rng)];
+}
+
+// Plays one move through khetctl and checks the answer against the replay.
+void PlayOne(const Server& server, Board& board, std::mt19937& rng) {
+  const Position before = board.game.position();
+  const Move move = ChooseMove(before, rng);
+  const std::string notation = FormatMove(before, move);
+  const auto response = CtlJson<v1::MakeMoveResponse>(
+      server, {"move", board.id, notation, "--token", board.token_to_move()});
+  ASSERT_TRUE(board.game.Play(move).ok()) << notation;
+  EXPECT_EQ(response.move().notation(), notation);
+  EXPECT_EQ(response.board().position(), FormatPosition(board.game.position()))
+      << "after " << notation;
+  EXPECT_FALSE(response.shot().text().empty());
+}
+
+// Plays until the game ends, at most `max_plies` more plies.
+void PlayToTheEnd(const Server& server, Board& board, std::mt19937& rng,
+                  int max_plies = 600) {
+  for (int i = 0; i < max_plies && !board.game.over(); ++i) {
+    ASSERT_NO_FATAL_FAILURE(PlayOne(server, board, rng));
+  }
+  ASSERT_TRUE(board.game.over()) << "no result after " << max_plies << " plies";
+}
+
+// ---- Fixture
+// ------------------------------------------------------------------
+
+class EndToEndTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "khet-e2e-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    data_dir_ = dir_ + "/data";
+    log_path_ = dir_ + "/khetd.log";
+  }
+
+  void TearDown() override {
+    server_.reset();
+    if (HasFailure()) {
+      std::cerr << "khetd log:\n" << ReadFile(log_path_);
+    }
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  void StartServer() {
+    server_ = Server::Start(data_dir_, log_path_);
+    ASSERT_NE(server_, nullptr);
+  }
+
+  std::string dir_;
+  std::string data_dir_;
+  std::string log_path_;
+  std::unique_ptr<Server> server_;
+};
+
+// ---- Whole games
+// --------------------------------------------------------------
+
+class WholeGameTest : public EndToEndTest,
+                      public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(WholeGameTest, PlaysToAPharaohHit) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  Board board = StartGame(*server_, GetParam());
+  std::mt19937 rng(1);
+  ASSERT_NO_FATAL_FAILURE(PlayToTheEnd(*server_, board, rng));
+  ASSERT_EQ(board.game.result().reason, ResultReason::kPharaohHit);
+
+  const auto session = CtlJson<v1::Session>(*server_, {"get", board.id});
+  EXPECT_EQ(session.status(), v1::FINISHED);
+  EXPECT_EQ(session.result().reason(), v1::PHARAOH_HIT);
+  EXPECT_EQ(session.result().outcome(),
+            board.game.result().outcome == Outcome::kSilverWins
+                ? v1::SILVER_WINS
+                : v1::RED_WINS);
+  EXPECT_EQ(session.moves_size(), board.game.ply());
+  EXPECT_EQ(session.board().position(), FormatPosition(board.game.position()));
+
+  // A finished game takes no more moves.
+  MoveList list;
+  GenerateMoves(board.game.position(), &list);
+  const CtlResult late =
+      Ctl(*server_,
+          {"move", board.id, FormatMove(board.game.position(), list.moves[0]),
+           "--token", board.token_to_move()});
+  EXPECT_EQ(late.exit_code, 1);
+  EXPECT_THAT(late.err, HasSubstr("FAILED_PRECONDITION"));
+
+  // The human-readable board shows the last laser.
+  const CtlResult text = Ctl(*server_, {"board", board.id});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("*"));  // the hit Pharaoh is marked
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Setups, WholeGameTest,
+    ::testing::Values("classic-1", "classic-2", "osiris"),
+    [](const ::testing::TestParamInfo<const char*>& param) {
+      std::string name = param.param;
+      for (char& c : name) {
+        if (c == '-') c = '_';
+      }
+      return name;
+    });
+
+// ---- Crash and restart
+// ----------------------------------------------------------
+
+TEST_F(EndToEndTest, SurvivesSigkillAndRestart) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  Board board = StartGame(*server_, "classic-2");
+  const auto settings = CtlJson<v1::Session>(
+      *server_, {"settings", board.id, "--quiet", "--timeout_seconds", "900",
+                 "--color_scheme", "nile", "--token", board.owner});
+  EXPECT_TRUE(settings.settings().quiet());
+  std::mt19937 rng(7);
+  for (int i = 0; i < 6 && !board.game.over(); ++i) {
+    ASSERT_NO_FATAL_FAILURE(PlayOne(*server_, board, rng));
+  }
+  ASSERT_FALSE(board.game.over()) << "pick a seed whose game lasts longer";
+  const auto before = CtlJson<v1::Session>(*server_, {"get", board.id});
+
+  server_->process().Signal(SIGKILL);
+  EXPECT_EQ(server_->process().Wait(absl::Seconds(30)), 128 + SIGKILL);
+  ASSERT_NO_FATAL_FAILURE(StartServer());  // same data directory, new port
+
+  const auto after = CtlJson<v1::Session>(*server_, {"get", board.id});
+  EXPECT_EQ(after.version(), before.version());
+  EXPECT_EQ(after.status(), v1::IN_PROGRESS);
+  EXPECT_THAT(after.moves(), ::testing::ElementsAreArray(before.moves()));
+  EXPECT_EQ(after.board().position(), before.board().position());
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
+      after.settings(), before.settings()))
+      << after.settings().DebugString();
+  ASSERT_EQ(after.seats_size(), 2);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
+        after.seats(i), before.seats(i)))
+        << after.seats(i).DebugString();
+  }
+  // The tokens still work: the game goes on to its end.
+  ASSERT_NO_FATAL_FAILURE(PlayToTheEnd(*server_, board, rng));
+  const auto finished = CtlJson<v1::Session>(*server_, {"get", board.id});
+  EXPECT_EQ(finished.status(), v1::FINISHED);
+  EXPECT_EQ(finished.moves_size(), board.game.ply());
+}
+
+// ---- Concurrent moves
+// -----------------------------------------------------------
+
+TEST_F(EndToEndTest, ConcurrentMovesForOneVersionExactlyOneWins) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  Board board = StartGame(*server_, "classic-2");
+  for (int round = 0; round < 4; ++round) {
+    const auto session = CtlJson<v1::Session>(*server_, {"get", board.id});
+    const std::string version = absl::StrCat(session.version());
+    // Two different legal moves of the side to move that end nothing.
+    const Position& pos = board.game.position();
+    MoveList list;
+    GenerateMoves(pos, &list);
+    std::vector<Move> quiet;
+    for (const Move move : list) {
+      Position after = pos;
+      if (MakeMove(&after, move) == 0) quiet.push_back(move);
+    }
+    ASSERT_GE(quiet.size(), 2u);
+    const Move moves[2] = {quiet[round], quiet[quiet.size() - 1 - round]};
+    CtlResult results[2];
+    std::thread clients[2];
+    for (int i = 0; i < 2; ++i) {
+      clients[i] = std::thread([&, i] {
+        results[i] = Ctl(*server_, {"move", board.id, FormatMove(pos, moves[i]),
+                                    "--expected_version", version, "--token",
+                                    board.token_to_move(), "--json"});
+      });
+    }
+    for (std::thread& client : clients) client.join();
+    int winners = 0;
+    for (int i = 0; i < 2; ++i) {
+      if (results[i].exit_code == 0) {
+        ++winners;
+        const auto response = ParseJson<v1::MakeMoveResponse>(results[i].out);
+        EXPECT_EQ(response.version(), session.version() + 1);
+        ASSERT_TRUE(board.game.Play(moves[i]).ok());
+      } else {
+        EXPECT_EQ(results[i].exit_code, 1);
+        EXPECT_THAT(results[i].err, HasSubstr("ABORTED")) << results[i].err;
+      }
+    }
+    ASSERT_EQ(winners, 1) << results[0].err << results[1].err;
+    const auto now = CtlJson<v1::Session>(*server_, {"get", board.id});
+    EXPECT_EQ(now.version(), session.version() + 1);
+    EXPECT_EQ(now.board().position(), FormatPosition(board.game.position()));
+  }
+}
+
+// ---- Watching
+// -------------------------------------------------------------------
+
+TEST_F(EndToEndTest, WatchSeesMovesAndTheDeletion) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  Board board = StartGame(*server_, "classic-2");
+  const auto session = CtlJson<v1::Session>(*server_, {"get", board.id});
+  const std::string after = absl::StrCat(session.version());
+  std::unique_ptr<Process> text_watch =
+      Process::Start({KHETCTL_PATH, "--server", server_->address(), "watch",
+                      board.id, "--after_version", after});
+  std::unique_ptr<Process> json_watch =
+      Process::Start({KHETCTL_PATH, "--server", server_->address(), "watch",
+                      board.id, "--after_version", after, "--json"});
+  ASSERT_NE(text_watch, nullptr);
+  ASSERT_NE(json_watch, nullptr);
+
+  std::mt19937 rng(3);
+  std::vector<std::string> played;
+  for (int i = 0; i < 4 && !board.game.over(); ++i) {
+    const Position before = board.game.position();
+    ASSERT_NO_FATAL_FAILURE(PlayOne(*server_, board, rng));
+    played.push_back(FormatMove(before, board.game.moves().back()));
+  }
+  for (size_t i = 0; i < played.size(); ++i) {
+    const std::optional<std::string> line = text_watch->ReadLine(kCallTimeout);
+    ASSERT_TRUE(line.has_value()) << "move " << i;
+    EXPECT_THAT(*line, HasSubstr(absl::StrCat("v", session.version() + 1 + i,
+                                              " move: ")));
+    EXPECT_THAT(*line, HasSubstr(played[i]));
+    EXPECT_THAT(*line, HasSubstr("laser: beam 0"));
+
+    const std::optional<std::string> json = json_watch->ReadLine(kCallTimeout);
+    ASSERT_TRUE(json.has_value()) << "move " << i;
+    const auto event = ParseJson<v1::Event>(*json);
+    EXPECT_EQ(event.version(), session.version() + 1 + static_cast<int>(i));
+    ASSERT_EQ(event.kind_case(), v1::Event::kMoveMade);
+    EXPECT_EQ(event.move_made().move().notation(), played[i]);
+  }
+
+  // Deleting the session ends both watches normally.
+  const CtlResult deleted =
+      Ctl(*server_, {"delete", board.id, "--token", board.owner});
+  ASSERT_EQ(deleted.exit_code, 0) << deleted.err;
+  const std::optional<std::string> last = text_watch->ReadLine(kCallTimeout);
+  ASSERT_TRUE(last.has_value());
+  EXPECT_THAT(*last, HasSubstr("session deleted"));
+  EXPECT_EQ(text_watch->Wait(kCallTimeout), 0);
+  EXPECT_EQ(json_watch->Wait(kCallTimeout), 0);
+}
+
+// ---- Interactive play
+// -------------------------------------------------------------
+
+TEST_F(EndToEndTest, PlayShowsBothSidesMovesUntilTheGameEnds) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  Board board = StartGame(*server_, "classic-2");
+  std::unique_ptr<Process> play = Process::Start(
+      {KHETCTL_PATH, "--server", server_->address(), "play", "--session",
+       board.id, "--token", board.silver, "--color", "silver"},
+      "", /*stdin_pipe=*/true);
+  ASSERT_NE(play, nullptr);
+  std::string seen;
+  // The prompt ends no line; the help line before it does.
+  ASSERT_TRUE(play->ReadUntil("type a move", kCallTimeout, &seen)) << seen;
+  // Our move, typed in, comes back with its laser and the board.
+  ASSERT_TRUE(play->WriteStdin("c1R\n"));
+  ASSERT_TRUE(play->ReadUntil("move: Silver c1R", kCallTimeout, &seen)) << seen;
+  ASSERT_TRUE(play->ReadUntil("Red to move", kCallTimeout, &seen)) << seen;
+  EXPECT_THAT(seen, HasSubstr("laser: beam 0"));
+  // A move out of turn is refused with the reason and the game goes on.
+  ASSERT_TRUE(play->WriteStdin("a1-a2\n"));
+  ASSERT_TRUE(play->ReadUntil("FAILED_PRECONDITION", kCallTimeout, &seen))
+      << seen;
+  // The opponent's move, made elsewhere, shows up.
+  const CtlResult red =
+      Ctl(*server_, {"move", board.id, "g3R", "--token", board.red});
+  ASSERT_EQ(red.exit_code, 0) << red.err;
+  ASSERT_TRUE(play->ReadUntil("move: Red g3R", kCallTimeout, &seen)) << seen;
+  // Resigning ends the game, and with it the session of play.
+  ASSERT_TRUE(play->WriteStdin("resign\n"));
+  ASSERT_TRUE(play->ReadUntil("the game is over", kCallTimeout, &seen)) << seen;
+  EXPECT_EQ(play->Wait(kCallTimeout), 0);
+  const auto session = CtlJson<v1::Session>(*server_, {"get", board.id});
+  EXPECT_EQ(session.result().outcome(), v1::RED_WINS);
+  EXPECT_THAT(session.moves(), ::testing::ElementsAre("c1R", "g3R"));
+}
+
+// ---- Errors and shutdown
+// ----------------------------------------------------------
+
+TEST_F(EndToEndTest, ErrorsPrintTheCodeAndExitOne) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  Board board = StartGame(*server_, "classic-2");
+  const CtlResult unknown = Ctl(*server_, {"get", "no-such-session"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_THAT(unknown.err, HasSubstr("NOT_FOUND"));
+
+  const CtlResult no_token = Ctl(*server_, {"move", board.id, "j1L"});
+  EXPECT_EQ(no_token.exit_code, 1);
+  EXPECT_THAT(no_token.err, HasSubstr("UNAUTHENTICATED"));
+
+  const CtlResult wrong_turn =
+      Ctl(*server_, {"move", board.id, "a8L", "--token", board.red});
+  EXPECT_EQ(wrong_turn.exit_code, 1);
+  EXPECT_THAT(wrong_turn.err, HasSubstr("FAILED_PRECONDITION"));
+
+  const CtlResult illegal =
+      Ctl(*server_, {"move", board.id, "a1-a2", "--token", board.silver});
+  EXPECT_EQ(illegal.exit_code, 1);
+  EXPECT_THAT(illegal.err, HasSubstr("INVALID_ARGUMENT"));
+
+  const CtlResult usage = Ctl(*server_, {"move", board.id});
+  EXPECT_EQ(usage.exit_code, 2);
+
+  // The log has one line per request and never a token.
+  const std::string log = server_->log();
+  EXPECT_THAT(log, HasSubstr("method=MakeMove session=" + board.id +
+                             " code=UNAUTHENTICATED"));
+  for (const std::string& token : {board.owner, board.silver, board.red}) {
+    EXPECT_THAT(log, ::testing::Not(HasSubstr(token)));
+  }
+}
+
+TEST_F(EndToEndTest, SigtermShutsDownCleanlyWithAWatchOpen) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  Board board = StartGame(*server_, "osiris");
+  std::unique_ptr<Process> watch = Process::Start(
+      {KHETCTL_PATH, "--server", server_->address(), "watch", board.id});
+  ASSERT_NE(watch, nullptr);
+  // The history arrives: the watch is open on the server.
+  ASSERT_TRUE(watch->ReadLine(kCallTimeout).has_value());
+
+  const absl::Time start = absl::Now();
+  server_->process().Signal(SIGTERM);
+  EXPECT_EQ(server_->process().Wait(absl::Seconds(30)), 0);
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
+  EXPECT_THAT(server_->log(), HasSubstr("khetd: stopped"));
+  EXPECT_EQ(watch->Wait(kCallTimeout), 1);  // UNAVAILABLE
+
+  // The data directory opens again.
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const auto session = CtlJson<v1::Session>(*server_, {"get", board.id});
+  EXPECT_EQ(session.status(), v1::IN_PROGRESS);
+}
+
+}  // namespace
+}  // namespace khet
