@@ -1,13 +1,16 @@
-// Speed of the rules core from the Classic 2 start, single thread. Run
+// Speed of the rules core and the search from the Classic 2 start, single
+// thread. Run
 //   build/release/engine/engine_benchmark --benchmark_repetitions=7
 //       --benchmark_report_aggregates_only=true
 // and compare medians; BM_CopyPosition is the in-run baseline (the cost of
-// the copy that every copy-make move pays).
+// the copy that every copy-make move pays), and perft's moves/s the
+// baseline for the search's nodes/s.
 #include "benchmark/benchmark.h"
 #include "engine/laser.h"
 #include "engine/movegen.h"
 #include "engine/perft.h"
 #include "engine/play.h"
+#include "engine/search.h"
 #include "engine/setups.h"
 
 namespace khet {
@@ -90,6 +93,46 @@ BENCHMARK(BM_Perft)
     ->Args({5, 1})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
+
+// The computer opponent: a fixed-depth search (Arg: depth) from Classic 2,
+// its time, nodes and nodes/s with the real evaluation.
+void BM_Search(benchmark::State& state) {
+  const Position pos = Start();
+  SearchLimits limits;
+  limits.max_depth = static_cast<int>(state.range(0));
+  uint64_t nodes = 0;
+  for (auto _ : state) {
+    const SearchResult result = Search(pos, limits);
+    nodes = result.nodes;
+    benchmark::DoNotOptimize(result.best_move);
+  }
+  state.counters["nodes"] = static_cast<double>(nodes);
+  state.counters["nodes/s"] = benchmark::Counter(
+      static_cast<double>(nodes) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Search)->Arg(5)->Arg(7)->Unit(benchmark::kMillisecond);
+
+// Nodes/s of fixed-node searches from five setups of both editions and the
+// Eye of Horus (Arg: the setup's index), a million nodes each.
+void BM_SearchNodes(benchmark::State& state) {
+  static constexpr const char* kIds[] = {"classic-2", "imhotep-2", "dynasty-2",
+                                         "classic-1", "classic-2b"};
+  const Position pos = Start(kIds[state.range(0)]);
+  SearchLimits limits;
+  limits.max_nodes = 1000000;
+  uint64_t nodes = 0;
+  for (auto _ : state) {
+    const SearchResult result = Search(pos, limits);
+    nodes = result.nodes;
+    benchmark::DoNotOptimize(result.best_move);
+  }
+  state.SetLabel(kIds[state.range(0)]);
+  state.counters["nodes/s"] = benchmark::Counter(
+      static_cast<double>(nodes) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_SearchNodes)->DenseRange(0, 4)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace khet

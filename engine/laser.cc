@@ -130,9 +130,8 @@ constexpr int kMaxStates = kSquares * 4;
 // square, travel direction) and, if out != nullptr, the recorded beams and
 // segments, and if crossed != nullptr, every square the beams cross. Returns
 // the hit squares.
-Bitboard TraceBeams(const Position& pos, Color shooter, BeamTrace* out,
+Bitboard TraceBeams(const Position& pos, const Source& source, BeamTrace* out,
                     Bitboard* crossed = nullptr) {
-  const Source source = LaserSource(pos, shooter);
   if (!source.valid) return 0;
   struct Pending {  // a beam waiting to be traced; no initialisers: the
                     // queue below stays uninitialised until used
@@ -259,7 +258,7 @@ std::optional<Bitboard> FollowSingleBeam(const Position& pos,
 BeamTrace TraceLaser(const Position& pos, Color shooter) {
   BeamTrace trace;
   trace.shooter = shooter;
-  trace.hit = TraceBeams(pos, shooter, &trace);
+  trace.hit = TraceBeams(pos, LaserSource(pos, shooter), &trace);
   return trace;
 }
 
@@ -268,16 +267,15 @@ Bitboard LaserHits(const Position& pos, Color shooter) {
   if (!source.valid) return 0;
   const std::optional<Bitboard> hits =
       FollowSingleBeam(pos, source, [](Bitboard, Direction, Square) {});
-  return hits.has_value() ? *hits : TraceBeams(pos, shooter, nullptr);
+  return hits.has_value() ? *hits : TraceBeams(pos, source, nullptr);
 }
 
-BeamPath TraceBeamPath(const Position& pos, Color shooter) {
-  const Source source = LaserSource(pos, shooter);
-  if (!source.valid) return {};
-  BeamPath path;
-  if (pos.edition() == Edition::kKhet2) {
-    path.squares = SquareBit(SphinxSquare(shooter));  // it may turn
-  }
+namespace {
+
+// The path of the beams from `source`, starting from `path` (which may
+// already hold the source square).
+BeamPath TracePathFrom(const Position& pos, const Source& source,
+                       BeamPath path) {
   // `ray` runs from the segment's start to the board edge; the segment
   // covers it up to and including its stop `s`.
   const std::optional<Bitboard> hits =
@@ -287,9 +285,26 @@ BeamPath TraceBeamPath(const Position& pos, Color shooter) {
   if (hits.has_value()) {
     path.hits = *hits;
   } else {  // the beam splits: trace the whole tree
-    path.hits = TraceBeams(pos, shooter, nullptr, &path.squares);
+    path.hits = TraceBeams(pos, source, nullptr, &path.squares);
   }
   return path;
+}
+
+}  // namespace
+
+BeamPath TraceBeamPath(const Position& pos, Color shooter) {
+  const Source source = LaserSource(pos, shooter);
+  if (!source.valid) return {};
+  BeamPath path;
+  if (pos.edition() == Edition::kKhet2) {
+    path.squares = SquareBit(SphinxSquare(shooter));  // it may turn
+  }
+  return TracePathFrom(pos, source, path);
+}
+
+BeamPath TraceBeamFrom(const Position& pos, Square from, Direction dir) {
+  const Source source{PointOf(from), dir, Ray(from, dir), true};
+  return TracePathFrom(pos, source, BeamPath{});
 }
 
 }  // namespace khet

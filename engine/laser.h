@@ -81,6 +81,13 @@ struct BeamPath {
 };
 BeamPath TraceBeamPath(const Position& pos, Color shooter);
 
+// The path of a beam leaving `from` (whatever stands there) travelling
+// `dir`, as if a laser fired from that square: `squares` holds the squares
+// it crosses, `from` left out, and `hits` what it would hit. Mirrors work
+// both ways, so traced outwards from a Pharaoh in each direction these are
+// the paths along which a beam could reach it (search's evaluation).
+BeamPath TraceBeamFrom(const Position& pos, Square from, Direction dir);
+
 }  // namespace khet
 
 #endif  // KHET_ENGINE_LASER_H_

@@ -88,6 +88,19 @@ PharaohsHit MakeMove(Position* pos, Move move, const BeamPath& mover_beam) {
   return pharaohs;
 }
 
+PharaohsHit MakeMove(Position* pos, Move move, const BeamPath& mover_beam,
+                     Bitboard* hits) {
+  const Bitboard touched = SquareBit(move.from()) | SquareBit(move.to());
+  const Color mover = pos->side_to_move();
+  MovePiece(pos, move);
+  *hits = (touched & mover_beam.squares) != 0 ? LaserHits(*pos, mover)
+                                              : mover_beam.hits;
+  PharaohsHit pharaohs = 0;
+  if (*hits != 0) pharaohs = RemoveHits(pos, *hits, [](const Removal&) {});
+  pos->FlipSideToMove();
+  return pharaohs;
+}
+
 absl::StatusOr<MoveEffects> ApplyMove(Position* pos, Move move) {
   const absl::StatusOr<Move> legal = CheckMove(*pos, move);
   if (!legal.ok()) return legal.status();

@@ -41,6 +41,11 @@ PharaohsHit MakeMove(Position* pos, Move move);
 // REQUIRES: mover_beam == TraceBeamPath(*pos, pos->side_to_move()).
 PharaohsHit MakeMove(Position* pos, Move move, const BeamPath& mover_beam);
 
+// As above, also setting *hits to the squares the laser hit (search weighs
+// what a move takes before searching it).
+PharaohsHit MakeMove(Position* pos, Move move, const BeamPath& mover_beam,
+                     Bitboard* hits);
+
 // As MakeMove, but checks the move first and reports every effect. An
 // illegal move returns INVALID_ARGUMENT with the reason and leaves *pos
 // unchanged.

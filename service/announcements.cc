@@ -43,6 +43,13 @@ std::string SeatAnnouncement(Color color, std::string_view name, bool joined) {
                       ColorName(color), " seat.");
 }
 
+std::string ComputerSeatAnnouncement(Color color, int level,
+                                     std::string_view level_name, bool joined) {
+  return absl::StrCat(
+      "The computer (level ", level, ", ", std::string(level_name), ")",
+      joined ? " takes" : " leaves", " the ", ColorName(color), " seat.");
+}
+
 std::string GameStartAnnouncement(std::string_view setup_name,
                                   std::string_view silver_name,
                                   std::string_view red_name,

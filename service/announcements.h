@@ -22,6 +22,11 @@ std::string PlayerLabel(Color color, std::string_view name);
 // "alice takes the Silver seat." / "alice leaves the Silver seat."
 std::string SeatAnnouncement(Color color, std::string_view name, bool joined);
 
+// "The computer (level 3, A'NOOB'IS) takes the Red seat." / "... leaves
+// the Red seat."
+std::string ComputerSeatAnnouncement(Color color, int level,
+                                     std::string_view level_name, bool joined);
+
 // "A new game of Classic 2 begins: Silver (alice) against Red (bob)."; an
 // empty setup name reads "A new game from a custom position begins: ...".
 // A game that starts with Red to move says so.

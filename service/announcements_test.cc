@@ -48,6 +48,10 @@ TEST(AnnouncementsTest, GameOver) {
 TEST(AnnouncementsTest, Others) {
   EXPECT_EQ(SeatAnnouncement(Color::kRed, "bob", true),
             "bob takes the Red seat.");
+  EXPECT_EQ(
+      ComputerSeatAnnouncement(Color::kSilver, 2, "SCARAB'S APPRENTICE", false),
+      "The computer (level 2, SCARAB'S APPRENTICE) leaves the Silver "
+      "seat.");
   EXPECT_EQ(GameStartAnnouncement("Osiris", "a", "b", Color::kRed),
             "A new game of Osiris begins: Silver (a) against Red (b). Red "
             "moves first.");

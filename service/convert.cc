@@ -366,4 +366,21 @@ v1::Setup SetupToProto(const SetupInfo& info) {
   return out;
 }
 
+v1::SearchLimits SearchLimitsToProto(const SearchLimits& limits) {
+  v1::SearchLimits out;
+  out.set_max_depth(limits.max_depth);
+  out.set_max_nodes(static_cast<int64_t>(limits.max_nodes));
+  out.set_max_time_ms(absl::ToInt64Milliseconds(limits.max_time));
+  return out;
+}
+
+v1::Level LevelToProto(const Level& level) {
+  v1::Level out;
+  out.set_number(level.number);
+  out.set_name(std::string(level.name));
+  out.set_description(std::string(level.description));
+  *out.mutable_limits() = SearchLimitsToProto(level.limits);
+  return out;
+}
+
 }  // namespace khet

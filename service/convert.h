@@ -12,9 +12,11 @@
 #include "engine/move.h"
 #include "engine/play.h"
 #include "engine/position.h"
+#include "engine/search.h"
 #include "engine/setups.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "khet/v1/game.pb.h"
+#include "khet/v1/khet_service.pb.h"
 
 namespace khet {
 
@@ -60,6 +62,12 @@ absl::Time TimeFromProto(const google::protobuf::Timestamp& t);
 
 // A named setup with its start position.
 v1::Setup SetupToProto(const SetupInfo& info);
+
+// Search limits in whole milliseconds; 0 stays "no limit".
+v1::SearchLimits SearchLimitsToProto(const SearchLimits& limits);
+
+// One of the computer's levels with its limits.
+v1::Level LevelToProto(const Level& level);
 
 }  // namespace khet
 

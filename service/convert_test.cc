@@ -187,5 +187,21 @@ TEST(ConvertTest, OptionsTimesAndSetups) {
   EXPECT_FALSE(FromProto(v1::COLOR_UNSPECIFIED).ok());
 }
 
+TEST(ConvertTest, LevelsAndLimits) {
+  const v1::Level level = LevelToProto(*FindLevel(1));
+  EXPECT_EQ(level.number(), 1);
+  EXPECT_EQ(level.name(), "A'NOOB'IS");
+  EXPECT_FALSE(level.description().empty());
+  SearchLimits limits;
+  limits.max_depth = 6;
+  limits.max_nodes = 123456;
+  limits.max_time = absl::Milliseconds(1500);
+  const v1::SearchLimits l = SearchLimitsToProto(limits);
+  EXPECT_EQ(l.max_depth(), 6);
+  EXPECT_EQ(l.max_nodes(), 123456);
+  EXPECT_EQ(l.max_time_ms(), 1500);
+  EXPECT_EQ(SearchLimitsToProto(SearchLimits()).max_time_ms(), 0);
+}
+
 }  // namespace
 }  // namespace khet

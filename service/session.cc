@@ -58,6 +58,15 @@ absl::StatusOr<Session> Session::FromState(const store::SessionState& state) {
     return absl::InvalidArgumentError(
         absl::StrCat("it has ", state.seats_size(), " seats, not 2"));
   }
+  for (const store::StoredSeat& seat : state.seats()) {
+    if (seat.computer() &&
+        (!seat.occupied() || seat.computer_level() < 1 ||
+         seat.computer_level() > 5 || !seat.token_hash().empty())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("a computer seat at level ", seat.computer_level(),
+                       " is not occupied, has a token or a bad level"));
+    }
+  }
   absl::StatusOr<Position> start = ParsePosition(state.start_position());
   if (!start.ok()) {
     return absl::InvalidArgumentError(
@@ -168,6 +177,32 @@ void Session::TakeSeat(Color c, std::string player_name,
   s->set_occupied(true);
   s->set_player_name(std::move(player_name));
   s->set_token_hash(std::move(token_hash));
+}
+
+void Session::TakeComputerSeat(Color c, int level, std::string level_name) {
+  store::StoredSeat* s = state_.mutable_seats(SeatIndex(c));
+  *s = store::StoredSeat();
+  s->set_occupied(true);
+  s->set_player_name(std::move(level_name));
+  s->set_computer(true);
+  s->set_computer_level(level);
+}
+
+v1::Seat Session::SeatToProto(Color c) const {
+  v1::Seat out;
+  out.set_color(ToV1(c));
+  out.set_occupied(seat(c).occupied());
+  out.set_player_name(seat(c).player_name());
+  out.set_computer(seat(c).computer());
+  out.set_computer_level(seat(c).computer_level());
+  return out;
+}
+
+std::string Session::SeatLabel(Color c) const {
+  if (seat(c).computer()) {
+    return absl::StrCat("computer, level ", seat(c).computer_level());
+  }
+  return seat(c).player_name();
 }
 
 void Session::LeaveSeat(Color c) {
@@ -289,10 +324,7 @@ v1::Session Session::ToProto() const {
   settings->set_square_size_meters(settings->scale_meters() / 10);
   settings->set_physical_pieces(settings->scale_meters() > 6);
   for (Color c : {Color::kSilver, Color::kRed}) {
-    v1::Seat* s = out.add_seats();
-    s->set_color(ToV1(c));
-    s->set_occupied(seat(c).occupied());
-    s->set_player_name(seat(c).player_name());
+    *out.add_seats() = SeatToProto(c);
   }
   out.set_status(state_.status());
   *out.mutable_board() = BoardToProto(game_.position());

@@ -66,10 +66,18 @@ class Session {
   std::optional<Color> SeatOf(std::string_view token) const;
   const store::StoredSeat& seat(Color c) const;
   bool BothSeatsTaken() const;
+  // The seat as the contract shows it.
+  v1::Seat SeatToProto(Color c) const;
+  // Who sits there, for announcements: the player's name, or "computer,
+  // level 3" for the computer (so "Red (computer, level 3) plays ...").
+  std::string SeatLabel(Color c) const;
 
   // ---- Changes (the caller bumps the version) ----
   void set_version(int64_t v) { state_.set_version(v); }
   void TakeSeat(Color c, std::string player_name, std::string token_hash);
+  // The computer takes the seat at `level`, named `level_name`; it has no
+  // token.
+  void TakeComputerSeat(Color c, int level, std::string level_name);
   // Empties the seat; withdraws that player's standing draw offer.
   void LeaveSeat(Color c);
   // A new start and options; the board goes back to the start, waiting.

@@ -4,8 +4,12 @@
 #include "service/session_service.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -14,12 +18,17 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/play.h"
+#include "engine/search.h"
 #include "engine/setups.h"
 #include "service/announcements.h"
 #include "service/color_schemes.h"
+#include "service/computer_players.h"
 #include "service/convert.h"
 #include "service/event_hub.h"
 #include "service/mutex.h"
@@ -36,6 +45,10 @@ constexpr int64_t kMinTimeout = 60;
 constexpr int64_t kMaxTimeout = 604800;
 constexpr double kMinScale = 1;
 constexpr double kMaxScale = 30;
+constexpr int kDefaultSuggestionLevel = 3;
+constexpr int kMaxSuggestionDepth = 64;
+// How often a SuggestMove call looks at its caller while the search runs.
+constexpr absl::Duration kSuggestionPoll = absl::Milliseconds(10);
 
 // One session and what guards it. id and created_at never change.
 struct Entry {
@@ -209,37 +222,162 @@ absl::Status RequireGameInProgress(const Session& s) {
                    "\": it is waiting for players"));
 }
 
-v1::Seat SeatToProto(const Session& s, Color c) {
-  v1::Seat seat;
-  seat.set_color(ToProto(c));
-  seat.set_occupied(s.seat(c).occupied());
-  seat.set_player_name(s.seat(c).player_name());
-  return seat;
+// The seat a JoinSeat or SeatComputer asks for: `wanted`, or the first
+// free one; FAILED_PRECONDITION if it is taken.
+absl::StatusOr<Color> FreeSeat(const Session& s, v1::Color wanted) {
+  Color color = Color::kSilver;
+  if (wanted == v1::COLOR_UNSPECIFIED) {
+    if (s.seat(Color::kSilver).occupied()) color = Color::kRed;
+    if (s.seat(color).occupied()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("both seats of session \"", s.id(), "\" are taken"));
+    }
+    return color;
+  }
+  KHET_ASSIGN_OR_RETURN(color, FromProto(wanted));
+  if (s.seat(color).occupied()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the ", ColorName(color), " seat is taken by ",
+        s.seat(color).computer() ? absl::StrCat("the ", s.SeatLabel(color))
+                                 : s.seat(color).player_name()));
+  }
+  return color;
 }
 
-const std::string& PlayerName(const Session& s, Color c) {
-  return s.seat(c).player_name();
+absl::StatusOr<Level> LevelOf(int number) {
+  absl::StatusOr<Level> level = FindLevel(number);
+  if (!level.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "level must be 1 to 5, not ", number, " (ListLevels names them)"));
+  }
+  return level;
+}
+
+// `limits` with its time limit no longer than `cap`.
+SearchLimits CapTime(SearchLimits limits, absl::Duration cap) {
+  if (limits.max_time == absl::ZeroDuration() || limits.max_time > cap) {
+    limits.max_time = cap;
+  }
+  return limits;
+}
+
+// `style` for a search in `game`'s current position: its rule option and
+// the positions before it, which the search scores as draws to return to.
+SearchStyle StyleForGame(const Game& game, SearchStyle style) {
+  style.both_pharaohs_hit_draws = game.options().both_pharaohs_hit_draws;
+  style.history.clear();
+  style.history.reserve(game.moves().size());
+  Position pos = game.start();
+  for (const Move m : game.moves()) {
+    style.history.push_back(pos.hash());
+    MakeMove(&pos, m);
+  }
+  return style;
+}
+
+// The search's line as moves playable one after the other from `pos`; it
+// ends early at a move that is not legal or after a Pharaoh is hit.
+void LineToProto(const Position& pos, const SearchResult& result,
+                 v1::SuggestMoveResponse* out) {
+  std::vector<Move> line = result.principal_variation;
+  if (line.empty() || !(line.front() == result.best_move)) {
+    line.insert(line.begin(), result.best_move);
+  }
+  Position walk = pos;
+  for (const Move m : line) {
+    absl::StatusOr<Move> legal = CheckMove(walk, m);
+    if (!legal.ok()) break;
+    *out->add_principal_variation() = MoveToProto(walk, *legal);
+    if (MakeMove(&walk, *legal) != 0) break;
+  }
 }
 
 v1::Event GameStartedEvent(const Session& s) {
   v1::Event e;
   e.set_announcement(GameStartAnnouncement(
       s.state().setup_id() == kCustomSetupId ? "" : s.SetupName(),
-      PlayerName(s, Color::kSilver), PlayerName(s, Color::kRed),
+      s.SeatLabel(Color::kSilver), s.SeatLabel(Color::kRed),
       s.game().position().side_to_move()));
   v1::GameStarted* started = e.mutable_game_started();
   *started->mutable_board() = BoardToProto(s.game().position());
-  *started->add_seats() = SeatToProto(s, Color::kSilver);
-  *started->add_seats() = SeatToProto(s, Color::kRed);
+  *started->add_seats() = s.SeatToProto(Color::kSilver);
+  *started->add_seats() = s.SeatToProto(Color::kRed);
   return e;
 }
 
 v1::Event GameOverEvent(const Session& s) {
   v1::Event e;
-  e.set_announcement(GameOverAnnouncement(
-      s.game(), PlayerName(s, Color::kSilver), PlayerName(s, Color::kRed)));
+  e.set_announcement(GameOverAnnouncement(s.game(), s.SeatLabel(Color::kSilver),
+                                          s.SeatLabel(Color::kRed)));
   *e.mutable_game_over()->mutable_result() = ResultToProto(s.game());
   return e;
+}
+
+// Which seat a LeaveSeat frees (see the decisions in session_service.h).
+absl::StatusOr<Color> SeatToLeave(const Session& s, v1::Color wanted,
+                                  const Caller& caller) {
+  if (caller.token.empty()) return RequirePlayer(s, caller).status();
+  const std::optional<Color> own = s.SeatOf(caller.token);
+  const bool owner = s.IsOwner(caller.token);
+  if (wanted == v1::COLOR_UNSPECIFIED) {
+    if (own.has_value()) return *own;
+    if (owner) {
+      std::vector<Color> computers;
+      for (Color c : {Color::kSilver, Color::kRed}) {
+        if (s.seat(c).computer()) computers.push_back(c);
+      }
+      if (computers.size() == 1) return computers.front();
+      if (computers.size() == 2) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("both seats of session \"", s.id(),
+                         "\" are the computer's: name the color to free"));
+      }
+    }
+    return RequirePlayer(s, caller);
+  }
+  KHET_ASSIGN_OR_RETURN(Color color, FromProto(wanted));
+  if (own == color) return color;
+  if (!owner && !own.has_value()) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "the token is neither the owner's nor that of a player seated in "
+        "session \"",
+        s.id(), "\""));
+  }
+  if (!s.seat(color).occupied()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the ", ColorName(color), " seat of session \"", s.id(), "\" is free"));
+  }
+  if (!s.seat(color).computer()) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "the ", ColorName(color), " seat is ", s.seat(color).player_name(),
+        "'s: only its player may leave it"));
+  }
+  return color;
+}
+
+// The limits of a SuggestMove that gives them; INVALID_ARGUMENT naming a
+// bad one.
+absl::StatusOr<SearchLimits> SuggestionLimits(const v1::SearchLimits& l) {
+  if (l.max_depth() < 0 || l.max_nodes() < 0 || l.max_time_ms() < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "limits must not be negative: max_depth ", l.max_depth(),
+        ", max_nodes ", l.max_nodes(), ", max_time_ms ", l.max_time_ms()));
+  }
+  if (l.max_depth() > kMaxSuggestionDepth) {
+    return absl::InvalidArgumentError(absl::StrCat("max_depth must be at most ",
+                                                   kMaxSuggestionDepth,
+                                                   ", not ", l.max_depth()));
+  }
+  if (l.max_depth() == 0 && l.max_nodes() == 0 && l.max_time_ms() == 0) {
+    return absl::InvalidArgumentError(
+        "limits sets none of max_depth, max_nodes and max_time_ms: set one, "
+        "or ask for a level");
+  }
+  SearchLimits out;
+  out.max_depth = l.max_depth();
+  out.max_nodes = static_cast<uint64_t>(l.max_nodes());
+  out.max_time = absl::Milliseconds(l.max_time_ms());
+  return out;
 }
 
 // The sort key of ListSessions: newest first, then by id.
@@ -283,7 +421,18 @@ class SessionServiceImpl final : public SessionService {
       : store_(options.store),
         clock_(options.clock),
         random_(options.random),
-        limits_(options.limits) {}
+        limits_(options.limits),
+        search_(SearchOrDefault(options.search)),
+        log_(options.log),
+        computers_(std::make_unique<ComputerPlayers>(
+            ComputerPlayers::Options{limits_.computer_threads, search_},
+            [this](const ComputerTurn& turn, const SearchResult& result,
+                   bool stopped) {
+              ComputerSearchDone(turn, result, stopped);
+            })) {}
+
+  // Stops the computer's searches first: their threads use everything else.
+  ~SessionServiceImpl() override { computers_->Shutdown(); }
 
   // Loads every stored session; INTERNAL naming a corrupt one.
   absl::Status Load() {
@@ -312,6 +461,19 @@ class SessionServiceImpl final : public SessionService {
           std::make_shared<Entry>(*std::move(session), limits_.watcher_buffer);
     }
     return absl::OkStatus();
+  }
+
+  // Schedules the computer's move in every loaded game where it is to move.
+  void ResumeComputers() {
+    std::vector<std::shared_ptr<Entry>> entries;
+    {
+      MutexLock lock(&map_mu_);
+      for (const auto& [id, entry] : sessions_) entries.push_back(entry);
+    }
+    for (const std::shared_ptr<Entry>& entry : entries) {
+      MutexLock lock(&entry->mu);
+      ScheduleComputer(*entry);
+    }
   }
 
   v1::ListSetupsResponse ListSetups() override {
@@ -443,6 +605,7 @@ class SessionServiceImpl final : public SessionService {
     e.mutable_session_deleted();
     entry->deleted = true;
     entry->session.set_version(e.version());
+    computers_->Cancel(entry->id);
     entry->hub->Publish({e});
     entry->hub->Close();
     MutexLock map_lock(&map_mu_);
@@ -459,28 +622,15 @@ class SessionServiceImpl final : public SessionService {
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
     if (entry->deleted) return NoSession(entry->id);
+    KHET_ASSIGN_OR_RETURN(Color color,
+                          FreeSeat(entry->session, request.color()));
     Session next = entry->session;
-    Color color = Color::kSilver;
-    if (request.color() == v1::COLOR_UNSPECIFIED) {
-      if (next.seat(Color::kSilver).occupied()) color = Color::kRed;
-      if (next.seat(color).occupied()) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "both seats of session \"", next.id(), "\" are taken"));
-      }
-    } else {
-      KHET_ASSIGN_OR_RETURN(color, FromProto(request.color()));
-      if (next.seat(color).occupied()) {
-        return absl::FailedPreconditionError(
-            absl::StrCat("the ", ColorName(color), " seat is taken by ",
-                         next.seat(color).player_name()));
-      }
-    }
     const std::string token = random_->NewToken();
     next.TakeSeat(color, name, TokenHash(token));
     std::vector<v1::Event> events;
     v1::Event joined;
     joined.set_announcement(SeatAnnouncement(color, name, true));
-    *joined.mutable_seat_changed()->mutable_seat() = SeatToProto(next, color);
+    *joined.mutable_seat_changed()->mutable_seat() = next.SeatToProto(color);
     joined.mutable_seat_changed()->set_joined(true);
     events.push_back(std::move(joined));
     if (next.BothSeatsTaken() && next.status() != v1::IN_PROGRESS) {
@@ -501,13 +651,17 @@ class SessionServiceImpl final : public SessionService {
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
     if (entry->deleted) return NoSession(entry->id);
-    KHET_ASSIGN_OR_RETURN(Color color, RequirePlayer(entry->session, caller));
+    KHET_ASSIGN_OR_RETURN(Color color,
+                          SeatToLeave(entry->session, request.color(), caller));
     Session next = entry->session;
-    const std::string name = next.seat(color).player_name();
+    const store::StoredSeat seat = next.seat(color);
     next.LeaveSeat(color);
     v1::Event left;
-    left.set_announcement(SeatAnnouncement(color, name, false));
-    *left.mutable_seat_changed()->mutable_seat() = SeatToProto(next, color);
+    left.set_announcement(
+        seat.computer() ? ComputerSeatAnnouncement(color, seat.computer_level(),
+                                                   seat.player_name(), false)
+                        : SeatAnnouncement(color, seat.player_name(), false));
+    *left.mutable_seat_changed()->mutable_seat() = next.SeatToProto(color);
     left.mutable_seat_changed()->set_joined(false);
     KHET_RETURN_IF_ERROR(Commit(*entry, std::move(next), {std::move(left)}));
     return entry->session.ToProto();
@@ -594,47 +748,7 @@ class SessionServiceImpl final : public SessionService {
     }
     KHET_ASSIGN_OR_RETURN(Move move,
                           MoveFromProto(s.game().position(), request.move()));
-    Session next = s;
-    KHET_ASSIGN_OR_RETURN(PlayedMove played, next.Play(move, clock_->Now()));
-
-    const Edition edition = played.before.edition();
-    const Game& game = next.game();
-    v1::MakeMoveResponse reply;
-    *reply.mutable_move() = MoveToProto(played.before, played.effects.move);
-    *reply.mutable_shot() = ShotToProto(played.trace, edition);
-    for (const Removal& r : played.effects.removals) {
-      *reply.add_removals() = RemovalToProto(r, edition);
-    }
-    *reply.mutable_result() = ResultToProto(game);
-    *reply.mutable_board() = BoardToProto(game.position());
-
-    std::vector<v1::Event> events;
-    v1::Event made;
-    made.set_announcement(MoveAnnouncement(
-        color, PlayerName(next, color), reply.move().notation(),
-        played.effects.removals, edition, next.state().settings().quiet()));
-    v1::MoveMade* mm = made.mutable_move_made();
-    mm->set_mover(ToProto(color));
-    *mm->mutable_move() = reply.move();
-    *mm->mutable_shot() = reply.shot();
-    *mm->mutable_removals() = reply.removals();
-    *mm->mutable_result() = reply.result();
-    *mm->mutable_board() = reply.board();
-    events.push_back(std::move(made));
-    std::string announcement = MoveAnnouncement(
-        color, PlayerName(next, color), reply.move().notation(),
-        played.effects.removals, edition, /*quiet=*/false);
-    if (game.over()) {
-      events.push_back(GameOverEvent(next));
-      absl::StrAppend(&announcement, " ", events.back().announcement());
-    }
-    reply.set_announcement(announcement);
-    reply.set_version(s.version() + static_cast<int64_t>(events.size()));
-    if (!request.request_id().empty()) {
-      next.KeepReply(request.request_id(), reply, limits_.max_replies_kept);
-    }
-    KHET_RETURN_IF_ERROR(Commit(*entry, std::move(next), std::move(events)));
-    return reply;
+    return PlayMove(*entry, color, move, request.request_id());
   }
 
   absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
@@ -655,6 +769,138 @@ class SessionServiceImpl final : public SessionService {
     if (entry->session.status() == v1::FINISHED) return out;
     for (Move m : moves) *out.add_moves() = MoveToProto(pos, m);
     return out;
+  }
+
+  absl::StatusOr<v1::SuggestMoveResponse> SuggestMove(
+      const v1::SuggestMoveRequest& request,
+      const CallControl& control) override {
+    SearchLimits limits;
+    SearchStyle style;
+    v1::SuggestMoveResponse out;
+    if (request.strength_case() == v1::SuggestMoveRequest::kLimits) {
+      KHET_ASSIGN_OR_RETURN(limits, SuggestionLimits(request.limits()));
+    } else {
+      KHET_ASSIGN_OR_RETURN(
+          Level level,
+          LevelOf(request.strength_case() == v1::SuggestMoveRequest::kLevel
+                      ? request.level()
+                      : kDefaultSuggestionLevel));
+      limits = level.limits;
+      style = level.style;
+      out.set_level(level.number);
+      out.set_level_name(std::string(level.name));
+    }
+
+    Position pos;
+    {  // The search works on a copy: no lock is held while it runs.
+      KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                            Find(request.session_id()));
+      MutexLock lock(&entry->mu);
+      if (entry->deleted) return NoSession(entry->id);
+      const Session& s = entry->session;
+      if (s.status() == v1::FINISHED) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("the game in session \"", s.id(),
+                         "\" is over: ", s.state().result().text()));
+      }
+      pos = s.game().position();
+      style = StyleForGame(s.game(), style);
+      out.set_version(s.version());
+    }
+
+    const absl::Time start = absl::Now();
+    absl::Duration allowed = limits_.max_suggestion_time;
+    if (control.deadline != absl::InfiniteFuture()) {
+      // Stop early enough for the answer to reach the caller in time.
+      const absl::Duration left = control.deadline - start;
+      const absl::Duration margin = std::clamp(
+          left / 10, absl::Milliseconds(10), absl::Milliseconds(250));
+      if (left - margin <= absl::ZeroDuration()) {
+        return absl::DeadlineExceededError(
+            "the call's deadline leaves no time to search");
+      }
+      allowed = std::min(allowed, left - margin);
+    }
+    const bool time_capped =
+        limits.max_time == absl::ZeroDuration() || limits.max_time > allowed;
+    limits = CapTime(limits, allowed);
+
+    KHET_ASSIGN_OR_RETURN(SuggestionSlot slot, ReserveSuggestion());
+    absl::Status stopped_by;
+    const SearchResult result =
+        RunSearch(pos, limits, style, start + allowed, control, &stopped_by);
+    const absl::Duration elapsed = absl::Now() - start;
+    if (!stopped_by.ok()) return stopped_by;
+    if (result.best_move.is_null()) {
+      MoveList moves;
+      GenerateMoves(pos, &moves);
+      if (moves.size == 0) {
+        return absl::FailedPreconditionError(
+            absl::StrCat(ColorName(pos.side_to_move()), " has no legal move"));
+      }
+      return absl::DeadlineExceededError(
+          absl::StrCat("the search found no move in the ",
+                       absl::ToInt64Milliseconds(allowed), " ms it had"));
+    }
+    out.set_side_to_move(ToProto(pos.side_to_move()));
+    *out.mutable_move() = MoveToProto(pos, result.best_move);
+    out.set_score(result.score);
+    LineToProto(pos, result, &out);
+    out.set_nodes(static_cast<int64_t>(result.nodes));
+    out.set_depth(result.depth);
+    out.set_elapsed_ms(absl::ToInt64Milliseconds(elapsed));
+    // Cut short: the time it was given ended it before its own limits
+    // (or a forced win or loss) did.
+    const bool ended_by_itself =
+        (limits.max_depth > 0 && result.depth >= limits.max_depth) ||
+        (limits.max_nodes > 0 && result.nodes >= limits.max_nodes) ||
+        std::abs(result.score) >= kMateThreshold;
+    out.set_cut_short(time_capped && !ended_by_itself);
+    return out;
+  }
+
+  v1::ListLevelsResponse ListLevels() override {
+    v1::ListLevelsResponse out;
+    for (const Level& level : AllLevels()) {
+      *out.add_levels() = LevelToProto(level);
+    }
+    return out;
+  }
+
+  absl::StatusOr<v1::Session> SeatComputer(
+      const v1::SeatComputerRequest& request, const Caller& caller) override {
+    KHET_ASSIGN_OR_RETURN(Level level, LevelOf(request.level()));
+    KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
+                          Find(request.session_id()));
+    MutexLock lock(&entry->mu);
+    if (entry->deleted) return NoSession(entry->id);
+    const Session& s = entry->session;
+    if (caller.token.empty()) {
+      return absl::UnauthenticatedError(
+          "SeatComputer needs the owner's or a seated player's token "
+          "(authorization: Bearer <token>)");
+    }
+    if (!s.IsOwner(caller.token) && !s.SeatOf(caller.token).has_value()) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("only the owner or a seated player of session \"",
+                       s.id(), "\" may seat the computer"));
+    }
+    KHET_ASSIGN_OR_RETURN(Color color, FreeSeat(s, request.color()));
+    Session next = s;
+    next.TakeComputerSeat(color, level.number, std::string(level.name));
+    std::vector<v1::Event> events;
+    v1::Event joined;
+    joined.set_announcement(
+        ComputerSeatAnnouncement(color, level.number, level.name, true));
+    *joined.mutable_seat_changed()->mutable_seat() = next.SeatToProto(color);
+    joined.mutable_seat_changed()->set_joined(true);
+    events.push_back(std::move(joined));
+    if (next.BothSeatsTaken() && next.status() != v1::IN_PROGRESS) {
+      next.StartGame(clock_->Now());
+      events.push_back(GameStartedEvent(next));
+    }
+    KHET_RETURN_IF_ERROR(Commit(*entry, std::move(next), std::move(events)));
+    return entry->session.ToProto();
   }
 
   absl::StatusOr<v1::Session> Resign(const v1::ResignRequest& request,
@@ -687,7 +933,7 @@ class SessionServiceImpl final : public SessionService {
     next.OfferDraw(color);
     v1::Event offered;
     offered.set_announcement(
-        DrawOfferAnnouncement(color, PlayerName(next, color)));
+        DrawOfferAnnouncement(color, next.SeatLabel(color)));
     offered.mutable_draw_offered()->set_by(ToProto(color));
     KHET_RETURN_IF_ERROR(Commit(*entry, std::move(next), {std::move(offered)}));
     return entry->session.ToProto();
@@ -810,6 +1056,206 @@ class SessionServiceImpl final : public SessionService {
   }
 
  private:
+  // A place among the SuggestMove searches running at once, given back
+  // when destroyed.
+  class SuggestionSlot {
+   public:
+    explicit SuggestionSlot(std::atomic<int>* count) : count_(count) {}
+    SuggestionSlot(SuggestionSlot&& other)
+        : count_(std::exchange(other.count_, nullptr)) {}
+    SuggestionSlot& operator=(SuggestionSlot&&) = delete;
+    ~SuggestionSlot() {
+      if (count_ != nullptr) count_->fetch_sub(1);
+    }
+
+   private:
+    std::atomic<int>* count_;
+  };
+
+  absl::StatusOr<SuggestionSlot> ReserveSuggestion() {
+    if (suggestions_.fetch_add(1) >= limits_.max_concurrent_suggestions) {
+      suggestions_.fetch_sub(1);
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the server is already searching ",
+          limits_.max_concurrent_suggestions,
+          " suggestions (max_concurrent_suggestions); try again shortly"));
+    }
+    return SuggestionSlot(&suggestions_);
+  }
+
+  // Runs the search on a thread of its own while this one watches the
+  // caller: the search is stopped at `stop_at`, or when control.check
+  // fails, which *stopped_by then holds.
+  SearchResult RunSearch(const Position& pos, const SearchLimits& limits,
+                         const SearchStyle& style, absl::Time stop_at,
+                         const CallControl& control, absl::Status* stopped_by) {
+    struct Run {
+      std::atomic<bool> stop{false};
+      Mutex mu;
+      CondVar finished;
+      bool done ABSL_GUARDED_BY(mu) = false;
+      SearchResult result ABSL_GUARDED_BY(mu);
+    } run;
+    std::thread searcher([&] {
+      SearchResult result = search_(pos, limits, style, &run.stop);
+      MutexLock lock(&run.mu);
+      run.result = std::move(result);
+      run.done = true;
+      run.finished.SignalAll();
+    });
+    while (true) {
+      {
+        MutexLock lock(&run.mu);
+        if (!run.done) run.finished.WaitWithTimeout(&run.mu, kSuggestionPoll);
+        if (run.done) break;
+      }
+      if (stopped_by->ok() && control.check) *stopped_by = control.check();
+      if (!stopped_by->ok() || absl::Now() >= stop_at) run.stop = true;
+    }
+    searcher.join();
+    MutexLock lock(&run.mu);
+    return std::move(run.result);
+  }
+
+  // Plays `move` for `color`, the side to move, through the one move path:
+  // the reply, MoveMade (and GameOver), the stored reply for `request_id`.
+  absl::StatusOr<v1::MakeMoveResponse> PlayMove(Entry& entry, Color color,
+                                                Move move,
+                                                const std::string& request_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
+    const int64_t version = entry.session.version();
+    Session next = entry.session;
+    KHET_ASSIGN_OR_RETURN(PlayedMove played, next.Play(move, clock_->Now()));
+
+    const Edition edition = played.before.edition();
+    const Game& game = next.game();
+    v1::MakeMoveResponse reply;
+    *reply.mutable_move() = MoveToProto(played.before, played.effects.move);
+    *reply.mutable_shot() = ShotToProto(played.trace, edition);
+    for (const Removal& r : played.effects.removals) {
+      *reply.add_removals() = RemovalToProto(r, edition);
+    }
+    *reply.mutable_result() = ResultToProto(game);
+    *reply.mutable_board() = BoardToProto(game.position());
+
+    std::vector<v1::Event> events;
+    v1::Event made;
+    made.set_announcement(MoveAnnouncement(
+        color, next.SeatLabel(color), reply.move().notation(),
+        played.effects.removals, edition, next.state().settings().quiet()));
+    v1::MoveMade* mm = made.mutable_move_made();
+    mm->set_mover(ToProto(color));
+    *mm->mutable_move() = reply.move();
+    *mm->mutable_shot() = reply.shot();
+    *mm->mutable_removals() = reply.removals();
+    *mm->mutable_result() = reply.result();
+    *mm->mutable_board() = reply.board();
+    events.push_back(std::move(made));
+    std::string announcement =
+        MoveAnnouncement(color, next.SeatLabel(color), reply.move().notation(),
+                         played.effects.removals, edition, /*quiet=*/false);
+    if (game.over()) {
+      events.push_back(GameOverEvent(next));
+      absl::StrAppend(&announcement, " ", events.back().announcement());
+    }
+    reply.set_announcement(announcement);
+    reply.set_version(version + static_cast<int64_t>(events.size()));
+    if (!request_id.empty()) {
+      next.KeepReply(request_id, reply, limits_.max_replies_kept);
+    }
+    KHET_RETURN_IF_ERROR(Commit(entry, std::move(next), std::move(events)));
+    return reply;
+  }
+
+  // If the game is in progress with the computer to move, schedules its
+  // search (after `delay`); otherwise stops any search for the session.
+  void ScheduleComputer(Entry& entry,
+                        absl::Duration delay = absl::ZeroDuration())
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
+    const Session& s = entry.session;
+    const Position& pos = s.game().position();
+    const store::StoredSeat& seat = s.seat(pos.side_to_move());
+    absl::StatusOr<Level> level =
+        seat.computer() ? FindLevel(seat.computer_level())
+                        : absl::StatusOr<Level>(absl::NotFoundError("human"));
+    if (entry.deleted || s.status() != v1::IN_PROGRESS || !level.ok()) {
+      computers_->Cancel(entry.id);
+      return;
+    }
+    ComputerTurn turn;
+    turn.session_id = entry.id;
+    turn.version = s.version();
+    turn.position = pos;
+    turn.level = level->number;
+    turn.limits = CapTime(level->limits, limits_.computer_move_budget);
+    turn.style = StyleForGame(s.game(), level->style);
+    // Games differ from board to board and move to move, yet replay alike.
+    turn.style.seed ^= std::hash<std::string>()(entry.id) * 31 +
+                       static_cast<uint64_t>(s.game().ply());
+    computers_->Schedule(std::move(turn), delay);
+  }
+
+  // A computer seat's search ended (on a computer thread).
+  void ComputerSearchDone(const ComputerTurn& turn, const SearchResult& result,
+                          bool stopped) {
+    std::string move;
+    const std::string outcome =
+        stopped ? "cancelled" : PlayComputerMove(turn, result, &move);
+    if (!log_) return;
+    log_(absl::StrFormat(
+        "computer session=%s level=%d outcome=%s%s depth=%d nodes=%d ms=%d",
+        absl::CEscape(turn.session_id), turn.level, outcome,
+        move.empty() ? "" : absl::StrCat(" move=", move), result.depth,
+        result.nodes, absl::ToInt64Milliseconds(result.elapsed)));
+  }
+
+  // Plays the computer's move (or claims a repetition draw) if the session
+  // is still at the version its search began from; says what came of it.
+  std::string PlayComputerMove(const ComputerTurn& turn,
+                               const SearchResult& result, std::string* move) {
+    absl::StatusOr<std::shared_ptr<Entry>> found = Find(turn.session_id);
+    if (!found.ok()) return "gone";
+    Entry& entry = **found;
+    MutexLock lock(&entry.mu);
+    if (entry.deleted) return "gone";
+    const Session& s = entry.session;
+    if (s.version() != turn.version) {
+      ScheduleComputer(entry);  // once more if it is still its turn
+      return "stale";
+    }
+    const Color color = s.game().position().side_to_move();
+    absl::Status failed;
+    if (result.score <= 0 && !s.options().automatic_repetition_draw &&
+        s.game().RepetitionCount() >= 3) {
+      Session next = s;
+      if (next.ClaimRepetitionDraw(color).ok()) {
+        v1::Event over = GameOverEvent(next);
+        failed = Commit(entry, std::move(next), {std::move(over)});
+        if (failed.ok()) return "claimed-draw";
+      }
+    }
+    if (failed.ok()) {
+      if (result.best_move.is_null()) {
+        failed = absl::FailedPreconditionError("the search found no move");
+      } else {
+        absl::StatusOr<v1::MakeMoveResponse> reply =
+            PlayMove(entry, color, result.best_move, "");
+        if (reply.ok()) {
+          *move = reply->move().notation();
+          return "played";
+        }
+        failed = reply.status();
+      }
+    }
+    const std::string message =
+        absl::StrCat(" message=\"", absl::CEscape(failed.message()), "\"");
+    if (absl::IsInvalidArgument(failed) || absl::IsFailedPrecondition(failed)) {
+      return absl::StrCat("failed", message);  // trying again would not help
+    }
+    ScheduleComputer(entry, limits_.computer_retry_delay);
+    return absl::StrCat("retrying", message);
+  }
+
   absl::StatusOr<std::shared_ptr<Entry>> Find(const std::string& id) {
     MutexLock lock(&map_mu_);
     auto it = sessions_.find(id);
@@ -848,6 +1294,7 @@ class SessionServiceImpl final : public SessionService {
     KHET_RETURN_IF_ERROR(store_->Update(Record(next), old_version, records));
     entry.session = std::move(next);
     entry.hub->Publish(events);
+    ScheduleComputer(entry);
     return absl::OkStatus();
   }
 
@@ -884,11 +1331,16 @@ class SessionServiceImpl final : public SessionService {
   Clock* const clock_;
   RandomSource* const random_;
   const ServiceLimits limits_;
+  const SearchFunction search_;
+  const std::function<void(const std::string& line)> log_;
+  std::atomic<int> suggestions_{0};  // SuggestMove searches running
 
   Mutex map_mu_;
   std::map<std::string, std::shared_ptr<Entry>> sessions_
       ABSL_GUARDED_BY(map_mu_);
   int reserved_ ABSL_GUARDED_BY(map_mu_) = 0;  // creations under way
+  // Last, so that it is destroyed (its threads joined) first.
+  std::unique_ptr<ComputerPlayers> computers_;
 };
 
 }  // namespace
@@ -902,6 +1354,7 @@ absl::StatusOr<std::unique_ptr<SessionService>> SessionService::Create(
   }
   auto service = std::make_unique<SessionServiceImpl>(options);
   KHET_RETURN_IF_ERROR(service->Load());
+  service->ResumeComputers();
   return service;
 }
 

@@ -7,6 +7,7 @@
 #ifndef KHET_SERVICE_SESSION_SERVICE_H_
 #define KHET_SERVICE_SESSION_SERVICE_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "absl/time/time.h"
 #include "khet/v1/khet_service.pb.h"
 #include "service/clock.h"
+#include "service/computer_players.h"
 #include "service/random_source.h"
 #include "service/store/session_store.h"
 
@@ -33,6 +35,18 @@ struct ServiceLimits {
   int watcher_buffer = 256;       // events queued for one watcher before it
                                   // is cut off with RESOURCE_EXHAUSTED
   int max_replies_kept = 32;      // MakeMove answers kept for retries
+  // SuggestMove searches running at once; beyond: RESOURCE_EXHAUSTED.
+  int max_concurrent_suggestions = 4;
+  // A SuggestMove search stops after this long whatever its limits.
+  absl::Duration max_suggestion_time = absl::Seconds(10);
+  // Threads searching for computer seats, over all sessions.
+  int computer_threads = 2;
+  // A computer seat's search for one move takes at most this long (its
+  // level's time limit, if any, is capped by it).
+  absl::Duration computer_move_budget = absl::Seconds(2);
+  // After a computer move fails to be written, the computer tries again
+  // this much later.
+  absl::Duration computer_retry_delay = absl::Seconds(1);
 };
 
 struct ServiceOptions {
@@ -40,12 +54,30 @@ struct ServiceOptions {
   Clock* clock = RealClock();             // not owned
   RandomSource* random = SystemRandom();  // not owned
   ServiceLimits limits;
+  // The search of SuggestMove and of the computer seats; empty:
+  // khet::Search. Tests inject their own.
+  SearchFunction search;
+  // Receives one line for every search of a computer seat when it ends,
+  // from a background thread, e.g. "computer session=s0001 level=1
+  // outcome=played move=c1R depth=3 nodes=1234 ms=12". Never a token.
+  // Default (empty): no log.
+  std::function<void(const std::string& line)> log;
 };
 
 // The token a call carries (from "authorization: Bearer <token>"); empty
 // when there is none.
 struct Caller {
   std::string token;
+};
+
+// What a long call (SuggestMove) needs to know about its caller.
+struct CallControl {
+  // When the caller stops waiting; the call ends a little before it.
+  absl::Time deadline = absl::InfiniteFuture();
+  // Called now and then on the calling thread while the call works: OK to
+  // go on, or the error to end the call with (CANCELLED when the caller
+  // went away). Empty: the caller never cancels.
+  std::function<absl::Status()> check;
 };
 
 // One watcher's view of a session's events. Not thread-safe: one reader.
@@ -90,6 +122,36 @@ class EventStream {
 // - RenderBoard with the laser shows the board as the last shot saw it: the
 //   hit pieces still standing, marked.
 // - ListSessions orders by created_at, newest first, then by id.
+// - SuggestMove copies the position under the session lock and searches
+//   the copy on its own thread with no lock held; it works on a board
+//   waiting for players (the start) and is FAILED_PRECONDITION on a
+//   finished game. No strength given means level 3; explicit limits mean
+//   best play, max_depth at most 64. The search gets the time left before
+//   the deadline less a margin (a tenth of it, 10 to 250 ms) so that its
+//   answer arrives in time, and at most max_suggestion_time: cut short, it
+//   answers with the best move found so far (cut_short set), or
+//   DEADLINE_EXCEEDED if it found none. A cancelled caller gets the
+//   check's error at once; the search stops within a poll (10 ms).
+// - Computer seats: SeatComputer by the owner or a seated player, into a
+//   free seat, completes the pair like JoinSeat. The computer's seat has no
+//   token; its player_name is the level's name and announcements call it
+//   "computer, level N". Whenever a change leaves an IN_PROGRESS game with
+//   the computer to move (a move, a seat taken, a restart loading the
+//   session...), its search is scheduled on the computer threads with the
+//   level's limits, time capped by computer_move_budget. A change that
+//   keeps the position (a setting, a draw offer, the other seat changing
+//   hands) lets the search run on. The move is played through the normal
+//   move path only if the session is still at the version the search was
+//   for; else it is dropped and the search runs again if it is still the
+//   computer's turn. Reset, LeaveSeat of the computer's seat, deletion and
+//   the service's destruction stop the search. The computer claims a
+//   repetition draw when it may and its search does not rate its position
+//   above even; it ignores draw offers (they lapse when it moves). A failed
+//   write is retried after computer_retry_delay.
+// - LeaveSeat with a color frees that seat: the caller's own (player
+//   token), or a computer's seat (the owner or a seated player). The
+//   owner's token without a color frees the computer's seat if exactly one
+//   seat is the computer's.
 class SessionService {
  public:
   // Loads every session from the store. REQUIRES: options.store != nullptr.
@@ -120,6 +182,13 @@ class SessionService {
       const v1::MakeMoveRequest& request, const Caller& caller) = 0;
   virtual absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
       const v1::ListLegalMovesRequest& request) = 0;
+  // The computer's move for the side to move; see the decisions above.
+  virtual absl::StatusOr<v1::SuggestMoveResponse> SuggestMove(
+      const v1::SuggestMoveRequest& request, const CallControl& control) = 0;
+  virtual v1::ListLevelsResponse ListLevels() = 0;
+  // Puts the computer into a free seat (owner or seated player).
+  virtual absl::StatusOr<v1::Session> SeatComputer(
+      const v1::SeatComputerRequest& request, const Caller& caller) = 0;
   virtual absl::StatusOr<v1::Session> Resign(const v1::ResignRequest& request,
                                              const Caller& caller) = 0;
   virtual absl::StatusOr<v1::Session> OfferDraw(

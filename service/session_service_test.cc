@@ -1,5 +1,7 @@
 #include "service/session_service.h"
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -8,12 +10,15 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/play.h"
 #include "engine/setups.h"
 #include "gtest/gtest.h"
 #include "service/clock.h"
+#include "service/mutex.h"
 #include "service/store/memory_store.h"
 #include "service/test_fakes.h"
 #include "session_state.pb.h"
@@ -36,6 +41,12 @@ absl::Status StatusOf(const absl::Status& s) { return s; }
     EXPECT_EQ(status_.code(), StatusCode::want) << status_;        \
     EXPECT_TRUE(absl::StrContains(status_.message(), text))        \
         << "message: " << status_.message() << "; want: " << text; \
+  } while (false)
+
+#define EXPECT_OK(expr)                          \
+  do {                                           \
+    const absl::Status status_ = StatusOf(expr); \
+    EXPECT_TRUE(status_.ok()) << status_;        \
   } while (false)
 
 #define ASSERT_OK(expr)                          \
@@ -129,10 +140,78 @@ class SessionServiceTest : public ::testing::Test {
     options.clock = &clock_;
     options.random = &random_;
     options.limits = limits_;
+    options.search = search_;
+    options.log = [this](const std::string& line) {
+      MutexLock lock(&log_mu_);
+      log_.push_back(line);
+    };
     absl::StatusOr<std::unique_ptr<SessionService>> s =
         SessionService::Create(options);
     EXPECT_TRUE(s.ok()) << s.status();
     return s.ok() ? *std::move(s) : nullptr;
+  }
+
+  // Restarts the service with a search under the test's control.
+  ControlledSearch& UseControlledSearch(
+      std::function<khet::Move(const Position&)> choose = nullptr) {
+    service_.reset();
+    controlled_ = std::make_unique<ControlledSearch>(std::move(choose));
+    search_ = controlled_->Function();
+    service_ = NewService();
+    return *controlled_;
+  }
+
+  // Waits up to 60 s (sanitizer builds are slow) for `done` to hold.
+  static bool WaitFor(const std::function<bool()>& done) {
+    const absl::Time deadline = absl::Now() + absl::Seconds(60);
+    while (!done()) {
+      if (absl::Now() > deadline) return false;
+      absl::SleepFor(absl::Milliseconds(2));
+    }
+    return true;
+  }
+
+  // The computer log lines so far containing `text`.
+  int LogLines(const std::string& text) {
+    MutexLock lock(&log_mu_);
+    int n = 0;
+    for (const std::string& line : log_) n += absl::StrContains(line, text);
+    return n;
+  }
+
+  absl::StatusOr<v1::Session> SeatComputer(const std::string& id,
+                                           v1::Color color, int level,
+                                           const std::string& token) {
+    v1::SeatComputerRequest seat;
+    seat.set_session_id(id);
+    seat.set_color(color);
+    seat.set_level(level);
+    return service_->SeatComputer(seat, As(token));
+  }
+
+  // A board where alice (Silver) plays the computer (Red) at `level`.
+  Board NewBoardAgainstComputer(int level, v1::RuleOptions rules = {}) {
+    Board b = NewBoard("classic-2", /*seat=*/false, rules);
+    b.silver = Join(b.id, v1::SILVER, "alice");
+    EXPECT_TRUE(SeatComputer(b.id, v1::RED, level, b.silver).ok());
+    return b;
+  }
+
+  absl::StatusOr<v1::SuggestMoveResponse> Suggest(
+      const std::string& id, int level, const CallControl& control = {}) {
+    v1::SuggestMoveRequest request;
+    request.set_session_id(id);
+    request.set_level(level);
+    return service_->SuggestMove(request, control);
+  }
+
+  // Explicit limits deep enough to run until stopped.
+  absl::StatusOr<v1::SuggestMoveResponse> SuggestDeep(
+      const std::string& id, const CallControl& control) {
+    v1::SuggestMoveRequest request;
+    request.set_session_id(id);
+    request.mutable_limits()->set_max_depth(64);
+    return service_->SuggestMove(request, control);
   }
 
   // A new board; with players, a game in progress.
@@ -230,7 +309,11 @@ class SessionServiceTest : public ::testing::Test {
   FakeClock clock_;
   FakeRandom random_;
   ServiceLimits limits_;
-  std::unique_ptr<SessionService> service_;
+  SearchFunction search_;  // empty: the engine's search
+  std::unique_ptr<ControlledSearch> controlled_;
+  Mutex log_mu_;
+  std::vector<std::string> log_ ABSL_GUARDED_BY(log_mu_);
+  std::unique_ptr<SessionService> service_;  // last: destroyed first
 };
 
 // ---- Setups and schemes ----------------------------------------------------
@@ -1457,6 +1540,488 @@ TEST_F(SessionServiceTest, TokensNeverAppearInSessionsEventsOrState) {
       EXPECT_FALSE(absl::StrContains(blob, token.substr(0, 12))) << token;
     }
   }
+}
+
+// ---- The computer ----------------------------------------------------------
+
+TEST_F(SessionServiceTest, ListLevelsHasFiveWeakestFirst) {
+  const v1::ListLevelsResponse r = service_->ListLevels();
+  ASSERT_EQ(r.levels_size(), 5);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(r.levels(i).number(), i + 1);
+    EXPECT_FALSE(r.levels(i).name().empty());
+    EXPECT_FALSE(r.levels(i).description().empty());
+  }
+  EXPECT_EQ(r.levels(0).name(), "A'NOOB'IS");
+  EXPECT_EQ(r.levels(4).name(), "KHET GRANDMASTER");
+}
+
+TEST_F(SessionServiceTest, SuggestMoveGivesALegalMoveWithItsLine) {
+  const Board b = NewBoard();
+  ASSERT_OK(Move(b.id, b.silver, "j1L"));
+  const v1::Session before = Get(b.id);
+  absl::StatusOr<v1::SuggestMoveResponse> r = Suggest(b.id, 2);
+  ASSERT_OK(r);
+  const Position pos = *ParsePosition(before.board().position());
+  absl::StatusOr<khet::Move> move = ParseMove(pos, r->move().notation());
+  ASSERT_OK(move);
+  ASSERT_OK(CheckMove(pos, *move));
+  ASSERT_GE(r->principal_variation_size(), 1);
+  EXPECT_EQ(r->principal_variation(0).notation(), r->move().notation());
+  // The line is playable move after move.
+  Position walk = pos;
+  for (const v1::Move& m : r->principal_variation()) {
+    absl::StatusOr<khet::Move> step = ParseMove(walk, m.notation());
+    ASSERT_OK(step);
+    ASSERT_OK(ApplyMove(&walk, *step));
+  }
+  EXPECT_GT(r->nodes(), 0);
+  EXPECT_GE(r->depth(), 1);
+  EXPECT_EQ(r->level(), 2);
+  EXPECT_EQ(r->level_name(), "SCARAB'S APPRENTICE");
+  EXPECT_EQ(r->version(), before.version());
+  EXPECT_EQ(r->side_to_move(), v1::RED);
+  EXPECT_FALSE(r->cut_short());
+  // Nothing changed, and the same question gets the same answer.
+  EXPECT_EQ(Get(b.id).version(), before.version());
+  absl::StatusOr<v1::SuggestMoveResponse> again = Suggest(b.id, 2);
+  ASSERT_OK(again);
+  EXPECT_EQ(again->move().notation(), r->move().notation());
+  EXPECT_EQ(again->nodes(), r->nodes());
+
+  // Explicit limits: best play, no level.
+  v1::SuggestMoveRequest request;
+  request.set_session_id(b.id);
+  request.mutable_limits()->set_max_depth(2);
+  absl::StatusOr<v1::SuggestMoveResponse> limited =
+      service_->SuggestMove(request, {});
+  ASSERT_OK(limited);
+  EXPECT_EQ(limited->level(), 0);
+  EXPECT_EQ(limited->level_name(), "");
+  EXPECT_EQ(limited->depth(), 2);
+  EXPECT_FALSE(limited->move().notation().empty());
+  // A board waiting for players: a move for the start.
+  const Board waiting = NewBoard("classic-2", /*seat=*/false);
+  ASSERT_OK(Suggest(waiting.id, 1));
+}
+
+TEST_F(SessionServiceTest, SuggestMoveErrors) {
+  const Board b = NewBoard();
+  EXPECT_ERROR(Suggest(b.id, 0), kInvalidArgument, "level must be 1 to 5");
+  EXPECT_ERROR(Suggest(b.id, 6), kInvalidArgument, "not 6");
+  EXPECT_ERROR(Suggest("nope", 1), kNotFound, "nope");
+  v1::SuggestMoveRequest request;
+  request.set_session_id(b.id);
+  request.mutable_limits();
+  EXPECT_ERROR(service_->SuggestMove(request, {}), kInvalidArgument,
+               "sets none");
+  request.mutable_limits()->set_max_depth(65);
+  EXPECT_ERROR(service_->SuggestMove(request, {}), kInvalidArgument,
+               "at most 64, not 65");
+  request.mutable_limits()->set_max_depth(1);
+  request.mutable_limits()->set_max_nodes(-1);
+  EXPECT_ERROR(service_->SuggestMove(request, {}), kInvalidArgument,
+               "negative");
+  CallControl late;
+  late.deadline = absl::Now() - absl::Seconds(1);
+  EXPECT_ERROR(Suggest(b.id, 1, late), kDeadlineExceeded, "deadline");
+  PlayToTheEnd(b, 1);
+  EXPECT_ERROR(Suggest(b.id, 1), kFailedPrecondition, "is over");
+}
+
+TEST_F(SessionServiceTest, SuggestMoveStopsAtOnceWhenTheCallerCancels) {
+  const Board b = NewBoard();
+  std::atomic<bool> cancel{false};
+  std::atomic<int> checks{0};
+  CallControl control;
+  control.check = [&]() -> absl::Status {
+    ++checks;
+    if (cancel) return absl::CancelledError("the caller went away");
+    return absl::OkStatus();
+  };
+  std::thread canceller([&] {
+    WaitFor([&] { return checks > 0; });  // the search is running
+    absl::SleepFor(absl::Milliseconds(50));
+    cancel = true;
+  });
+  const absl::Time start = absl::Now();
+  EXPECT_ERROR(SuggestDeep(b.id, control), kCancelled, "went away");
+  canceller.join();
+  EXPECT_LT(absl::Now() - start, absl::Seconds(3));
+}
+
+TEST_F(SessionServiceTest, SuggestMoveAnswersInTimeWithTheBestSoFar) {
+  const Board b = NewBoard();
+  CallControl control;
+  control.deadline = absl::Now() + absl::Milliseconds(400);
+  absl::StatusOr<v1::SuggestMoveResponse> r = SuggestDeep(b.id, control);
+  ASSERT_OK(r);
+  EXPECT_LT(absl::Now(), control.deadline + absl::Milliseconds(100));
+  EXPECT_TRUE(r->cut_short());
+  EXPECT_FALSE(r->move().notation().empty());
+  EXPECT_GE(r->principal_variation_size(), 1);
+
+  // The server's own maximum holds without a deadline.
+  limits_.max_suggestion_time = absl::Milliseconds(200);
+  service_ = NewService();
+  const absl::Time start = absl::Now();
+  r = SuggestDeep(b.id, {});
+  ASSERT_OK(r);
+  EXPECT_TRUE(r->cut_short());
+  EXPECT_LT(absl::Now() - start, absl::Seconds(3));
+}
+
+TEST_F(SessionServiceTest, SuggestMoveHoldsUpNoOtherCall) {
+  const Board b = NewBoard();
+  std::atomic<bool> cancel{false};
+  std::atomic<int> checks{0};
+  CallControl control;
+  control.check = [&]() -> absl::Status {
+    ++checks;
+    if (cancel) return absl::CancelledError("done");
+    return absl::OkStatus();
+  };
+  absl::Status suggested;
+  std::thread suggester(
+      [&] { suggested = SuggestDeep(b.id, control).status(); });
+  EXPECT_TRUE(WaitFor([&] { return checks > 0; }));
+  // While it searches, the session reads and moves promptly.
+  const absl::Time start = absl::Now();
+  const v1::Session s = Get(b.id);
+  EXPECT_OK(Move(b.id, b.silver, "j1L", s.version()));
+  EXPECT_OK(Move(b.id, b.red, "a8L"));
+  EXPECT_LT(absl::Now() - start, absl::Seconds(1));
+  EXPECT_EQ(Get(b.id).moves_size(), 2);
+
+  cancel = true;
+  suggester.join();
+  EXPECT_EQ(suggested.code(), StatusCode::kCancelled) << suggested;
+}
+
+TEST_F(SessionServiceTest, TooManySuggestionsAtOnceIsResourceExhausted) {
+  limits_.max_concurrent_suggestions = 1;
+  service_ = NewService();
+  const Board b = NewBoard();
+  std::atomic<bool> cancel{false};
+  std::atomic<int> checks{0};
+  CallControl control;
+  control.check = [&]() -> absl::Status {
+    ++checks;
+    return cancel ? absl::CancelledError("done") : absl::OkStatus();
+  };
+  std::thread suggester([&] { (void)SuggestDeep(b.id, control); });
+  EXPECT_TRUE(WaitFor([&] { return checks > 0; }));
+  EXPECT_ERROR(Suggest(b.id, 1), kResourceExhausted,
+               "max_concurrent_suggestions");
+  cancel = true;
+  suggester.join();
+  ASSERT_OK(Suggest(b.id, 1));  // the place is free again
+}
+
+TEST_F(SessionServiceTest, SeatComputer) {
+  Board b = NewBoard("classic-2", /*seat=*/false);
+  EXPECT_ERROR(SeatComputer(b.id, v1::RED, 3, ""), kUnauthenticated, "token");
+  EXPECT_ERROR(SeatComputer(b.id, v1::RED, 3, "stranger"), kPermissionDenied,
+               "owner or a seated player");
+  EXPECT_ERROR(SeatComputer(b.id, v1::RED, 9, b.owner), kInvalidArgument,
+               "not 9");
+  EXPECT_ERROR(SeatComputer("nope", v1::RED, 1, b.owner), kNotFound, "nope");
+  b.silver = Join(b.id, v1::SILVER, "alice");
+  EXPECT_ERROR(SeatComputer(b.id, v1::SILVER, 1, b.owner), kFailedPrecondition,
+               "taken by alice");
+  // A seated player invites the computer: the game starts, alice to move.
+  absl::StatusOr<v1::Session> seated =
+      SeatComputer(b.id, v1::COLOR_UNSPECIFIED, 3, b.silver);
+  ASSERT_OK(seated);
+  EXPECT_EQ(seated->status(), v1::IN_PROGRESS);
+  const v1::Seat& red = seated->seats(1);
+  EXPECT_TRUE(red.occupied());
+  EXPECT_TRUE(red.computer());
+  EXPECT_EQ(red.computer_level(), 3);
+  EXPECT_EQ(red.player_name(), "PYRAMID SCHEMER");
+  EXPECT_FALSE(seated->seats(0).computer());
+  EXPECT_ERROR(SeatComputer(b.id, v1::COLOR_UNSPECIFIED, 1, b.owner),
+               kFailedPrecondition, "both seats");
+  const std::vector<v1::Event> events = StoredEvents(b.id);
+  ASSERT_GE(events.size(), 2u);
+  const v1::Event& joined = events[events.size() - 2];
+  EXPECT_EQ(joined.announcement(),
+            "The computer (level 3, PYRAMID SCHEMER) takes the Red seat.");
+  EXPECT_TRUE(joined.seat_changed().seat().computer());
+  EXPECT_EQ(events.back().announcement(),
+            "A new game of Classic 2 begins: Silver (alice) against Red "
+            "(computer, level 3).");
+}
+
+TEST_F(SessionServiceTest, TheComputerAnswersAHumanMove) {
+  const Board b = NewBoardAgainstComputer(1);
+  ASSERT_OK(Move(b.id, b.silver, "j1L"));
+  ASSERT_TRUE(WaitFor([&] { return Get(b.id).moves_size() == 2; }));
+  const v1::Session s = Get(b.id);
+  EXPECT_EQ(s.board().side_to_move(), v1::SILVER);
+  const v1::Event made = StoredEvents(b.id).back();
+  ASSERT_EQ(made.kind_case(), v1::Event::kMoveMade);
+  EXPECT_EQ(made.move_made().mover(), v1::RED);
+  EXPECT_TRUE(absl::StartsWith(
+      made.announcement(),
+      "Red (computer, level 1) plays " + made.move_made().move().notation()))
+      << made.announcement();
+  // The log line follows the move.
+  const std::string played =
+      "outcome=played move=" + made.move_made().move().notation();
+  EXPECT_TRUE(WaitFor([&] { return LogLines(played) == 1; }));
+  // The computer's seat has no token to move with; alice plays on.
+  ASSERT_OK(Move(b.id, b.silver, "j1R"));
+  ASSERT_TRUE(WaitFor([&] { return Get(b.id).moves_size() == 4; }));
+}
+
+TEST_F(SessionServiceTest, TheComputerMovesFirstAsSilver) {
+  Board b = NewBoard("classic-2", /*seat=*/false);
+  ASSERT_OK(SeatComputer(b.id, v1::SILVER, 2, b.owner));
+  EXPECT_EQ(Get(b.id).status(), v1::WAITING_FOR_PLAYERS);
+  b.red = Join(b.id, v1::RED, "bob");
+  ASSERT_TRUE(WaitFor([&] { return Get(b.id).moves_size() == 1; }));
+  EXPECT_EQ(Get(b.id).board().side_to_move(), v1::RED);
+}
+
+TEST_F(SessionServiceTest, TwoComputersPlayAWholeGame) {
+  v1::RuleOptions rules;
+  rules.set_ply_limit(80);
+  Board b = NewBoard("classic-2", /*seat=*/false, rules);
+  ASSERT_OK(SeatComputer(b.id, v1::SILVER, 1, b.owner));
+  ASSERT_OK(SeatComputer(b.id, v1::RED, 2, b.owner));
+  ASSERT_TRUE(WaitFor([&] { return Get(b.id).status() == v1::FINISHED; }));
+  const v1::Session s = Get(b.id);
+  EXPECT_LE(s.moves_size(), 80);
+  EXPECT_NE(s.result().outcome(), v1::ONGOING);
+  const std::vector<v1::Event> events = StoredEvents(b.id);
+  ASSERT_EQ(events.back().kind_case(), v1::Event::kGameOver);
+  int moves = 0;
+  for (const v1::Event& e : events) {
+    if (e.kind_case() != v1::Event::kMoveMade) continue;
+    ++moves;
+    EXPECT_TRUE(absl::StrContains(e.announcement(), "(computer, level "))
+        << e.announcement();
+  }
+  EXPECT_EQ(moves, s.moves_size());
+  // Nothing is left running: a while later nothing changed.
+  absl::SleepFor(absl::Milliseconds(50));
+  EXPECT_EQ(Get(b.id).version(), s.version());
+}
+
+TEST_F(SessionServiceTest, ResetLeaveAndDeleteStopTheComputersSearch) {
+  ControlledSearch& search = UseControlledSearch();
+  // Reset.
+  Board b = NewBoardAgainstComputer(3);
+  ASSERT_OK(Move(b.id, b.silver, "j1L"));
+  ASSERT_TRUE(search.WaitForStarts(1));
+  v1::ResetGameRequest reset;
+  reset.set_session_id(b.id);
+  ASSERT_OK(service_->ResetGame(reset, As(b.owner)));
+  ASSERT_TRUE(WaitFor([&] { return LogLines("outcome=cancelled") == 1; }));
+  v1::Session s = Get(b.id);
+  EXPECT_EQ(s.status(), v1::WAITING_FOR_PLAYERS);
+  EXPECT_FALSE(s.seats(1).occupied());
+
+  // The owner takes the computer out of its seat.
+  b = NewBoardAgainstComputer(3);
+  ASSERT_OK(Move(b.id, b.silver, "j1L"));
+  ASSERT_TRUE(search.WaitForStarts(2));
+  v1::LeaveSeatRequest leave;
+  leave.set_session_id(b.id);
+  ASSERT_OK(service_->LeaveSeat(leave, As(b.owner)));
+  ASSERT_TRUE(WaitFor([&] { return LogLines("outcome=cancelled") == 2; }));
+  s = Get(b.id);
+  EXPECT_EQ(s.status(), v1::IN_PROGRESS);
+  EXPECT_FALSE(s.seats(1).occupied());
+  EXPECT_FALSE(s.seats(1).computer());
+  EXPECT_TRUE(s.seats(0).occupied());
+  EXPECT_EQ(StoredEvents(b.id).back().announcement(),
+            "The computer (level 3, PYRAMID SCHEMER) leaves the Red seat.");
+
+  // Deletion.
+  b = NewBoardAgainstComputer(3);
+  ASSERT_OK(Move(b.id, b.silver, "j1L"));
+  ASSERT_TRUE(search.WaitForStarts(3));
+  v1::DeleteSessionRequest del;
+  del.set_session_id(b.id);
+  ASSERT_OK(service_->DeleteSession(del, As(b.owner)));
+  ASSERT_TRUE(WaitFor([&] { return LogLines("outcome=cancelled") == 3; }));
+
+  // No move came afterwards, even with the search let go.
+  search.Release();
+  absl::SleepFor(absl::Milliseconds(50));
+  EXPECT_EQ(LogLines("outcome=played"), 0);
+  EXPECT_EQ(search.starts(), 3);
+}
+
+TEST_F(SessionServiceTest, LeaveSeatFreesAComputersSeat) {
+  ControlledSearch& search = UseControlledSearch();
+  Board b = NewBoard("classic-2", /*seat=*/false);
+  ASSERT_OK(SeatComputer(b.id, v1::SILVER, 1, b.owner));
+  ASSERT_OK(SeatComputer(b.id, v1::RED, 1, b.owner));
+  ASSERT_TRUE(search.WaitForStarts(1));
+  v1::LeaveSeatRequest leave;
+  leave.set_session_id(b.id);
+  EXPECT_ERROR(service_->LeaveSeat(leave, As(b.owner)), kInvalidArgument,
+               "name the color");
+  leave.set_color(v1::RED);
+  EXPECT_ERROR(service_->LeaveSeat(leave, As("stranger")), kPermissionDenied,
+               "neither the owner's");
+  ASSERT_OK(service_->LeaveSeat(leave, As(b.owner)));
+  EXPECT_ERROR(service_->LeaveSeat(leave, As(b.owner)), kFailedPrecondition,
+               "is free");
+  // A player frees the computer's seat; no one frees another player's.
+  b.red = Join(b.id, v1::RED, "bob");
+  leave.set_color(v1::SILVER);
+  ASSERT_OK(service_->LeaveSeat(leave, As(b.red)));
+  b.silver = Join(b.id, v1::SILVER, "alice");
+  EXPECT_ERROR(service_->LeaveSeat(leave, As(b.red)), kPermissionDenied,
+               "alice's");
+  EXPECT_ERROR(service_->LeaveSeat(leave, As(b.owner)), kPermissionDenied,
+               "alice's");
+  leave.set_color(v1::RED);
+  ASSERT_OK(service_->LeaveSeat(leave, As(b.red)));  // bob's own seat
+  search.Release();
+}
+
+TEST_F(SessionServiceTest, AChangeThatKeepsThePositionKeepsTheSearch) {
+  ControlledSearch& search = UseControlledSearch();
+  const Board b = NewBoardAgainstComputer(1);
+  ASSERT_OK(Move(b.id, b.silver, "j1L"));
+  ASSERT_TRUE(search.WaitForStarts(1));
+  v1::UpdateSettingsRequest update;
+  update.set_session_id(b.id);
+  update.mutable_settings()->set_quiet(true);
+  ASSERT_OK(service_->UpdateSettings(update, As(b.owner)));
+  v1::OfferDrawRequest offer;
+  offer.set_session_id(b.id);
+  ASSERT_OK(service_->OfferDraw(offer, As(b.silver)));
+  search.Release();
+  ASSERT_TRUE(WaitFor([&] { return Get(b.id).moves_size() == 2; }));
+  EXPECT_EQ(search.starts(), 1);
+  // The computer ignored the offer, which lapsed with its move.
+  EXPECT_EQ(Get(b.id).draw_offered_by(), v1::COLOR_UNSPECIFIED);
+}
+
+TEST_F(SessionServiceTest, DestroyingTheServiceStopsTheComputer) {
+  ControlledSearch& search = UseControlledSearch();
+  const Board b = NewBoardAgainstComputer(5);
+  ASSERT_OK(Move(b.id, b.silver, "j1L"));
+  ASSERT_TRUE(search.WaitForStarts(1));
+  const absl::Time start = absl::Now();
+  service_.reset();
+  EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+  EXPECT_EQ(LogLines("outcome=cancelled"), 1);
+}
+
+TEST_F(SessionServiceTest, ARestartResumesTheComputersGame) {
+  ControlledSearch& search = UseControlledSearch();
+  const Board b = NewBoardAgainstComputer(1);
+  ASSERT_OK(Move(b.id, b.silver, "j1L"));
+  ASSERT_TRUE(search.WaitForStarts(1));
+  service_.reset();   // the search is stopped, the move never made
+  search_ = nullptr;  // the engine's search from now on
+  service_ = NewService();
+  ASSERT_TRUE(WaitFor([&] { return Get(b.id).moves_size() == 2; }));
+  const v1::Session s = Get(b.id);
+  EXPECT_TRUE(s.seats(1).computer());
+  EXPECT_EQ(s.seats(1).computer_level(), 1);
+  EXPECT_EQ(s.seats(1).player_name(), "A'NOOB'IS");
+  EXPECT_EQ(search.starts(), 1);
+}
+
+TEST_F(SessionServiceTest, TheComputerClaimsARepetitionDraw) {
+  const std::vector<khet::Move> cycle =
+      FindRepetitionCycle(*SetupPosition("classic-2"));
+  ASSERT_EQ(cycle.size(), 4u);
+  const Position start = *SetupPosition("classic-2");
+  Position p1 = start;
+  MakeMove(&p1, cycle[0]);
+  Position p3 = p1;
+  MakeMove(&p3, cycle[1]);
+  MakeMove(&p3, cycle[2]);
+  // The computer (Red) answers along the cycle.
+  ControlledSearch& search = UseControlledSearch(
+      [&](const Position& pos) { return pos == p1 ? cycle[1] : cycle[3]; });
+  search.Release();
+  const Board b = NewBoardAgainstComputer(1);
+  // Silver's moves of the cycle, twice, then once more: Red's turn comes
+  // to the same position a third time and it claims (its search says 0).
+  for (int round = 0; round < 5; ++round) {
+    const khet::Move m = cycle[round % 2 == 0 ? 0 : 2];
+    const v1::Session s = Get(b.id);
+    ASSERT_EQ(s.status(), v1::IN_PROGRESS) << round;
+    ASSERT_OK(Move(b.id, b.silver,
+                   FormatMove(*ParsePosition(s.board().position()), m)));
+    if (round == 4) break;
+    ASSERT_TRUE(
+        WaitFor([&] { return Get(b.id).moves_size() == 2 * (round + 1); }));
+  }
+  ASSERT_TRUE(WaitFor([&] { return Get(b.id).status() == v1::FINISHED; }));
+  const v1::Session s = Get(b.id);
+  EXPECT_EQ(s.result().reason(), v1::REPETITION_CLAIMED);
+  EXPECT_EQ(s.moves_size(), 9);
+  EXPECT_TRUE(WaitFor([&] { return LogLines("outcome=claimed-draw") == 1; }));
+}
+
+TEST(SessionServiceComputerStoreTest, AFailedWriteIsRetried) {
+  FlakyStore store;
+  FakeClock clock;
+  FakeRandom random;
+  ServiceOptions options;
+  options.store = &store;
+  options.clock = &clock;
+  options.random = &random;
+  options.limits.computer_retry_delay = absl::Milliseconds(20);
+  ControlledSearch search;
+  options.search = search.Function();
+  Mutex mu;
+  std::vector<std::string> log;
+  options.log = [&](const std::string& line) {
+    MutexLock lock(&mu);
+    log.push_back(line);
+  };
+  std::unique_ptr<SessionService> service = *SessionService::Create(options);
+  v1::CreateSessionRequest create;
+  create.set_name("board");
+  const v1::CreateSessionResponse created = *service->CreateSession(create);
+  const std::string id = created.session().id();
+  v1::SeatComputerRequest seat;
+  seat.set_session_id(id);
+  seat.set_level(1);
+  seat.set_color(v1::SILVER);
+  ASSERT_OK(service->SeatComputer(seat, As(created.owner_token())));
+  v1::JoinSeatRequest join;
+  join.set_session_id(id);
+  join.set_player_name("bob");
+  ASSERT_OK(service->JoinSeat(join));
+  // The game started; the computer's first move fails to be written...
+  ASSERT_TRUE(search.WaitForStarts(1));
+  store.fail_writes = true;
+  search.Release();
+  auto logged = [&](const std::string& text) {
+    MutexLock lock(&mu);
+    for (const std::string& line : log) {
+      if (absl::StrContains(line, text)) return true;
+    }
+    return false;
+  };
+  const absl::Time deadline = absl::Now() + absl::Seconds(60);
+  while (!logged("outcome=retrying") && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(2));
+  }
+  ASSERT_TRUE(logged("outcome=retrying message=\"disk on fire\""));
+  // ...and is played once the store works again.
+  store.fail_writes = false;
+  v1::GetSessionRequest get;
+  get.set_session_id(id);
+  while (service->GetSession(get)->moves_size() == 0 &&
+         absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(2));
+  }
+  EXPECT_EQ(service->GetSession(get)->moves_size(), 1);
+  service.reset();  // before the search it uses
 }
 
 }  // namespace

@@ -1,13 +1,19 @@
-// Test doubles for the service core: predictable ids and tokens, and a
-// store whose writes can be made to fail.
+// Test doubles for the service core: predictable ids and tokens, a store
+// whose writes can be made to fail, and a search under the test's control.
 #ifndef KHET_SERVICE_TEST_FAKES_H_
 #define KHET_SERVICE_TEST_FAKES_H_
 
 #include <atomic>
+#include <functional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "engine/movegen.h"
+#include "engine/search.h"
+#include "service/computer_players.h"
 #include "service/mutex.h"
 #include "service/random_source.h"
 #include "service/store/memory_store.h"
@@ -63,6 +69,73 @@ class FlakyStore final : public SessionStore {
                                                        int limit) override {
     return inner.EventsAfter(id, after_version, limit);
   }
+};
+
+// A search under the test's control: it counts its starts, then runs until
+// stopped or released, and answers with `choose`'s move (default: the
+// first legal one) and score 0.
+class ControlledSearch {
+ public:
+  explicit ControlledSearch(
+      std::function<Move(const Position&)> choose = nullptr)
+      : choose_(std::move(choose)) {}
+
+  SearchFunction Function() {
+    return [this](const Position& pos, const SearchLimits&, const SearchStyle&,
+                  const std::atomic<bool>* stop) {
+      {
+        MutexLock lock(&mu_);
+        ++starts_;
+        changed_.SignalAll();
+        while (!released_ && !(stop != nullptr && stop->load())) {
+          changed_.WaitWithTimeout(&mu_, absl::Milliseconds(1));
+        }
+      }
+      SearchResult result;
+      if (choose_) {
+        result.best_move = choose_(pos);
+      } else {
+        MoveList moves;
+        GenerateMoves(pos, &moves);
+        result.best_move = moves.moves[0];
+      }
+      result.principal_variation = {result.best_move};
+      result.nodes = 1;
+      result.depth = 1;
+      return result;
+    };
+  }
+
+  // Waits up to 20 s for `n` searches to have started.
+  bool WaitForStarts(int n) {
+    const absl::Time deadline = absl::Now() + absl::Seconds(20);
+    MutexLock lock(&mu_);
+    while (starts_ < n) {
+      if (changed_.WaitWithDeadline(&mu_, deadline) && starts_ < n) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Every search, running or later, answers at once.
+  void Release() {
+    MutexLock lock(&mu_);
+    released_ = true;
+    changed_.SignalAll();
+  }
+
+  int starts() {
+    MutexLock lock(&mu_);
+    return starts_;
+  }
+
+ private:
+  const std::function<Move(const Position&)> choose_;
+  Mutex mu_;
+  CondVar changed_;
+  int starts_ ABSL_GUARDED_BY(mu_) = 0;
+  bool released_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace khet

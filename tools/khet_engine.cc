@@ -1,6 +1,6 @@
 // khet-engine: the rules engine on the command line. Lists the setups,
-// counts perft, shows a laser's path, plays a demonstration game and runs a
-// fixed benchmark. Run `khet-engine help` for the usage.
+// counts perft, shows a laser's path, plays a demonstration game, searches a
+// position and runs a fixed benchmark. Run `khet-engine help` for the usage.
 #include <unistd.h>
 
 #include <chrono>
@@ -33,6 +33,7 @@
 #include "engine/perft.h"
 #include "engine/play.h"
 #include "engine/position.h"
+#include "engine/search.h"
 #include "engine/setups.h"
 
 namespace khet {
@@ -56,9 +57,17 @@ commands:
       ending with its game record. Defaults: classic-2, 200 plies (then a
       draw by the ply limit), a random seed, 300 ms between moves on a
       terminal and none otherwise.
+  search (--setup ID | --position TEXT) [--depth N] [--nodes N]
+         [--time-ms T] [--level L] [--seed S]
+      The computer opponent's choice: best move, score (hundredths of a
+      Pyramid, side to move's view; "win in N"/"loss in N" when forced),
+      principal variation, depth, nodes and speed. --level 1..5 takes that
+      level's limits and style; --depth, --nodes and --time-ms then replace
+      its limits. Without any: depth 5.
   bench
       Fixed perft runs on Classic 2 (depth 5 bulk, depth 4 without bulk
-      counting: every last move played and fired) with times and speed.
+      counting: every last move played and fired) and a fixed search
+      (depth 5 from Classic 2), with times and speed.
   help
       This text.
 
@@ -396,6 +405,77 @@ int RunPlay(const Flags& flags) {
   return kExitOk;
 }
 
+// ---- search ----------------------------------------------------------------
+
+std::string ScoreText(int score) {
+  if (score >= kMateThreshold) {
+    return absl::StrFormat("win in %d", kMateScore - score);
+  }
+  if (score <= -kMateThreshold) {
+    return absl::StrFormat("loss in %d", kMateScore + score);
+  }
+  return absl::StrFormat("%+d", score);
+}
+
+// The moves of `pv` in notation, each read in the position it is played in.
+std::string PvText(const Position& start, const std::vector<Move>& pv) {
+  std::string text;
+  Position pos = start;
+  for (const Move m : pv) {
+    if (!text.empty()) text += " ";
+    text += FormatMove(pos, m);
+    if (!ApplyMove(&pos, m).ok()) break;
+  }
+  return text;
+}
+
+int RunSearch(const Flags& flags) {
+  absl::StatusOr<Position> pos = PositionFromFlags(flags, "");
+  if (!pos.ok()) return UsageError(pos.status().message());
+  SearchLimits limits;
+  SearchStyle style;
+  std::string level_name;
+  if (flags.Has("level")) {
+    absl::StatusOr<int64_t> number = flags.GetInt("level", 0, 1, 5);
+    if (!number.ok()) return UsageError(number.status().message());
+    const absl::StatusOr<Level> level = FindLevel(static_cast<int>(*number));
+    if (!level.ok()) return UsageError(level.status().message());
+    limits = level->limits;
+    style = level->style;
+    level_name = absl::StrFormat("level %d %s, ", level->number, level->name);
+  }
+  absl::StatusOr<int64_t> depth = flags.GetInt("depth", 0, 1, 60);
+  absl::StatusOr<int64_t> nodes = flags.GetInt("nodes", 0, 1, INT64_MAX);
+  absl::StatusOr<int64_t> time_ms = flags.GetInt("time-ms", 0, 1, 86400000);
+  absl::StatusOr<int64_t> seed = flags.GetInt("seed", 0, 0, INT64_MAX);
+  for (const auto* v : {&depth, &nodes, &time_ms, &seed}) {
+    if (!v->ok()) return UsageError(v->status().message());
+  }
+  if (flags.Has("depth") || flags.Has("nodes") || flags.Has("time-ms")) {
+    limits = SearchLimits();
+    limits.max_depth = static_cast<int>(*depth);
+    limits.max_nodes = static_cast<uint64_t>(*nodes);
+    if (*time_ms > 0) limits.max_time = absl::Milliseconds(*time_ms);
+  } else if (!flags.Has("level")) {
+    limits.max_depth = 5;
+  }
+  if (flags.Has("seed")) style.seed = static_cast<uint64_t>(*seed);
+
+  const SearchResult result = Search(*pos, limits, style);
+  const double seconds = absl::ToDoubleSeconds(result.elapsed);
+  std::cout << absl::StrFormat("%sdepth %d, %d nodes, %.3f s, %s\n",
+                               level_name, result.depth, result.nodes,
+                               seconds, Speed(result.nodes, seconds));
+  if (result.best_move.is_null()) {
+    std::cout << "no legal move\n";
+    return kExitOk;
+  }
+  std::cout << "best move " << FormatMove(*pos, result.best_move) << "\n"
+            << "score " << ScoreText(result.score) << "\n"
+            << "pv " << PvText(*pos, result.principal_variation) << "\n";
+  return kExitOk;
+}
+
 // ---- bench -----------------------------------------------------------------
 
 int RunBench() {
@@ -423,6 +503,16 @@ int RunBench() {
   std::cout << absl::StrFormat("total %d nodes %.3f s %s\n", total_nodes,
                                total_seconds,
                                Speed(total_nodes, total_seconds));
+
+  // The computer opponent: a fixed search, the same nodes every run.
+  SearchLimits limits;
+  limits.max_depth = 5;
+  const SearchResult result = Search(*pos, limits);
+  const double seconds = absl::ToDoubleSeconds(result.elapsed);
+  std::cout << absl::StrFormat(
+      "classic-2 search depth %d %10d nodes %8.3f s %s, best %s, score %s\n",
+      result.depth, result.nodes, seconds, Speed(result.nodes, seconds),
+      FormatMove(*pos, result.best_move), ScoreText(result.score));
   return kExitOk;
 }
 
@@ -442,6 +532,9 @@ int Main(int argc, char** argv) {
       {"perft", {{"setup", "position", "depth"}, {"divide", "no-bulk"}}},
       {"trace", {{"setup", "position", "shooter"}, {}}},
       {"play", {{"setup", "position", "plies", "seed", "delay-ms"}, {}}},
+      {"search",
+       {{"setup", "position", "depth", "nodes", "time-ms", "level", "seed"},
+        {}}},
       {"bench", {}},
   };
   const auto it = commands.find(command);
@@ -457,6 +550,7 @@ int Main(int argc, char** argv) {
   if (command == "perft") return RunPerft(flags);
   if (command == "trace") return RunTrace(flags);
   if (command == "play") return RunPlay(flags);
+  if (command == "search") return RunSearch(flags);
   return RunBench();
 }
 

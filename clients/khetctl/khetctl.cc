@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -65,7 +66,17 @@ Commands (SESSION is the session id, given first or as --session ID):
   delete SESSION                  (owner token)
   join SESSION --name PLAYER [--color silver|red]
                                   takes a seat; prints the player token
-  leave SESSION                   (player token)
+  leave SESSION [--color silver|red]
+                                  leaves your seat (player token), or takes
+                                  the computer out of the seat named
+                                  (owner or player token)
+  computer SESSION --level N [--color silver|red]
+                                  seats the computer at level N (1-5) in a
+                                  free seat (owner or player token)
+  levels                          the computer's levels
+  suggest SESSION [--level N | --depth D --nodes N --time_ms T]
+                                  the computer's move for the side to move,
+                                  its score and line (default level 3)
   setup SESSION (--setup ID | --position TEXT) [rules]
                                   chooses the setup while no game runs
   move SESSION MOVE [--expected_version V] [--request_id R]
@@ -83,12 +94,17 @@ Commands (SESSION is the session id, given first or as --session ID):
   board SESSION [--without_laser] the board as text with the laser path
   play SESSION [--color silver|red]
                                   an interactive game (player token): type
-                                  moves, `moves`, `board`, `resign`, `draw`,
-                                  `accept`, `claim`, `quit`
+                                  moves, `moves`, `board`, `hint`, `resign`,
+                                  `draw`, `accept`, `claim`, `quit`
+  play [SESSION] --vs_computer LEVEL [--name PLAYER] [--color silver|red]
+       [--setup ID] [rules]       against the computer: creates a session
+                                  (or takes a seat in SESSION), seats the
+                                  computer in the other seat, then plays
   help                            this text
 
 Rules flags: --both_pharaohs_hit_draws, --automatic_repetition_draw,
   --ply_limit N.
+Flag names may be written with - for _ (--vs-computer).
 Settings flags: --timeout_enabled[=true|false], --timeout_seconds N,
   --quiet[=true|false], --color_scheme ID, --scale_meters M.
 
@@ -119,14 +135,31 @@ class CommandLine {
  public:
   // Which flags take a value and which are switches, over all commands.
   static const std::set<std::string>& Valued() {
-    static const auto* const kValued = new std::set<std::string>{
-        "server",           "token",        "deadline",
-        "session",          "name",         "setup",
-        "position",         "ply_limit",    "timeout_seconds",
-        "color_scheme",     "scale_meters", "status",
-        "page_size",        "page_token",   "color",
-        "expected_version", "request_id",   "square",
-        "after_version"};
+    static const auto* const kValued =
+        new std::set<std::string>{"server",
+                                  "token",
+                                  "deadline",
+                                  "session",
+                                  "name",
+                                  "setup",
+                                  "position",
+                                  "ply_limit",
+                                  "timeout_seconds",
+                                  "color_scheme",
+                                  "scale_meters",
+                                  "status",
+                                  "page_size",
+                                  "page_token",
+                                  "color",
+                                  "expected_version",
+                                  "request_id",
+                                  "square",
+                                  "after_version",
+                                  "level",
+                                  "depth",
+                                  "nodes",
+                                  "time_ms",
+                                  "vs_computer"};
     return *kValued;
   }
   static const std::set<std::string>& Switches() {
@@ -160,6 +193,7 @@ class CommandLine {
         value = name.substr(eq + 1);
         name = name.substr(0, eq);
       }
+      std::replace(name.begin(), name.end(), '-', '_');
       if (Switches().count(name) != 0) {
         if (!value.has_value()) value = "true";
         const std::string lower = absl::AsciiStrToLower(*value);
@@ -285,6 +319,19 @@ std::string OneLine(absl::string_view text) {
   return absl::StrJoin(lines, " | ");
 }
 
+// "alice", or "the computer (level 3, PYRAMID SCHEMER)".
+std::string SeatHolder(const v1::Seat& seat) {
+  if (seat.computer()) {
+    return absl::StrCat("the computer (level ", seat.computer_level(), ", ",
+                        seat.player_name(), ")");
+  }
+  return seat.player_name();
+}
+
+v1::Color OtherColor(v1::Color color) {
+  return color == v1::SILVER ? v1::RED : v1::SILVER;
+}
+
 absl::StatusOr<v1::Color> ParseColor(const std::string& text) {
   const std::string lower = absl::AsciiStrToLower(text);
   if (lower == "silver" || lower == "s") return v1::SILVER;
@@ -325,7 +372,7 @@ std::string SessionText(const v1::Session& s) {
   for (const v1::Seat& seat : s.seats()) {
     seats.push_back(absl::StrCat(
         SideName(seat.color()), ": ",
-        seat.occupied() ? seat.player_name() : std::string("(free)")));
+        seat.occupied() ? SeatHolder(seat) : std::string("(free)")));
   }
   absl::StrAppend(&out, "seats: ", absl::StrJoin(seats, ", "), "\n");
   if (s.moves_size() > 0) {
@@ -350,6 +397,49 @@ std::string SessionText(const v1::Session& s) {
   return out;
 }
 
+// The moves of a line in notation, separated by spaces.
+std::string LineText(const google::protobuf::RepeatedPtrField<v1::Move>& line) {
+  std::vector<std::string> moves;
+  for (const v1::Move& m : line) moves.push_back(m.notation());
+  return absl::StrJoin(moves, " ");
+}
+
+std::string SuggestionText(const v1::SuggestMoveResponse& r) {
+  std::string out = absl::StrCat("suggestion for ", SideName(r.side_to_move()),
+                                 ": ", r.move().notation());
+  if (r.level() > 0) {
+    absl::StrAppend(&out, " (level ", r.level(), ", ", r.level_name(), ")");
+  }
+  absl::StrAppend(
+      &out, "\n",
+      absl::StrFormat("score %d, depth %d, %d nodes, %d ms%s\n", r.score(),
+                      r.depth(), r.nodes(), r.elapsed_ms(),
+                      r.cut_short() ? ", cut short by time" : ""),
+      "line: ", LineText(r.principal_variation()), "\n");
+  return out;
+}
+
+std::string LevelsText(const v1::ListLevelsResponse& r) {
+  std::string out;
+  for (const v1::Level& level : r.levels()) {
+    std::vector<std::string> limits;
+    if (level.limits().max_depth() > 0) {
+      limits.push_back(absl::StrCat("depth ", level.limits().max_depth()));
+    }
+    if (level.limits().max_nodes() > 0) {
+      limits.push_back(absl::StrCat(level.limits().max_nodes(), " nodes"));
+    }
+    if (level.limits().max_time_ms() > 0) {
+      limits.push_back(absl::StrCat(level.limits().max_time_ms(), " ms"));
+    }
+    absl::StrAppend(
+        &out,
+        absl::StrFormat("%d  %-20s %-24s %s\n", level.number(), level.name(),
+                        absl::StrJoin(limits, ", "), level.description()));
+  }
+  return out;
+}
+
 std::string MoveText(const v1::MakeMoveResponse& r) {
   std::string out = r.announcement().empty()
                         ? absl::StrCat("played ", r.move().notation())
@@ -367,12 +457,11 @@ std::string EventLine(const v1::Event& e) {
   std::string what;
   switch (e.kind_case()) {
     case v1::Event::kSeatChanged:
-      what =
-          absl::StrCat("seat: ", SideName(e.seat_changed().seat().color()),
-                       e.seat_changed().joined()
-                           ? absl::StrCat(" taken by ",
-                                          e.seat_changed().seat().player_name())
-                           : std::string(" left"));
+      what = absl::StrCat(
+          "seat: ", SideName(e.seat_changed().seat().color()),
+          e.seat_changed().joined()
+              ? absl::StrCat(" taken by ", SeatHolder(e.seat_changed().seat()))
+              : std::string(" left"));
       break;
     case v1::Event::kSetupChosen:
       what = absl::StrCat("setup: ", e.setup_chosen().setup_id());
@@ -431,6 +520,7 @@ class Client {
   v1::KhetService::Stub& stub() { return *stub_; }
   bool json() const { return json_; }
   const std::string& token() const { return token_; }
+  void set_token(std::string token) { token_ = std::move(token); }
 
   // A context for one call: the token, if any, and, unless `streaming`, the
   // deadline.
@@ -463,7 +553,7 @@ class Client {
 
  private:
   const bool json_;
-  const std::string token_;
+  std::string token_;
   const int deadline_seconds_;
   std::unique_ptr<v1::KhetService::Stub> stub_;
 };
@@ -582,8 +672,9 @@ class LineReader {
 };
 
 constexpr absl::string_view kPlayHelp =
-    "type a move (e4-e5, f4=g3, d1^d2, j1L), or: moves [SQ], board, resign, "
-    "draw (offer), accept (a draw), claim (a repetition draw), quit\n";
+    "type a move (e4-e5, f4=g3, d1^d2, j1L), or: moves [SQ], board, hint "
+    "[LEVEL], resign, draw (offer), accept (a draw), claim (a repetition "
+    "draw), quit\n";
 
 void Print(const std::string& text) {
   std::lock_guard<std::mutex> lock(output_mu);
@@ -726,6 +817,16 @@ int RunPlay(Client& client, const std::string& session,
         }
         PrintAndPrompt(absl::StrCat(absl::StrJoin(moves, " "), "\n"));
       }
+    } else if (words[0] == "hint") {
+      v1::SuggestMoveRequest request;
+      request.set_session_id(session);
+      int level = 3;
+      if (words.size() > 1 && !absl::SimpleAtoi(words[1], &level)) level = 0;
+      request.set_level(level);
+      v1::SuggestMoveResponse response;
+      status =
+          client.stub().SuggestMove(client.Context().get(), request, &response);
+      if (status.ok()) PrintAndPrompt(SuggestionText(response));
     } else if (words[0] == "resign") {
       v1::ResignRequest request;
       request.set_session_id(session);
@@ -767,6 +868,61 @@ int RunPlay(Client& client, const std::string& session,
   return exit_code;
 }
 
+// Plays against the computer: makes a session if `session` is empty (the
+// setup and rules from the flags), takes a seat in it as --name, seats the
+// computer at `level` in the other seat if that is free, then plays.
+int RunPlayVsComputer(Client& client, const CommandLine& flags,
+                      std::string session, int level,
+                      std::optional<v1::Color> color) {
+  if (session.empty()) {
+    v1::CreateSessionRequest create;
+    create.set_name(absl::StrCat("against the computer, level ", level));
+    create.set_setup_id(flags.Get("setup"));
+    if (absl::Status s = RulesFromFlags(flags, create.mutable_rules());
+        !s.ok()) {
+      return UsageError(s.message());
+    }
+    v1::CreateSessionResponse created;
+    const grpc::Status status =
+        client.stub().CreateSession(client.Context().get(), create, &created);
+    if (!status.ok()) return RpcError(status);
+    session = created.session().id();
+    Print(absl::StrCat("created session ", session,
+                       "\nowner token: ", created.owner_token(), "\n"));
+  } else if (flags.Has("setup")) {
+    return UsageError("--setup makes a new session: leave out SESSION");
+  }
+  v1::JoinSeatRequest join;
+  join.set_session_id(session);
+  join.set_player_name(flags.Get("name", "player"));
+  if (color.has_value()) join.set_color(*color);
+  v1::JoinSeatResponse joined;
+  grpc::Status status =
+      client.stub().JoinSeat(client.Context().get(), join, &joined);
+  if (!status.ok()) return RpcError(status);
+  Print(absl::StrCat("you play ", SideName(joined.color()), " in session ",
+                     session, "\nplayer token: ", joined.player_token(),
+                     "\n(to come back: khetctl play ", session,
+                     " --token TOKEN)\n"));
+  client.set_token(joined.player_token());
+  const v1::Color other = OtherColor(joined.color());
+  const v1::Seat& seat = joined.session().seats(other == v1::SILVER ? 0 : 1);
+  if (seat.occupied()) {
+    Print(absl::StrCat("the ", SideName(other), " seat is taken by ",
+                       SeatHolder(seat), ": you play against them\n"));
+  } else {
+    v1::SeatComputerRequest computer;
+    computer.set_session_id(session);
+    computer.set_color(other);
+    computer.set_level(level);
+    v1::Session seated;
+    status =
+        client.stub().SeatComputer(client.Context().get(), computer, &seated);
+    if (!status.ok()) return RpcError(status);
+  }
+  return RunPlay(client, session, joined.color());
+}
+
 // ---- Commands
 // ------------------------------------------------------------------
 
@@ -787,7 +943,10 @@ const std::map<std::string, Command>& Commands() {
       {"list", {{"status", "page_size", "page_token"}, 0, false}},
       {"delete", {{"session"}, 0, true}},
       {"join", {{"session", "name", "color"}, 0, true}},
-      {"leave", {{"session"}, 0, true}},
+      {"leave", {{"session", "color"}, 0, true}},
+      {"computer", {{"session", "color", "level"}, 0, true}},
+      {"levels", {{}, 0, false}},
+      {"suggest", {{"session", "level", "depth", "nodes", "time_ms"}, 0, true}},
       {"setup",
        {Union({{"session", "setup", "position"}, kRulesFlags}), 0, true}},
       {"move", {{"session", "expected_version", "request_id"}, 1, true}},
@@ -800,7 +959,10 @@ const std::map<std::string, Command>& Commands() {
       {"reset", {{"session"}, 0, true}},
       {"watch", {{"session", "after_version"}, 0, true}},
       {"board", {{"session", "without_laser"}, 0, true}},
-      {"play", {{"session", "color"}, 0, true}},
+      {"play",
+       {Union({{"session", "color", "vs_computer", "name", "setup"},
+               kRulesFlags}),
+        0, true}},
   };
   return *kCommands;
 }
@@ -827,7 +989,10 @@ int Run(int argc, char** argv) {
     return UsageError(*error);
   }
   std::string session = flags.Get("session");
-  if (command.needs_session && session.empty()) {
+  // play --vs_computer makes a session when it is given none.
+  const bool session_optional = name == "play" && flags.Has("vs_computer");
+  if (command.needs_session && session.empty() &&
+      !(session_optional && args.empty())) {
     if (args.empty())
       return UsageError(absl::StrCat("`", name, "` needs a SESSION id"));
     session = args[0];
@@ -970,7 +1135,61 @@ int Run(int argc, char** argv) {
   if (name == "leave") {
     v1::LeaveSeatRequest request;
     request.set_session_id(session);
+    if (flags.Has("color")) {
+      absl::StatusOr<v1::Color> color = ParseColor(flags.Get("color"));
+      if (!color.ok()) return UsageError(color.status().message());
+      request.set_color(*color);
+    }
     return client.Call(&v1::KhetService::Stub::LeaveSeat, request, SessionText);
+  }
+  if (name == "computer") {
+    v1::SeatComputerRequest request;
+    request.set_session_id(session);
+    if (!flags.Has("level")) return UsageError("`computer` needs --level 1-5");
+    absl::StatusOr<int64_t> level = flags.GetInt("level", 0, 1, 5);
+    if (!level.ok()) return UsageError(level.status().message());
+    request.set_level(static_cast<int32_t>(*level));
+    if (flags.Has("color")) {
+      absl::StatusOr<v1::Color> color = ParseColor(flags.Get("color"));
+      if (!color.ok()) return UsageError(color.status().message());
+      request.set_color(*color);
+    }
+    return client.Call(&v1::KhetService::Stub::SeatComputer, request,
+                       SessionText);
+  }
+  if (name == "levels") {
+    return client.Call(&v1::KhetService::Stub::ListLevels,
+                       v1::ListLevelsRequest(), LevelsText);
+  }
+  if (name == "suggest") {
+    v1::SuggestMoveRequest request;
+    request.set_session_id(session);
+    const bool limits =
+        flags.Has("depth") || flags.Has("nodes") || flags.Has("time_ms");
+    if (limits && flags.Has("level")) {
+      return UsageError(
+          "`suggest` takes --level or --depth/--nodes/--time_ms, not both");
+    }
+    if (flags.Has("level")) {
+      absl::StatusOr<int64_t> level = flags.GetInt("level", 0, 1, 5);
+      if (!level.ok()) return UsageError(level.status().message());
+      request.set_level(static_cast<int32_t>(*level));
+    } else if (limits) {
+      absl::StatusOr<int64_t> depth = flags.GetInt("depth", 0, 0, 64);
+      absl::StatusOr<int64_t> nodes =
+          flags.GetInt("nodes", 0, 0, int64_t{1} << 40);
+      absl::StatusOr<int64_t> time_ms =
+          flags.GetInt("time_ms", 0, 0, 86'400'000);
+      for (const auto* value : {&depth, &nodes, &time_ms}) {
+        if (!value->ok()) return UsageError(value->status().message());
+      }
+      v1::SearchLimits* l = request.mutable_limits();
+      l->set_max_depth(static_cast<int32_t>(*depth));
+      l->set_max_nodes(*nodes);
+      l->set_max_time_ms(*time_ms);
+    }
+    return client.Call(&v1::KhetService::Stub::SuggestMove, request,
+                       SuggestionText);
   }
   if (name == "setup") {
     v1::ChooseSetupRequest request;
@@ -1067,6 +1286,18 @@ int Run(int argc, char** argv) {
       absl::StatusOr<v1::Color> color = ParseColor(flags.Get("color"));
       if (!color.ok()) return UsageError(color.status().message());
       mine = *color;
+    }
+    if (flags.Has("vs_computer")) {
+      absl::StatusOr<int64_t> level = flags.GetInt("vs_computer", 0, 1, 5);
+      if (!level.ok()) return UsageError(level.status().message());
+      return RunPlayVsComputer(client, flags, session, static_cast<int>(*level),
+                               mine);
+    }
+    for (const std::string& flag : Union({{"name", "setup"}, kRulesFlags})) {
+      if (flags.Has(flag)) {
+        return UsageError(
+            absl::StrCat("`play` takes --", flag, " only with --vs_computer"));
+      }
     }
     return RunPlay(client, session, mine);
   }

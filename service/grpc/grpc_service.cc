@@ -248,6 +248,31 @@ grpc::Status KhetGrpcService::ListLegalMoves(
   return log.Done(core_->ListLegalMoves(*request), response);
 }
 
+grpc::Status KhetGrpcService::SuggestMove(grpc::ServerContext* context,
+                                          const v1::SuggestMoveRequest* request,
+                                          v1::SuggestMoveResponse* response) {
+  RequestLog log(this, "SuggestMove", request->session_id());
+  return log.Done(core_->SuggestMove(*request, ControlOf(*context)), response);
+}
+
+grpc::Status KhetGrpcService::ListLevels(grpc::ServerContext*,
+                                         const v1::ListLevelsRequest*,
+                                         v1::ListLevelsResponse* response) {
+  RequestLog log(this, "ListLevels", "");
+  *response = core_->ListLevels();
+  return log.Done(absl::OkStatus());
+}
+
+grpc::Status KhetGrpcService::SeatComputer(
+    grpc::ServerContext* context, const v1::SeatComputerRequest* request,
+    v1::Session* response) {
+  RequestLog log(this, "SeatComputer", request->session_id());
+  absl::StatusOr<Caller> caller =
+      CallerFromMetadata(context->client_metadata());
+  if (!caller.ok()) return log.Done(caller.status());
+  return log.Done(core_->SeatComputer(*request, *caller), response);
+}
+
 grpc::Status KhetGrpcService::Resign(grpc::ServerContext* context,
                                      const v1::ResignRequest* request,
                                      v1::Session* response) {
@@ -324,6 +349,24 @@ grpc::Status KhetGrpcService::RenderBoard(grpc::ServerContext*,
                                           v1::RenderBoardResponse* response) {
   RequestLog log(this, "RenderBoard", request->session_id());
   return log.Done(core_->RenderBoard(*request), response);
+}
+
+CallControl KhetGrpcService::ControlOf(grpc::ServerContext& context) {
+  CallControl control;
+  const std::chrono::system_clock::time_point deadline = context.deadline();
+  if (deadline != std::chrono::system_clock::time_point::max()) {
+    control.deadline = absl::FromChrono(deadline);
+  }
+  control.check = [this, &context]() -> absl::Status {
+    if (shutting_down_) {
+      return absl::UnavailableError("khetd is shutting down; ask again later");
+    }
+    if (context.IsCancelled()) {
+      return absl::CancelledError("the client cancelled the call");
+    }
+    return absl::OkStatus();
+  };
+  return control;
 }
 
 absl::Status KhetGrpcService::SendEvents(

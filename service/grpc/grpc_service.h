@@ -94,6 +94,15 @@ class KhetGrpcService final : public v1::KhetService::Service {
   grpc::Status ListLegalMoves(grpc::ServerContext* context,
                               const v1::ListLegalMovesRequest* request,
                               v1::ListLegalMovesResponse* response) override;
+  grpc::Status SuggestMove(grpc::ServerContext* context,
+                           const v1::SuggestMoveRequest* request,
+                           v1::SuggestMoveResponse* response) override;
+  grpc::Status ListLevels(grpc::ServerContext* context,
+                          const v1::ListLevelsRequest* request,
+                          v1::ListLevelsResponse* response) override;
+  grpc::Status SeatComputer(grpc::ServerContext* context,
+                            const v1::SeatComputerRequest* request,
+                            v1::Session* response) override;
   grpc::Status Resign(grpc::ServerContext* context,
                       const v1::ResignRequest* request,
                       v1::Session* response) override;
@@ -124,6 +133,9 @@ class KhetGrpcService final : public v1::KhetService::Service {
   class RequestLog;
   class WatchRegistration;
 
+  // The call's deadline, and a check that fails with CANCELLED once the
+  // client cancels or UNAVAILABLE once the service shuts down.
+  CallControl ControlOf(grpc::ServerContext& context);
   // Sends the stream's events until the client cancels, the stream ends or
   // the service shuts down.
   absl::Status SendEvents(grpc::ServerContext& context, EventStream& stream,

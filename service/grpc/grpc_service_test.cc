@@ -57,6 +57,9 @@ class GrpcServiceTest : public ::testing::Test {
     ServiceOptions options;
     options.store = &store_;
     options.limits.max_watchers_per_session = 2;
+    // Longer than WaitForLog waits: a search that ends by itself does not
+    // pass for one that was stopped.
+    options.limits.max_suggestion_time = absl::Seconds(30);
     absl::StatusOr<std::unique_ptr<SessionService>> core =
         SessionService::Create(options);
     ASSERT_TRUE(core.ok()) << core.status();
@@ -640,6 +643,126 @@ TEST_F(GrpcServiceTest, ShutdownEndsWatchesWithUnavailable) {
   EXPECT_THAT(status.error_message(),
               HasSubstr(absl::StrCat("after version ", moved.version())));
   EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+}
+
+// ---- The computer --------------------------------------------------------
+
+TEST_F(GrpcServiceTest, ListLevelsAndSuggestMove) {
+  v1::ListLevelsResponse levels;
+  ASSERT_GRPC_OK(
+      stub_->ListLevels(Context().get(), v1::ListLevelsRequest(), &levels));
+  ASSERT_EQ(levels.levels_size(), 5);
+  EXPECT_EQ(levels.levels(0).number(), 1);
+
+  const Game game = StartGame();
+  v1::SuggestMoveRequest request;
+  request.set_session_id(game.id);
+  request.set_level(1);
+  v1::SuggestMoveResponse suggestion;
+  ASSERT_GRPC_OK(stub_->SuggestMove(Context().get(), request, &suggestion));
+  EXPECT_EQ(suggestion.level_name(), levels.levels(0).name());
+  ASSERT_GE(suggestion.principal_variation_size(), 1);
+  EXPECT_EQ(suggestion.principal_variation(0).notation(),
+            suggestion.move().notation());
+  EXPECT_GT(suggestion.nodes(), 0);
+  // The suggestion is a move Silver may play.
+  v1::MakeMoveResponse moved;
+  ASSERT_GRPC_OK(Move(game.id, game.silver, suggestion.move().notation(),
+                      &moved, suggestion.version()));
+  EXPECT_TRUE(
+      WaitForLog({"method=SuggestMove", "session=" + game.id, "code=OK"}));
+
+  request.set_level(7);
+  EXPECT_CODE(stub_->SuggestMove(Context().get(), request, &suggestion),
+              INVALID_ARGUMENT);
+}
+
+TEST_F(GrpcServiceTest, SeatComputerAndItAnswers) {
+  const v1::CreateSessionResponse created = Create();
+  const std::string id = created.session().id();
+  const v1::JoinSeatResponse alice = Join(id, v1::SILVER, "alice");
+  v1::SeatComputerRequest request;
+  request.set_session_id(id);
+  request.set_level(1);
+  v1::Session session;
+  EXPECT_CODE(stub_->SeatComputer(Context().get(), request, &session),
+              UNAUTHENTICATED);
+  ASSERT_GRPC_OK(stub_->SeatComputer(Context(alice.player_token()).get(),
+                                     request, &session));
+  EXPECT_EQ(session.status(), v1::IN_PROGRESS);
+  EXPECT_TRUE(session.seats(1).computer());
+  EXPECT_EQ(session.seats(1).computer_level(), 1);
+
+  v1::MakeMoveResponse moved;
+  ASSERT_GRPC_OK(Move(id, alice.player_token(), "j1L", &moved));
+  const absl::Time deadline = absl::Now() + absl::Seconds(30);
+  while (Get(id).moves_size() < 2 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  EXPECT_EQ(Get(id).moves_size(), 2);
+
+  // The owner takes the computer out again.
+  v1::LeaveSeatRequest leave;
+  leave.set_session_id(id);
+  leave.set_color(v1::RED);
+  ASSERT_GRPC_OK(
+      stub_->LeaveSeat(Context(created.owner_token()).get(), leave, &session));
+  EXPECT_FALSE(session.seats(1).occupied());
+}
+
+// A suggestion with no depth to speak of: only time ends it.
+v1::SuggestMoveRequest DeepSuggestion(const std::string& id) {
+  v1::SuggestMoveRequest request;
+  request.set_session_id(id);
+  request.mutable_limits()->set_max_depth(64);
+  return request;
+}
+
+TEST_F(GrpcServiceTest, SuggestMoveAnswersBeforeAShortDeadline) {
+  const Game game = StartGame();
+  grpc::ClientContext context;
+  const auto start = std::chrono::system_clock::now();
+  context.set_deadline(start + std::chrono::seconds(1));
+  v1::SuggestMoveResponse suggestion;
+  ASSERT_GRPC_OK(
+      stub_->SuggestMove(&context, DeepSuggestion(game.id), &suggestion));
+  EXPECT_TRUE(suggestion.cut_short());
+  EXPECT_FALSE(suggestion.move().notation().empty());
+  EXPECT_GE(suggestion.depth(), 1);
+  EXPECT_LT(std::chrono::system_clock::now() - start, std::chrono::seconds(1));
+}
+
+TEST_F(GrpcServiceTest, SuggestMoveStopsWhenTheClientCancels) {
+  const Game game = StartGame();
+  auto context = Context();
+  std::thread canceller([&] {
+    absl::SleepFor(absl::Milliseconds(200));
+    context->TryCancel();
+  });
+  v1::SuggestMoveResponse suggestion;
+  EXPECT_CODE(
+      stub_->SuggestMove(context.get(), DeepSuggestion(game.id), &suggestion),
+      CANCELLED);
+  canceller.join();
+  // The server stopped searching: well before its 30 s maximum.
+  EXPECT_TRUE(WaitForLog(
+      {"method=SuggestMove", "session=" + game.id, "code=CANCELLED"}));
+  // And the session answers as ever.
+  EXPECT_EQ(Get(game.id).id(), game.id);
+}
+
+TEST_F(GrpcServiceTest, ShutdownEndsASuggestionWithUnavailable) {
+  const Game game = StartGame();
+  std::thread stopper([&] {
+    absl::SleepFor(absl::Milliseconds(200));
+    service_->Shutdown();
+  });
+  v1::SuggestMoveResponse suggestion;
+  const grpc::Status status =
+      stub_->SuggestMove(Context().get(), DeepSuggestion(game.id), &suggestion);
+  stopper.join();
+  EXPECT_CODE(status, UNAVAILABLE);
+  EXPECT_THAT(status.error_message(), HasSubstr("shutting down"));
 }
 
 // ---- Health checking and reflection --------------------------------------

@@ -5,6 +5,7 @@
 // it accepts calls; one log line per request goes to stderr.
 #include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -53,6 +54,19 @@ ABSL_FLAG(int, timeout_sweep_seconds, 10,
           "How often games past their inactivity timeout are reset");
 ABSL_FLAG(int, shutdown_grace_seconds, 5,
           "On SIGTERM, how long calls in flight may take to finish");
+ABSL_FLAG(int, computer_threads, khet::ServiceLimits().computer_threads,
+          "Threads searching for the computer's seats, over all sessions");
+ABSL_FLAG(int, computer_move_budget_ms,
+          static_cast<int>(absl::ToInt64Milliseconds(
+              khet::ServiceLimits().computer_move_budget)),
+          "The longest a computer seat searches for one move, in ms");
+ABSL_FLAG(int, max_concurrent_suggestions,
+          khet::ServiceLimits().max_concurrent_suggestions,
+          "SuggestMove searches running at once at most");
+ABSL_FLAG(int, max_suggestion_seconds,
+          static_cast<int>(
+              absl::ToInt64Seconds(khet::ServiceLimits().max_suggestion_time)),
+          "The longest a SuggestMove search runs, whatever its deadline");
 
 namespace khet {
 namespace {
@@ -105,6 +119,13 @@ int Run(const sigset_t& stop_signals) {
   limits.max_sessions = absl::GetFlag(FLAGS_max_sessions);
   limits.max_watchers_per_session =
       absl::GetFlag(FLAGS_max_watchers_per_session);
+  limits.computer_threads = absl::GetFlag(FLAGS_computer_threads);
+  limits.computer_move_budget =
+      absl::Milliseconds(absl::GetFlag(FLAGS_computer_move_budget_ms));
+  limits.max_concurrent_suggestions =
+      absl::GetFlag(FLAGS_max_concurrent_suggestions);
+  limits.max_suggestion_time =
+      absl::Seconds(absl::GetFlag(FLAGS_max_suggestion_seconds));
   const int max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   const int sweep_seconds = absl::GetFlag(FLAGS_timeout_sweep_seconds);
   const int grace_seconds = absl::GetFlag(FLAGS_shutdown_grace_seconds);
@@ -119,6 +140,18 @@ int Run(const sigset_t& stop_signals) {
     return UsageError("--timeout_sweep_seconds must be >= 1");
   if (grace_seconds < 0)
     return UsageError("--shutdown_grace_seconds must be >= 0");
+  if (limits.computer_threads < 1 || limits.computer_threads > 64) {
+    return UsageError("--computer_threads must be 1 to 64");
+  }
+  if (limits.computer_move_budget < absl::Milliseconds(1)) {
+    return UsageError("--computer_move_budget_ms must be >= 1");
+  }
+  if (limits.max_concurrent_suggestions < 1) {
+    return UsageError("--max_concurrent_suggestions must be >= 1");
+  }
+  if (limits.max_suggestion_time < absl::Seconds(1)) {
+    return UsageError("--max_suggestion_seconds must be >= 1");
+  }
 
   absl::StatusOr<std::unique_ptr<SessionStore>> store =
       OpenStore(store_kind, absl::GetFlag(FLAGS_data_dir));
@@ -126,6 +159,12 @@ int Run(const sigset_t& stop_signals) {
   ServiceOptions options;
   options.store = store->get();
   options.limits = limits;
+  options.log = [](const std::string& line) {
+    // One write per line so that lines from concurrent threads never mix.
+    const std::string out = line + "\n";
+    [[maybe_unused]] const ssize_t written =
+        ::write(STDERR_FILENO, out.data(), out.size());
+  };
   absl::StatusOr<std::unique_ptr<SessionService>> core =
       SessionService::Create(options);
   if (!core.ok()) {

@@ -692,6 +692,141 @@ TEST_F(EndToEndTest, PlayShowsBothSidesMovesUntilTheGameEnds) {
   EXPECT_THAT(session.moves(), ::testing::ElementsAre("c1R", "g3R"));
 }
 
+// ---- The computer
+// -------------------------------------------------------------
+
+TEST_F(EndToEndTest, TwoComputersPlayAWholeGameWhileWatched) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const auto created = CtlJson<v1::CreateSessionResponse>(
+      *server_, {"create", "--name", "machines", "--setup", "classic-2",
+                 "--ply_limit", "60"});
+  const std::string id = created.session().id();
+  std::unique_ptr<Process> watch = Process::Start(
+      {KHETCTL_PATH, "--server", server_->address(), "watch", id});
+  ASSERT_NE(watch, nullptr);
+  for (const char* color : {"silver", "red"}) {
+    const auto seated = CtlJson<v1::Session>(
+        *server_, {"computer", id, "--color", color, "--level", "1", "--token",
+                   created.owner_token()});
+    EXPECT_EQ(seated.seats(color[0] == 's' ? 0 : 1).computer_level(), 1);
+  }
+  // The watch shows both seats taken, the start, every move and the end;
+  // the test replays the moves as they come.
+  Game game(*SetupPosition("classic-2"), RuleOptions{.ply_limit = 60});
+  std::string seen;
+  while (true) {
+    const std::optional<std::string> line = watch->ReadLine(absl::Seconds(120));
+    ASSERT_TRUE(line.has_value()) << seen;
+    absl::StrAppend(&seen, *line, "\n");
+    if (absl::StrContains(*line, " game over: ")) break;
+    const size_t at = line->find(" move: ");
+    if (at == std::string::npos) continue;
+    const std::vector<std::string> words =
+        absl::StrSplit(line->substr(at + 7), ' ');
+    ASSERT_GE(words.size(), 2u) << *line;
+    EXPECT_EQ(words[0], game.position().side_to_move() == Color::kSilver
+                            ? "Silver"
+                            : "Red");
+    EXPECT_THAT(*line, HasSubstr("(computer, level 1) plays " + words[1]));
+    absl::StatusOr<Move> move = ParseMove(game.position(), words[1]);
+    ASSERT_TRUE(move.ok()) << *line;
+    ASSERT_TRUE(game.Play(*move).ok()) << *line;
+  }
+  EXPECT_THAT(seen, HasSubstr("taken by the computer (level 1, "));
+  EXPECT_THAT(seen, HasSubstr("game started"));
+  ASSERT_TRUE(game.over()) << seen;
+  const auto session = CtlJson<v1::Session>(*server_, {"get", id});
+  EXPECT_EQ(session.status(), v1::FINISHED);
+  EXPECT_EQ(session.moves_size(), game.ply());
+  EXPECT_LE(session.moves_size(), 60);
+  EXPECT_EQ(session.board().position(), FormatPosition(game.position()));
+  EXPECT_THAT(server_->log(),
+              HasSubstr("computer session=" + id + " level=1 outcome=played"));
+}
+
+TEST_F(EndToEndTest, AHumanPlaysTheComputerThroughKhetctl) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  std::unique_ptr<Process> play = Process::Start(
+      {KHETCTL_PATH, "--server", server_->address(), "play", "--vs-computer",
+       "1", "--name", "tester", "--ply_limit", "40"},
+      "", /*stdin_pipe=*/true);
+  ASSERT_NE(play, nullptr);
+  std::string seen;
+  ASSERT_TRUE(play->ReadUntil("type a move", kCallTimeout, &seen)) << seen;
+  const size_t at = seen.find("created session ");
+  ASSERT_NE(at, std::string::npos) << seen;
+  const std::string id = seen.substr(at + 16, seen.find('\n', at) - (at + 16));
+  EXPECT_THAT(seen, HasSubstr("you play Silver"));
+  EXPECT_THAT(seen, HasSubstr("Red: the computer (level 1, "));
+
+  // Up to 8 moves each, unless the game ends first.
+  std::mt19937 rng(5);
+  bool over = false;
+  for (int i = 0; i < 8 && !over; ++i) {
+    const auto session = CtlJson<v1::Session>(*server_, {"get", id});
+    ASSERT_EQ(session.status(), v1::IN_PROGRESS) << seen;
+    ASSERT_EQ(session.board().side_to_move(), v1::SILVER) << seen;
+    const Position pos = *ParsePosition(session.board().position());
+    const std::string notation = FormatMove(pos, ChooseMove(pos, rng));
+    ASSERT_TRUE(play->WriteStdin(notation + "\n"));
+    ASSERT_TRUE(
+        play->ReadUntil("move: Silver " + notation, kCallTimeout, &seen))
+        << seen;
+    over = CtlJson<v1::Session>(*server_, {"get", id}).status() == v1::FINISHED;
+    if (over) break;
+    // The computer answers by itself.
+    ASSERT_TRUE(play->ReadUntil("move: Red ", kCallTimeout, &seen)) << seen;
+    EXPECT_THAT(seen, HasSubstr("Red (computer, level 1) plays "));
+    over = CtlJson<v1::Session>(*server_, {"get", id}).status() == v1::FINISHED;
+  }
+  if (over) {
+    ASSERT_TRUE(play->ReadUntil("the game is over", kCallTimeout, &seen))
+        << seen;
+  } else {
+    ASSERT_TRUE(play->WriteStdin("quit\n"));
+  }
+  EXPECT_EQ(play->Wait(kCallTimeout), 0);
+  const auto session = CtlJson<v1::Session>(*server_, {"get", id});
+  EXPECT_GE(session.moves_size(), 1);
+  EXPECT_EQ(session.seats(0).player_name(), "tester");
+  EXPECT_TRUE(session.seats(1).computer());
+}
+
+TEST_F(EndToEndTest, SuggestLevelsAndLeaveThroughKhetctl) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const CtlResult levels = Ctl(*server_, {"levels"});
+  ASSERT_EQ(levels.exit_code, 0) << levels.err;
+  EXPECT_THAT(levels.out, HasSubstr("A'NOOB'IS"));
+  EXPECT_THAT(levels.out, HasSubstr("KHET GRANDMASTER"));
+
+  Board board = StartGame(*server_, "classic-2");
+  const auto suggestion = CtlJson<v1::SuggestMoveResponse>(
+      *server_, {"suggest", board.id, "--level", "2"});
+  absl::StatusOr<Move> move =
+      ParseMove(board.game.position(), suggestion.move().notation());
+  ASSERT_TRUE(move.ok()) << suggestion.move().notation();
+  const CtlResult text =
+      Ctl(*server_, {"suggest", board.id, "--depth", "3", "--nodes", "100000"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("suggestion for Silver: "));
+  EXPECT_THAT(text.out, HasSubstr("line: "));
+  const CtlResult both =
+      Ctl(*server_, {"suggest", board.id, "--level", "2", "--depth", "3"});
+  EXPECT_EQ(both.exit_code, 2);
+
+  // Red leaves; the owner seats the computer there and takes it out again.
+  ASSERT_EQ(Ctl(*server_, {"leave", board.id, "--token", board.red}).exit_code,
+            0);
+  const CtlResult seated = Ctl(
+      *server_, {"computer", board.id, "--level", "1", "--token", board.owner});
+  ASSERT_EQ(seated.exit_code, 0) << seated.err;
+  EXPECT_THAT(seated.out, HasSubstr("Red: the computer (level 1, A'NOOB'IS)"));
+  const CtlResult left = Ctl(
+      *server_, {"leave", board.id, "--color", "red", "--token", board.owner});
+  ASSERT_EQ(left.exit_code, 0) << left.err;
+  EXPECT_THAT(left.out, HasSubstr("Red: (free)"));
+}
+
 // ---- Errors and shutdown
 // ----------------------------------------------------------
 
