@@ -110,7 +110,7 @@ size_t TableEntries(const SearchLimits& limits) {
   return size_t{1} << std::max(bits, 10);
 }
 
-// ---- random numbers (deterministic, independent of the library) -----------
+// ---- random numbers (deterministic, independent of the library) -------------
 
 class Random {
  public:
@@ -132,7 +132,7 @@ class Random {
   uint64_t state_;
 };
 
-// ---- what a move's shot does ----------------------------------------------
+// ---- what a move's shot does ------------------------------------------------
 
 // The mover's Pharaoh's square after move m.
 Square PharaohAfter(const EvalState& st, Color mover, Move m) {
@@ -172,8 +172,7 @@ Shot ShotOf(const Position& pos, Move m, Bitboard hits, const EvalState& st,
   return shot;
 }
 
-// ---- the searcher
-// -------------------------------------------------------------
+// ---- the searcher -----------------------------------------------------------
 
 // Move ordering keys.
 constexpr int kOrderCapture = 1 << 26;  // plus the gain
@@ -204,6 +203,17 @@ struct ScoredMove {
 struct ProbedChild {
   Position pos;
   Bitboard hits = 0;
+};
+
+// Room for N values of T, left uninitialised: the per-ply move lists are
+// megabytes, and a search touches only the plies it reaches.
+template <typename T, int N>
+struct Scratch {
+  Scratch() {}
+  ~Scratch() {}
+  union {
+    T items[N];
+  };
 };
 
 // Which moves ScoreMoves lists.
@@ -292,7 +302,7 @@ class Searcher {
             int ply, Position* child, EvalState* child_state) {
     Bitboard hits = 0;
     if (sm.probe >= 0) {
-      const ProbedChild& probed = probed_[ply][sm.probe];
+      const ProbedChild& probed = probed_[ply].items[sm.probe];
       *child = probed.pos;
       hits = probed.hits;
     } else {
@@ -330,9 +340,9 @@ class Searcher {
   Move killers_[kMaxPly + 1][2] = {};
   Move pv_[kMaxPly + 1][kMaxPly + 1] = {};
   int pv_len_[kMaxPly + 2] = {};
-  MoveList move_lists_[kMaxPly + 1];
-  ScoredMove scored_[kMaxPly + 1][kMaxMoves];
-  ProbedChild probed_[kMaxPly + 1][kMaxProbed];
+  Scratch<MoveList, 1> move_lists_[kMaxPly + 1];
+  Scratch<ScoredMove, kMaxMoves> scored_[kMaxPly + 1];
+  Scratch<ProbedChild, kMaxProbed> probed_[kMaxPly + 1];
 };
 
 bool Searcher::ScoreMoves(const Position& pos, const EvalState& st,
@@ -341,10 +351,10 @@ bool Searcher::ScoreMoves(const Position& pos, const EvalState& st,
   const Color us = pos.side_to_move();
   const BeamPath& own = st.beam[Index(us)];
   const BeamPath& other = st.beam[Index(Opponent(us))];
-  MoveList& moves = move_lists_[ply];
+  MoveList& moves = move_lists_[ply].items[0];
   GenerateMoves(pos, &moves);
-  ScoredMove* out = scored_[ply];
-  ProbedChild* probed = probed_[ply];
+  ScoredMove* out = scored_[ply].items;
+  ProbedChild* probed = probed_[ply].items;
   // Every move that leaves the beam alone fires the same shot.
   const Shot untouched =
       ShotOf(pos, Move(), own.hits, st, style_.both_pharaohs_hit_draws);
@@ -560,7 +570,7 @@ int Searcher::Negamax(const Position& pos, EvalState& st, int depth, int alpha,
                  (i < 2 || m != early[1]) && pos.at(m.from()).color() == us &&
                  !pos.at(m.from()).empty();
     if (legal) {
-      MoveList& mine = move_lists_[ply];
+      MoveList& mine = move_lists_[ply].items[0];
       GenerateMovesFrom(pos, m.from(), &mine);
       legal = std::find(mine.begin(), mine.end(), m) != mine.end();
     }
@@ -601,7 +611,7 @@ int Searcher::Negamax(const Position& pos, EvalState& st, int depth, int alpha,
       return score;
     }
     if (n == 0 && searched == 0) return 0;  // no move: call it a draw
-    ScoredMove* list = scored_[ply];
+    ScoredMove* list = scored_[ply].items;
     for (int i = 0; i < n; ++i) {
       PickNext(list, i, n);
       if (search(list[i], list[i].known)) break;
@@ -627,7 +637,7 @@ int Searcher::Quiesce(const Position& pos, EvalState& st, int alpha, int beta,
   const Bitboard their_k = Bit(st.pharaoh[Index(them)]);
   // Our beam already hits their Pharaoh: almost every move wins.
   if ((own.hits & their_k) != 0 && (own.hits & our_k) == 0) {
-    MoveList& moves = move_lists_[ply];
+    MoveList& moves = move_lists_[ply].items[0];
     GenerateMoves(pos, &moves);
     for (const Move m : moves) {
       const Bitboard touched = SquareBit(m.from()) | SquareBit(m.to());
@@ -655,7 +665,7 @@ int Searcher::Quiesce(const Position& pos, EvalState& st, int alpha, int beta,
     return kMateScore - (ply + 1);
   }
   best = std::max(best, best_known);
-  ScoredMove* list = scored_[ply];
+  ScoredMove* list = scored_[ply].items;
   const int limit = in_check ? n : std::min(n, kMaxQuiesceMoves);
   for (int i = 0; i < limit; ++i) {
     PickNext(list, i, n);
@@ -704,7 +714,7 @@ SearchResult Searcher::Run(const Position& root) {
 
   const bool in_check =
       (st.beam[Index(Opponent(us))].hits & Bit(st.pharaoh[Index(us)])) != 0;
-  ScoredMove* list = scored_[0];
+  ScoredMove* list = scored_[0].items;
   int n = 0, best_known = 0;
   Move win;
   ++nodes_;
@@ -766,7 +776,8 @@ SearchResult Searcher::Run(const Position& root) {
       } else {
         Position child;
         EvalState ck;
-        Play(root, st, ScoredMove{rm.move}, 0, &child, &ck);
+        Play(root, st, ScoredMove{rm.move, -1, false, false, 0, 0}, 0, &child,
+             &ck);
         if (best_index < 0 || exact_all) {
           score = -Negamax(child, ck, depth - 1, -beta,
                            exact_all ? kInfinity : -alpha, 1, true);
@@ -870,7 +881,7 @@ const std::vector<Level>& AllLevels() {
     Level l4{4, "SPHINX VIZIER", {}, {}, ""};
     l4.limits.max_nodes = 300000;
     l4.description =
-        "Deep and careful: 300,000 positions a move, six or seven plies.";
+        "Deep and careful: 300,000 positions a move, five or six plies.";
     Level l5{5, "KHET GRANDMASTER", {}, {}, ""};
     l5.limits.max_time = absl::Seconds(1);
     l5.limits.max_nodes = 4000000;

@@ -9,8 +9,9 @@
 //     as a draw).
 //   - A transposition table keyed by Position::hash(): a fixed array of
 //     two-entry buckets (key, move, score, depth, bound), one entry kept by
-//     depth, the other always replaced. Sized by max_nodes, at most 32 MiB;
-//     fresh for every search, so searches do not depend on each other.
+//     depth, the other always replaced. Sized by the limits (a quarter of
+//     max_nodes, or by max_depth), at most 32 MiB; fresh for every search,
+//     so searches do not depend on each other.
 //   - Every move that touches the mover's beam is played before the search
 //     to see what its shot takes (engine/laser.h's BeamPath: other moves
 //     all fire the unchanged beam). A move that hits the enemy Pharaoh wins
@@ -18,11 +19,13 @@
 //     Pharaohs: the mover loses, unless both_pharaohs_hit_draws) is never
 //     searched. When the enemy beam already hits the own Pharaoh (a check),
 //     only moves that change that beam are searched: the others lose.
-//   - Ordering: transposition table move, then moves whose shot takes more
-//     than it loses (most first), two killer moves per ply, then the
-//     history heuristic; late quiet moves at depth >= 3 are searched one
-//     ply shallower first (late move reductions) and again at full depth
-//     if they beat alpha.
+//   - Ordering: the transposition table's move and the two killer moves of
+//     the ply are tried before the other moves are even listed (a cut there
+//     saves playing every move that touches the beam); then moves whose
+//     shot takes more than it loses (most first), then the history
+//     heuristic. Late quiet moves at depth >= 3 are searched one ply (two,
+//     from the 12th move at depth >= 5) shallower first (late move
+//     reductions), and again at full depth if they beat alpha.
 //   - Quiescence at depth 0: a win in one (the side to move's shot can hit
 //     the enemy Pharaoh) is found exactly; otherwise stand pat on the
 //     evaluation, then at most 6 captures a node, 4 plies deep; a side in
@@ -99,9 +102,11 @@ struct SearchResult {
 //                          walks into beams): a beginner's mistakes
 //   2 SCARAB'S APPRENTICE  depth 2, 50,000 nodes; noise +-15
 //   3 PYRAMID SCHEMER      depth 4, 150,000 nodes
-//   4 SPHINX VIZIER        depth 6, 600,000 nodes
-//   5 KHET GRANDMASTER     1 s, and at most 4,000,000 nodes (about 1 s
-//                          here) so that it always ends
+//   4 SPHINX VIZIER        300,000 nodes (five plies and part of the sixth
+//                          from a setup)
+//   5 KHET GRANDMASTER     1 s, and at most 4,000,000 nodes (about a
+//                          second at this machine's 3-4 M nodes/s) so that
+//                          it always ends; seven plies from a setup
 // Levels 1 and 2 take their noise seed from SearchStyle::seed (set it per
 // game for varied games).
 struct Level {

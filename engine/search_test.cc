@@ -30,8 +30,8 @@ Square Sq(std::string_view name) {
 // orientation: K Pharaoh; P Pyramid NE|SE|SW|NW; S Scarab/Djed and E Eye,
 // / or \; A Anubis and X Sphinx N|E|S|W; O Obelisk 1|2.
 Piece PieceFrom(char letter, const std::string& o) {
-  const Color c = std::isupper(static_cast<unsigned char>(letter)) ? kSilver
-                                                                    : kRed;
+  const Color c =
+      std::isupper(static_cast<unsigned char>(letter)) ? kSilver : kRed;
   const auto index = [&](std::string_view names) {
     for (size_t i = 0, k = 0; i < names.size(); ++k) {
       const size_t end = names.find(' ', i);
@@ -194,9 +194,8 @@ INSTANTIATE_TEST_SUITE_P(Editions, WinInOneTest, ::testing::ValuesIn(kMates),
 TEST(SearchTest, NeverShootsItsOwnPharaoh) {
   // Silver's beam turns west at j4 and runs into its own Pharaoh on e4:
   // every move that leaves the beam alone loses at once.
-  const Position pos =
-      Board(Edition::kKhet2, "X j1 N; K e4; P j4 SW; x a8 S; k f8; P c3 NE",
-            kSilver);
+  const Position pos = Board(
+      Edition::kKhet2, "X j1 N; K e4; P j4 SW; x a8 S; k f8; P c3 NE", kSilver);
   ASSERT_TRUE(Contains(LaserHits(pos, kSilver), Sq("e4")));
   for (const Level& level : AllLevels()) {
     SearchLimits limits = level.limits;
@@ -234,16 +233,15 @@ TEST(SearchTest, BothPharaohsHitLosesForTheMoverOrDrawsByOption) {
   EXPECT_TRUE(IsLegal(pos, result.best_move));
 }
 
-// ---- threats ------------------------------------------------------------------
+// ---- threats ----------------------------------------------------------------
 
 TEST(SearchTest, DefendsAgainstAThreatToHitItsPharaohNextMove) {
   // Red's beam runs down the a-file and turns off the board at a3; turning
   // a3 clockwise (NW to NE) would send it along rank 3 into Silver's
   // Pharaoh on e3. Silver has no win of its own and must defend.
-  const Position pos =
-      Board(Edition::kKhet2,
-            "X j1 N; K e3; P g2 NW; A d1 N; x a8 S; k f8; p a3 NW; a e7 S",
-            kSilver);
+  const Position pos = Board(
+      Edition::kKhet2,
+      "X j1 N; K e3; P g2 NW; A d1 N; x a8 S; k f8; p a3 NW; a e7 S", kSilver);
   ASSERT_FALSE(HasWinInOne(pos));
   Position threatened = pos;
   threatened.FlipSideToMove();
@@ -274,10 +272,9 @@ TEST(SearchTest, TheBeginnerSometimesWalksIntoABeam) {
   // A'NOOB'IS's careless moves do not look at the reply: over many seeds
   // it leaves the threat of the last test standing at least once, and
   // parries it at least once.
-  const Position pos =
-      Board(Edition::kKhet2,
-            "X j1 N; K e3; P g2 NW; A d1 N; x a8 S; k f8; p a3 NW; a e7 S",
-            kSilver);
+  const Position pos = Board(
+      Edition::kKhet2,
+      "X j1 N; K e3; P g2 NW; A d1 N; x a8 S; k f8; p a3 NW; a e7 S", kSilver);
   const Level beginner = *FindLevel(1);
   int blunders = 0, parries = 0;
   for (uint64_t seed = 0; seed < 40; ++seed) {
@@ -292,7 +289,7 @@ TEST(SearchTest, TheBeginnerSometimesWalksIntoABeam) {
   EXPECT_GT(parries, 0);
 }
 
-// ---- determinism, limits, cancellation ------------------------------------------
+// ---- determinism, limits, cancellation --------------------------------------
 
 TEST(SearchTest, FixedNodeLimitAndSeedGiveTheSameMoveAndNodeCount) {
   for (const char* id : {"classic-2", "dynasty-1", "osiris"}) {
@@ -373,7 +370,7 @@ TEST(SearchTest, TinyNodeLimitStillReturnsALegalMove) {
   }
 }
 
-// ---- levels --------------------------------------------------------------------
+// ---- levels -----------------------------------------------------------------
 
 TEST(SearchTest, LevelsAreNumberedOneToFiveWithNamesAndLimits) {
   const std::vector<Level>& levels = AllLevels();
@@ -414,7 +411,7 @@ TEST(SearchTest, EveryLevelReturnsALegalMoveFromEverySetup) {
   }
 }
 
-// ---- principal variation -------------------------------------------------------------
+// ---- principal variation ----------------------------------------------------
 
 TEST(SearchTest, PrincipalVariationIsALegalSequence) {
   for (const SetupInfo& setup : AllSetups()) {
@@ -440,7 +437,7 @@ TEST(SearchTest, WinningLinePrincipalVariationEndsWithTheWin) {
             1 << static_cast<int>(kRed));
 }
 
-// ---- evaluation -------------------------------------------------------------------
+// ---- evaluation -------------------------------------------------------------
 
 // The board turned 180 degrees with the colours swapped.
 Position Mirrored(const Position& pos) {
@@ -476,9 +473,8 @@ TEST(EvaluateTest, IsTheSameForEitherColourOfTheSameSituation) {
 }
 
 TEST(EvaluateTest, MaterialCounts) {
-  const Position even =
-      Board(Edition::kKhet2, "X j1 N; K e1; P c3 NE; x a8 S; k f8; p h6 SW",
-            kSilver);
+  const Position even = Board(
+      Edition::kKhet2, "X j1 N; K e1; P c3 NE; x a8 S; k f8; p h6 SW", kSilver);
   const Position up = Board(Edition::kKhet2,
                             "X j1 N; K e1; P c3 NE; P d3 NE; x a8 S; k f8; "
                             "p h6 SW",
