@@ -19,6 +19,19 @@ packages=(
   libprotobuf-dev          # protobuf 3.21 runtime
   protobuf-compiler        # protoc
   libsqlite3-dev           # SQLite 3.40: the embedded default session store
+  # khetd's HTTP/JSON gateway and the web board:
+  libcpp-httplib-dev       # cpp-httplib 0.11: the gateway's HTTP server
+  nlohmann-json3-dev       # JSON for the compact view and tests' HTTP clients
+  chromium                 # headless browser for the web board's test
+  # Other-language clients and the chat bot:
+  python3-grpcio           # Python gRPC runtime
+  python3-grpc-tools       # protoc with the gRPC Python plugin (stubs at build)
+  python3-protobuf         # Python protobuf runtime
+  ngircd                   # a real IRC server for the chat bot's test
+  # Several replicas:
+  postgresql               # PostgreSQL 15 server for the shared store's tests
+  libpq-dev                # libpq: the PostgreSQL store's client library
+  nginx                    # gRPC load balancer in front of two replicas
 )
 
 missing=()
@@ -33,4 +46,14 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
     --no-install-recommends "${missing[@]}"
+fi
+
+# Node.js for the Node client and the browser test's driver: the machine's
+# own if it has one, else Debian's.
+if ! command -v npm >/dev/null; then
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+    --no-install-recommends nodejs npm
 fi
