@@ -1,0 +1,95 @@
+// The laser: a LaserShot's beam segments drawn as lines that grow from the
+// laser at a steady speed. A beam split by an Eye of Horus starts its two
+// children where and when it ends. Hit squares get a burst once the beam
+// reaches them.
+
+import { svg } from './pieces.js';
+import { squareAt } from './squares.js';
+
+const SQUARES_PER_SECOND = 28;
+
+const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+
+// When each beam starts, in seconds after the shot: a child starts when its
+// parent's last segment ends.
+function beamTimes(shot) {
+  const segments = shot.segments ?? [];
+  const length = (s) => Math.abs(s.to.file - s.from.file) + Math.abs(s.to.rank - s.from.rank);
+  const duration = new Map();
+  for (const s of segments) {
+    duration.set(s.beamId ?? 0, (duration.get(s.beamId ?? 0) ?? 0) + length(s) / SQUARES_PER_SECOND);
+  }
+  const parent = new Map((shot.beams ?? []).map((b) => [b.id ?? 0, b.parentId ?? -1]));
+  const start = new Map();
+  const startOf = (id, depth = 0) => {
+    if (start.has(id)) return start.get(id);
+    const p = parent.get(id) ?? -1;
+    const t = p < 0 || depth > 64 ? 0 : startOf(p, depth + 1) + (duration.get(p) ?? 0);
+    start.set(id, t);
+    return t;
+  };
+  return { startOf, length };
+}
+
+// Draws `shot` into `layer` (emptied first) using view.centre(file, rank) for
+// coordinates. Resolves when the drawing is complete.
+export function drawShot(layer, shot, view, { animate }) {
+  layer.replaceChildren();
+  if (!shot?.segments?.length) return Promise.resolve();
+  const moving = animate && !reducedMotion();
+  const { startOf, length } = beamTimes(shot);
+  const group = svg('g', { class: 'laser', 'data-shooter': shot.shooter ?? '' });
+  layer.append(group);
+
+  const beamClock = new Map();  // seconds into each beam drawn so far
+  let end = 0;
+  for (const segment of shot.segments) {
+    const id = segment.beamId ?? 0;
+    const from = view.centre(segment.from.file ?? 0, segment.from.rank ?? 0);
+    const to = view.centre(segment.to.file ?? 0, segment.to.rank ?? 0);
+    const drawnLength = Math.hypot(to.x - from.x, to.y - from.y);
+    const seconds = length(segment) / SQUARES_PER_SECOND;
+    const delay = startOf(id) + (beamClock.get(id) ?? 0);
+    beamClock.set(id, (beamClock.get(id) ?? 0) + seconds);
+    end = Math.max(end, delay + seconds);
+    for (const part of ['laser-glow', 'laser-beam']) {
+      const line = svg('line', {
+        x1: from.x, y1: from.y, x2: to.x, y2: to.y, class: part, 'data-beam': id,
+      });
+      group.append(line);
+      if (moving && drawnLength > 0) {
+        line.style.strokeDasharray = `${drawnLength} ${drawnLength}`;
+        line.animate([{ strokeDashoffset: drawnLength }, { strokeDashoffset: 0 }], {
+          duration: seconds * 1000, delay: delay * 1000, fill: 'both', easing: 'linear',
+        });
+      }
+    }
+  }
+
+  for (const name of shot.hitSquares ?? []) {
+    const { file, rank } = squareAt(name);
+    const { x, y } = view.centre(file, rank);
+    const burst = svg('path', {
+      d: burstPath(x, y), class: 'hit-mark', 'data-square': name,
+    });
+    group.append(burst);
+    if (moving) {
+      burst.animate([{ opacity: 0, transform: 'scale(0.3)' }, { opacity: 1, transform: 'scale(1)' }], {
+        duration: 250, delay: end * 1000, fill: 'both', easing: 'ease-out',
+      });
+    }
+  }
+  if (!moving) return Promise.resolve();
+  return new Promise((resolve) => setTimeout(resolve, end * 1000 + 260));
+}
+
+// An eight-pointed star centred on (x, y).
+function burstPath(x, y) {
+  const points = [];
+  for (let i = 0; i < 16; ++i) {
+    const r = i % 2 ? 0.16 : 0.42;
+    const a = (Math.PI * i) / 8;
+    points.push(`${(x + r * Math.sin(a)).toFixed(3)} ${(y - r * Math.cos(a)).toFixed(3)}`);
+  }
+  return `M${points.join(' L')} Z`;
+}

@@ -1,0 +1,114 @@
+// The lobby: the boards on the server with their status and players,
+// refreshed every few seconds, and the form that creates a board.
+
+import { api } from './api.js';
+import { catalog, schemeOptions, setupName, setupOptions, statusText } from './catalog.js';
+import { $, fillSelect, h, pageError, show } from './dom.js';
+import { tokens } from './tokens.js';
+
+const REFRESH_MS = 4000;
+
+export class LobbyPage {
+  constructor() {
+    this.timer = null;
+    this.setups = [];
+    $('status-filter').addEventListener('change', () => this.refresh());
+    $('create-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.create();
+    });
+    $('create-setup').addEventListener('change', () => this.describeSetup());
+  }
+
+  async open() {
+    show($('lobby'), true);
+    document.title = 'Khet boards';
+    this.refresh();
+    this.timer ??= setInterval(() => this.refresh(), REFRESH_MS);
+    try {
+      const { setups, schemes } = await catalog();
+      this.setups = setups;
+      fillSelect($('create-setup'), setupOptions(setups), $('create-setup').value || 'classic-2');
+      fillSelect($('create-scheme'), schemeOptions(schemes), $('create-scheme').value || 'classic');
+      this.describeSetup();
+      this.refresh();
+    } catch (error) {
+      pageError(error);
+    }
+  }
+
+  close() {
+    show($('lobby'), false);
+    clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  describeSetup() {
+    const setup = this.setups.find((s) => s.id === $('create-setup').value);
+    $('create-setup-description').textContent = setup?.description ?? '';
+  }
+
+  async refresh() {
+    try {
+      const status = $('status-filter').value;
+      const { sessions = [] } = await api.listSessions({ pageSize: 50, status });
+      pageError(null);
+      this.renderList(sessions);
+    } catch (error) {
+      pageError(error);
+    }
+  }
+
+  renderList(sessions) {
+    const list = $('session-list');
+    show($('session-list-empty'), sessions.length === 0);
+    list.replaceChildren(...sessions.map((s) => this.entry(s)));
+  }
+
+  entry(session) {
+    const mine = tokens.player(session.id);
+    const seat = (color) => {
+      const s = (session.seats ?? []).find((x) => x.color === color);
+      if (!s?.occupied) return h('span', { class: 'free' }, 'free');
+      return h('span', {}, s.playerName + (s.computer ? ' (computer)' : ''));
+    };
+    const moves = (session.moves ?? []).length;
+    return h('li', { class: 'session-entry', 'data-session': session.id },
+      h('a', { href: `#/s/${encodeURIComponent(session.id)}`, class: 'session-name' },
+        session.name || 'Untitled board'),
+      h('span', { class: `badge status-${(session.status ?? '').toLowerCase()}` },
+        statusText(session.status)),
+      h('span', { class: 'muted' }, setupName(this.setups, session.setupId)),
+      h('span', { class: 'players' },
+        h('span', { class: 'swatch silver', 'aria-hidden': 'true' }), 'Silver: ', seat('SILVER'),
+        ' · ', h('span', { class: 'swatch red', 'aria-hidden': 'true' }), 'Red: ', seat('RED')),
+      h('span', { class: 'muted' }, `${moves} move${moves === 1 ? '' : 's'}`),
+      mine ? h('span', { class: 'badge mine' }, `your seat: ${mine.color.toLowerCase()}`) : null);
+  }
+
+  async create() {
+    const form = $('create-form');
+    const data = new FormData(form);
+    const button = form.querySelector('button[type=submit]');
+    button.disabled = true;
+    try {
+      const reply = await api.createSession({
+        name: data.get('name').trim(),
+        setupId: data.get('setup'),
+        rules: {
+          bothPharaohsHitDraws: data.get('bothPharaohsHitDraws') === 'on',
+          automaticRepetitionDraw: data.get('automaticRepetitionDraw') === 'on',
+          plyLimit: Number(data.get('plyLimit') || 0),
+        },
+        settings: { colorScheme: data.get('scheme') },
+      });
+      tokens.setOwner(reply.session.id, reply.ownerToken);
+      pageError(null);
+      window.location.hash = `#/s/${encodeURIComponent(reply.session.id)}`;
+    } catch (error) {
+      pageError(error);
+    } finally {
+      button.disabled = false;
+    }
+  }
+}

@@ -1,0 +1,104 @@
+// Piece shapes as SVG, drawn in a unit square centred on (0, 0) with north
+// up (-y). Each shape is drawn facing north (a Pyramid's mirror facing NE, a
+// Scarab's or Eye's mirror as "/") and turned to the piece's orientation.
+
+export const SVG_NS = 'http://www.w3.org/2000/svg';
+
+const MIRROR = '#dff3ff';  // mirror faces, whatever the colour scheme
+const OUTLINE = '#1d1d1f';
+const GOLD = '#d9b44a';
+
+export function svg(tag, attributes = {}, ...children) {
+  const element = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  for (const child of children) element.append(child);
+  return element;
+}
+
+const TURN = { N: 0, E: 90, S: 180, W: 270, NE: 0, SE: 90, SW: 180, NW: 270, '/': 0, '\\': 90 };
+
+function pharaoh(fill) {
+  return [
+    svg('circle', { r: 0.36, fill, stroke: OUTLINE, 'stroke-width': 0.04 }),
+    svg('circle', { r: 0.22, fill: 'none', stroke: GOLD, 'stroke-width': 0.07 }),
+    svg('path', { d: 'M-0.12 -0.05 L0 -0.2 L0.12 -0.05 Z', fill: GOLD }),
+  ];
+}
+
+function pyramid(fill) {
+  return [
+    svg('path', { d: 'M-0.4 -0.4 L0.4 0.4 L-0.4 0.4 Z', fill, stroke: OUTLINE,
+                  'stroke-width': 0.04, 'stroke-linejoin': 'round' }),
+    svg('line', { x1: -0.4, y1: -0.4, x2: 0.4, y2: 0.4, stroke: MIRROR, 'stroke-width': 0.09,
+                  'stroke-linecap': 'round' }),
+  ];
+}
+
+function scarab(fill) {
+  return [
+    svg('rect', { x: -0.34, y: -0.34, width: 0.68, height: 0.68, rx: 0.14, fill,
+                  stroke: OUTLINE, 'stroke-width': 0.04 }),
+    svg('line', { x1: -0.4, y1: 0.4, x2: 0.4, y2: -0.4, stroke: MIRROR, 'stroke-width': 0.12,
+                  'stroke-linecap': 'round' }),
+    svg('line', { x1: -0.4, y1: 0.4, x2: 0.4, y2: -0.4, stroke: OUTLINE, 'stroke-width': 0.02 }),
+  ];
+}
+
+function eye(fill) {
+  return [
+    svg('circle', { r: 0.36, fill, stroke: OUTLINE, 'stroke-width': 0.04 }),
+    svg('line', { x1: -0.4, y1: 0.4, x2: 0.4, y2: -0.4, stroke: MIRROR, 'stroke-width': 0.1,
+                  'stroke-opacity': 0.8, 'stroke-linecap': 'round' }),
+    svg('ellipse', { rx: 0.17, ry: 0.09, fill: '#fff', stroke: OUTLINE, 'stroke-width': 0.03 }),
+    svg('circle', { r: 0.05, fill: OUTLINE }),
+  ];
+}
+
+function anubis(fill) {
+  return [
+    svg('rect', { x: -0.3, y: -0.22, width: 0.6, height: 0.56, rx: 0.08, fill,
+                  stroke: OUTLINE, 'stroke-width': 0.04 }),
+    // The front: a beam striking it is blocked.
+    svg('rect', { x: -0.38, y: -0.4, width: 0.76, height: 0.14, rx: 0.04, fill: GOLD,
+                  stroke: OUTLINE, 'stroke-width': 0.03 }),
+  ];
+}
+
+function sphinx(fill) {
+  return [
+    svg('rect', { x: -0.34, y: -0.2, width: 0.68, height: 0.54, rx: 0.08, fill,
+                  stroke: OUTLINE, 'stroke-width': 0.04 }),
+    // The lens the laser leaves from.
+    svg('path', { d: 'M-0.16 -0.2 L0 -0.42 L0.16 -0.2 Z', fill: '#ff5a4f', stroke: OUTLINE,
+                  'stroke-width': 0.03 }),
+  ];
+}
+
+function obelisk(fill, height) {
+  const block = (dx, dy) => svg('path', {
+    d: `M${-0.2 + dx} ${-0.34 + dy} L${0.2 + dx} ${-0.34 + dy} L${0.3 + dx} ${0.34 + dy}
+        L${-0.3 + dx} ${0.34 + dy} Z`,
+    fill, stroke: OUTLINE, 'stroke-width': 0.04, 'stroke-linejoin': 'round',
+  });
+  if (height < 2) return [block(0, 0)];
+  return [block(0.07, -0.05), block(-0.05, 0.04),
+          svg('text', { x: 0, y: 0.14, 'text-anchor': 'middle', 'font-size': 0.3,
+                        'font-weight': 'bold', fill: OUTLINE }, '2')];
+}
+
+const SHAPES = {
+  PHARAOH: pharaoh, PYRAMID: pyramid, SCARAB: scarab, EYE_OF_HORUS: eye,
+  ANUBIS: anubis, SPHINX: sphinx, OBELISK: obelisk,
+};
+
+// A <g> drawing `piece` (a khet.v1.Piece as JSON) in the unit square, filled
+// with `fill`.
+export function drawPiece(piece, fill) {
+  const shape = SHAPES[piece.type];
+  const group = svg('g', { class: `piece piece-${(piece.type ?? '').toLowerCase()}` });
+  if (!shape) return group;
+  const turn = TURN[piece.orientation] ?? 0;
+  const body = svg('g', { transform: `rotate(${turn})` }, ...shape(fill, piece.height ?? 1));
+  group.append(body);
+  return group;
+}
