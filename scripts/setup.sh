@@ -57,3 +57,13 @@ if ! command -v npm >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
     --no-install-recommends nodejs npm
 fi
+
+# playwright-core for the web board's browser test (tests/browser; it drives
+# the chromium above, no browser download). npm ci runs again only when
+# package-lock.json changed since the last install.
+browser_test="$(dirname "$0")/../tests/browser"
+if ! cmp -s "$browser_test/package-lock.json" "$browser_test/node_modules/.khet-installed-lock"; then
+  echo "setup: npm ci in tests/browser"
+  (cd "$browser_test" && npm ci --no-audit --no-fund --loglevel=error &&
+    cp package-lock.json node_modules/.khet-installed-lock)
+fi

@@ -1,0 +1,304 @@
+// The web board in a real browser: starts khetd (in-memory store, free
+// ports), opens the board in Debian's Chromium as two people - Silver on a
+// desktop window, Red on a phone-sized one - and plays a short game to a
+// Pharaoh hit by clicking squares, checking after each move that the other
+// page updated live and drew the laser, and at the end that both show the
+// result. Screenshots of both pages go to --screenshots.
+//
+// usage: node web_board_test.mjs --khetd PATH --screenshots DIR [--chromium PATH]
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values: flags } = parseArgs({
+  options: {
+    khetd: { type: 'string' },
+    screenshots: { type: 'string' },
+    chromium: { type: 'string', default: '/usr/bin/chromium' },
+  },
+});
+const { chromium } = await import('playwright-core').catch((error) => {
+  console.error(`playwright-core is missing (scripts/setup.sh installs it): ${error.message}`);
+  process.exit(1);
+});
+if (!flags.khetd || !flags.screenshots) {
+  console.error('usage: node web_board_test.mjs --khetd PATH --screenshots DIR [--chromium PATH]');
+  process.exit(2);
+}
+
+const WAIT_MS = 10000;     // for any one thing to show up on a page
+const OVERALL_MS = 90000;  // the whole test, cleanup included, stays under this
+
+// Classic 2, found with the engine: Silver turns its Pyramid on j5, Red
+// steps its Scarab from e5 to f6, and Silver's Pyramid stepping to j6 sends
+// the beam into Red's Pharaoh on f8.
+const GAME = [
+  { side: 'silver', from: 'j5', rotate: 'anticlockwise' },
+  { side: 'red', from: 'e5', to: 'f6' },
+  { side: 'silver', from: 'j5', to: 'j6' },
+];
+const LOSER_PHARAOH = 'f8';
+
+let khetd = null;
+let browser = null;
+let profiles = null;  // TMPDIR of the browser: its profiles
+const openPages = [];
+const started = Date.now();
+const step = (text) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${text}`);
+
+async function cleanUp() {
+  await browser?.close().catch(() => {});
+  browser = null;
+  if (profiles) fs.rmSync(profiles, { recursive: true, force: true });
+  profiles = null;
+  if (khetd && khetd.exitCode === null) {
+    khetd.kill('SIGTERM');
+    const exited = new Promise((resolve) => khetd.once('exit', resolve));
+    const late = setTimeout(() => khetd.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(late);
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, async () => {
+    console.error(`web board test: ${signal}, cleaning up`);
+    await cleanUp();
+    process.exit(1);
+  });
+}
+
+// Starts khetd and resolves with its HTTP base URL once it has printed both
+// of its listening addresses. setpriv kills it if this process dies.
+function startKhetd() {
+  return new Promise((resolve, reject) => {
+    const args = ['--listen', '127.0.0.1:0', '--http_listen', '127.0.0.1:0', '--store', 'memory'];
+    khetd = spawn('setpriv', ['--pdeathsig', 'KILL', '--', flags.khetd, ...args],
+                  { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`khetd did not start in 10 s:\n${out}${err}`)),
+                             10000);
+    khetd.stderr.on('data', (chunk) => {
+      err += chunk;
+      if (process.env.KHET_TEST_VERBOSE) process.stderr.write(chunk);
+    });
+    khetd.stdout.on('data', (chunk) => {
+      out += chunk;
+      const http = out.match(/http\S*\s.*?(\d+\.\d+\.\d+\.\d+:\d+)/i);
+      if (http && /khetd listening on/.test(out)) {
+        clearTimeout(timer);
+        resolve(`http://${http[1]}`);
+      }
+    });
+    khetd.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`khetd exited with ${code} before it was ready:\n${out}${err}`));
+    });
+  });
+}
+
+// Waits until fn(arg) is true in the page; fails naming `what`.
+async function until(page, what, fn, arg) {
+  try {
+    await page.waitForFunction(fn, arg, { timeout: WAIT_MS, polling: 50 });
+  } catch (error) {
+    const message = await page.locator('#message').textContent().catch(() => '');
+    throw new Error(`${page.label}: timed out waiting for ${what}` +
+                    `${message ? ` (page message: ${message})` : ''}`);
+  }
+}
+
+function check(condition, text) {
+  if (!condition) throw new Error(`check failed: ${text}`);
+}
+
+const square = (page, name) => page.locator(`svg.board [aria-label="${name}"]`);
+
+// The board's state as the page shows it.
+function boardState(page) {
+  return page.evaluate(() => ({
+    moves: document.querySelector('#game-meta')?.textContent ?? '',
+    pieces: Object.fromEntries([...document.querySelectorAll('svg.board .square')]
+      .map((s) => [s.dataset.square, s.dataset.piece ?? null])),
+    laserLines: document.querySelectorAll('svg.board .laser-beam').length,
+    hits: [...document.querySelectorAll('svg.board .hit-mark')].map((h) => h.dataset.square),
+  }));
+}
+
+async function play(pages, move, index) {
+  const mover = pages[move.side];
+  const watcher = pages[move.side === 'silver' ? 'red' : 'silver'];
+  const before = await boardState(watcher);
+  const moved = before.pieces[move.from];
+
+  await square(mover, move.from).click();
+  if (move.rotate) {
+    await mover.getByRole('button', { name: `Rotate ${move.rotate}` }).click();
+  } else {
+    await until(mover, `${move.to} marked as a target`,
+                (to) => document.querySelector(`svg.board [data-square="${to}"].target`), move.to);
+    await square(mover, move.to).click();
+  }
+
+  const plies = index + 1;
+  const text = `${plies} move${plies === 1 ? '' : 's'}`;
+  for (const page of [mover, watcher]) {
+    await until(page, `"${text}" after ${move.from}`,
+                (t) => document.querySelector('#game-meta')?.textContent.includes(t), text);
+    await until(page, 'the laser drawn',
+                () => document.querySelectorAll('svg.board .laser-beam').length > 0);
+  }
+  const after = await boardState(watcher);
+  if (move.to) {
+    check(after.pieces[move.from] === null, `${watcher.label}: ${move.from} empty after the move`);
+    check(after.pieces[move.to] === moved, `${watcher.label}: ${moved} on ${move.to}`);
+  } else {
+    check(after.pieces[move.from] && after.pieces[move.from] !== moved,
+          `${watcher.label}: ${move.from} turned (was ${moved}, now ${after.pieces[move.from]})`);
+  }
+  step(`${move.side} played ${move.from}${move.to ? `-${move.to}` : ` ${move.rotate}`}; ` +
+       `${watcher.label} updated live, ${after.laserLines} laser lines drawn`);
+}
+
+async function main() {
+  const base = await startKhetd();
+  step(`khetd serves ${base}`);
+
+  profiles = fs.mkdtempSync(path.join(os.tmpdir(), 'khet-browser-'));
+  browser = await chromium.launch({
+    executablePath: flags.chromium,
+    // Playwright gives the browser its own new profile directory under TMPDIR.
+    env: { ...process.env, TMPDIR: profiles },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  step(`Chromium ${browser.version()} started`);
+
+  const desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const phone = await browser.newContext({
+    viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true,
+  });
+  const silver = await desktop.newPage();
+  const red = await phone.newPage();
+  silver.label = 'Silver (desktop)';
+  red.label = 'Red (phone)';
+  const pages = { silver, red };
+  openPages.push(silver, red);
+  const errors = [];
+  for (const page of [silver, red]) {
+    page.on('pageerror', (error) => errors.push(`${page.label}: ${error.message}`));
+    page.on('console', (m) => m.type() === 'error' && errors.push(`${page.label}: ${m.text()}`));
+  }
+
+  // Silver creates a board and takes the Silver seat.
+  await silver.goto(`${base}/`);
+  await until(silver, 'the setups', () => document.querySelector('#create-setup option[value="classic-2"]'));
+  await silver.locator('#create-name').fill('browser test');
+  await silver.locator('#create-setup').selectOption('classic-2');
+  await silver.locator('#create-scheme').selectOption('classic');
+  await silver.getByRole('button', { name: 'Create board' }).click();
+  await until(silver, 'the board page', () => /^#\/s\//.test(window.location.hash));
+  const sessionId = decodeURIComponent(await silver.evaluate(() => window.location.hash.slice(4)));
+  await until(silver, 'the owner panel', () => !document.querySelector('#owner-panel').hidden);
+  await silver.getByLabel('Your name').fill('Ada');
+  await silver.getByRole('button', { name: 'Join as Silver' }).click();
+  await until(silver, 'Ada in the Silver seat',
+              () => document.querySelector('.seat-silver')?.textContent.includes('Ada (you)'));
+  step(`board ${sessionId} created, Ada sits as Silver`);
+
+  // Red finds it in the lobby on a phone and takes the Red seat.
+  await red.goto(`${base}/`);
+  const entry = red.locator(`.session-entry[data-session="${sessionId}"]`);
+  await entry.waitFor({ timeout: WAIT_MS });
+  check((await entry.textContent()).includes('Ada'), 'the lobby lists Ada as a player');
+  await entry.getByRole('link').click();
+  await red.getByLabel('Your name').fill('Bo');
+  await red.getByRole('button', { name: 'Join as Red' }).click();
+  await until(red, 'Bo in the Red seat',
+              () => document.querySelector('.seat-red')?.textContent.includes('Bo (you)'));
+  await until(silver, 'Bo seen live on Silver\'s page',
+              () => document.querySelector('.seat-red')?.textContent.includes('Bo'));
+  await until(silver, 'Silver to move', () => document.querySelector('#turn').textContent
+    .startsWith('Your move'));
+  step('Bo sits as Red on the phone; the game started on both pages');
+
+  // A reload keeps the seat (the token is in localStorage).
+  await red.reload();
+  await until(red, 'Bo still seated after a reload',
+              () => document.querySelector('.seat-red')?.textContent.includes('Bo (you)'));
+
+  // The phone layout fits: nothing wider than the screen, the board scaled.
+  const layout = await red.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    board: document.querySelector('svg.board').getBoundingClientRect().width,
+    screen: window.innerWidth,
+  }));
+  check(layout.page <= layout.screen, `phone page fits (${layout.page} px in ${layout.screen})`);
+  check(layout.board > 300 && layout.board <= layout.screen,
+        `phone board scales (${layout.board} px)`);
+
+  // Errors show the server's message: a repetition draw claimed too early.
+  await silver.getByRole('button', { name: 'Claim repetition draw' }).click();
+  await until(silver, 'the server\'s refusal shown',
+              () => /FAILED_PRECONDITION/.test(document.querySelector('#message').textContent));
+  step(`refusal shown: ${await silver.locator('#message').textContent()}`);
+  // Out of turn, Red's click is explained rather than sent.
+  await square(red, 'e5').click();
+  await until(red, 'an out-of-turn note',
+              () => document.querySelector('#message').textContent.includes('Silver\'s move'));
+
+  for (const [index, move] of GAME.entries()) await play(pages, move, index);
+
+  for (const page of [silver, red]) {
+    await until(page, 'the result', () => /Silver wins/i.test(
+      document.querySelector('#result:not([hidden])')?.textContent ?? ''));
+    const state = await boardState(page);
+    check(state.hits.includes(LOSER_PHARAOH), `${page.label}: hit marked on ${LOSER_PHARAOH}`);
+    check(state.pieces[LOSER_PHARAOH] === null, `${page.label}: Red's Pharaoh removed`);
+  }
+  step(`result on both pages: ${await red.locator('#result').textContent()}`);
+
+  // Let the last laser finish drawing before the pictures.
+  await silver.waitForTimeout(800);
+  fs.mkdirSync(flags.screenshots, { recursive: true });
+  for (const [name, page] of [['desktop-silver.png', silver], ['phone-red.png', red]]) {
+    const file = path.resolve(flags.screenshots, name);
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(`screenshot: ${file}`);
+  }
+  check(errors.length === 0, `no script errors on the pages:\n${errors.join('\n')}`);
+}
+
+// On failure: pictures of the pages as they were.
+async function failureScreenshots() {
+  fs.mkdirSync(flags.screenshots, { recursive: true });
+  for (const page of openPages) {
+    const file = path.resolve(flags.screenshots, `failed-${page.label.split(' ')[0].toLowerCase()}.png`);
+    if (await page.screenshot({ path: file, fullPage: true }).then(() => true, () => false)) {
+      console.error(`screenshot: ${file}`);
+    }
+  }
+}
+
+const deadline = setTimeout(async () => {
+  console.error(`web board test: FAILED: took longer than ${OVERALL_MS / 1000} s`);
+  await cleanUp();
+  process.exit(1);
+}, OVERALL_MS);
+
+try {
+  await main();
+  step('web board test: PASSED');
+  process.exitCode = 0;
+} catch (error) {
+  console.error(`web board test: FAILED: ${error.stack ?? error}`);
+  process.exitCode = 1;
+  await failureScreenshots();
+} finally {
+  clearTimeout(deadline);
+  await cleanUp();
+}
