@@ -152,7 +152,7 @@ export class BoardView {
       const { file, rank } = squareAt(piece.square);
       const { x, y } = this.corner(file, rank);
       const fill = piece.color === 'RED' ? this.scheme.red.hex : this.scheme.silver.hex;
-      const drawn = drawPiece(piece, fill);
+      const drawn = drawPiece(piece, fill, this.flipped);
       drawn.setAttribute('transform', `translate(${x + 0.5} ${y + 0.5})`);
       drawn.dataset.color = piece.color;
       layer.append(drawn);

@@ -73,6 +73,10 @@ export class LobbyPage {
       return h('span', {}, s.playerName + (s.computer ? ' (computer)' : ''));
     };
     const moves = (session.moves ?? []).length;
+    const swatch = (side) => h('span', {
+      class: `swatch ${side}`, 'aria-hidden': 'true',
+      style: session.colorScheme?.[side]?.hex ? `background:${session.colorScheme[side].hex}` : null,
+    });
     return h('li', { class: 'session-entry', 'data-session': session.id },
       h('a', { href: `#/s/${encodeURIComponent(session.id)}`, class: 'session-name' },
         session.name || 'Untitled board'),
@@ -80,8 +84,7 @@ export class LobbyPage {
         statusText(session.status)),
       h('span', { class: 'muted' }, setupName(this.setups, session.setupId)),
       h('span', { class: 'players' },
-        h('span', { class: 'swatch silver', 'aria-hidden': 'true' }), 'Silver: ', seat('SILVER'),
-        ' · ', h('span', { class: 'swatch red', 'aria-hidden': 'true' }), 'Red: ', seat('RED')),
+        swatch('silver'), 'Silver: ', seat('SILVER'), ' · ', swatch('red'), 'Red: ', seat('RED')),
       h('span', { class: 'muted' }, `${moves} move${moves === 1 ? '' : 's'}`),
       mine ? h('span', { class: 'badge mine' }, `your seat: ${mine.color.toLowerCase()}`) : null);
   }

@@ -92,12 +92,12 @@ const SHAPES = {
 };
 
 // A <g> drawing `piece` (a khet.v1.Piece as JSON) in the unit square, filled
-// with `fill`.
-export function drawPiece(piece, fill) {
+// with `fill`; `flipped` turns it half round for a board seen from Red's side.
+export function drawPiece(piece, fill, flipped) {
   const shape = SHAPES[piece.type];
   const group = svg('g', { class: `piece piece-${(piece.type ?? '').toLowerCase()}` });
   if (!shape) return group;
-  const turn = TURN[piece.orientation] ?? 0;
+  const turn = piece.orientation ? TURN[piece.orientation] + (flipped ? 180 : 0) : 0;
   const body = svg('g', { transform: `rotate(${turn})` }, ...shape(fill, piece.height ?? 1));
   group.append(body);
   return group;

@@ -61,6 +61,9 @@ async function cleanUp() {
     await exited;
     clearTimeout(late);
   }
+  // Its output pipes must not keep this process alive.
+  khetd?.stdout.destroy();
+  khetd?.stderr.destroy();
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -191,7 +194,13 @@ async function main() {
   const errors = [];
   for (const page of [silver, red]) {
     page.on('pageerror', (error) => errors.push(`${page.label}: ${error.message}`));
-    page.on('console', (m) => m.type() === 'error' && errors.push(`${page.label}: ${m.text()}`));
+    // Answers with an error status are logged by the browser too; the page
+    // shows those itself, so only script errors count.
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) {
+        errors.push(`${page.label}: ${m.text()}`);
+      }
+    });
   }
 
   // Silver creates a board and takes the Silver seat.
@@ -215,6 +224,10 @@ async function main() {
   const entry = red.locator(`.session-entry[data-session="${sessionId}"]`);
   await entry.waitFor({ timeout: WAIT_MS });
   check((await entry.textContent()).includes('Ada'), 'the lobby lists Ada as a player');
+  fs.mkdirSync(flags.screenshots, { recursive: true });
+  const lobbyShot = path.resolve(flags.screenshots, 'phone-lobby.png');
+  await red.screenshot({ path: lobbyShot, fullPage: true });
+  console.log(`screenshot: ${lobbyShot}`);
   await entry.getByRole('link').click();
   await red.getByLabel('Your name').fill('Bo');
   await red.getByRole('button', { name: 'Join as Red' }).click();
@@ -264,7 +277,6 @@ async function main() {
 
   // Let the last laser finish drawing before the pictures.
   await silver.waitForTimeout(800);
-  fs.mkdirSync(flags.screenshots, { recursive: true });
   for (const [name, page] of [['desktop-silver.png', silver], ['phone-red.png', red]]) {
     const file = path.resolve(flags.screenshots, name);
     await page.screenshot({ path: file, fullPage: true });
