@@ -32,19 +32,20 @@ if (!flags.khetd || !flags.screenshots) {
 const WAIT_MS = 10000;     // for any one thing to show up on a page
 const OVERALL_MS = 90000;  // the whole test, cleanup included, stays under this
 
-// Classic 2, found with the engine: Silver turns its Pyramid on j5, Red
-// steps its Scarab from e5 to f6, and Silver's Pyramid stepping to j6 sends
-// the beam into Red's Pharaoh on f8.
+// Classic 2, found with the engine: Silver turns its Pyramid on j5 (its
+// laser then takes its own Pyramid on j4), Red steps its Scarab from e5 to
+// f6, and Silver's Pyramid stepping to j6 sends the beam into Red's Pharaoh
+// on f8.
 const GAME = [
-  { side: 'silver', from: 'j5', rotate: 'anticlockwise' },
-  { side: 'red', from: 'e5', to: 'f6' },
-  { side: 'silver', from: 'j5', to: 'j6' },
+  { side: 'silver', from: 'j5', rotate: 'anticlockwise', hits: ['j4'] },
+  { side: 'red', from: 'e5', to: 'f6', hits: [] },
+  { side: 'silver', from: 'j5', to: 'j6', hits: ['f8'] },
 ];
-const LOSER_PHARAOH = 'f8';
 
 let khetd = null;
 let browser = null;
 let profiles = null;  // TMPDIR of the browser: its profiles
+let khetdLog = '';    // khetd's stderr, shown on failure
 const openPages = [];
 const started = Date.now();
 const step = (text) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${text}`);
@@ -87,6 +88,7 @@ function startKhetd() {
                              10000);
     khetd.stderr.on('data', (chunk) => {
       err += chunk;
+      khetdLog += chunk;
       if (process.env.KHET_TEST_VERBOSE) process.stderr.write(chunk);
     });
     khetd.stdout.on('data', (chunk) => {
@@ -128,6 +130,7 @@ function boardState(page) {
     pieces: Object.fromEntries([...document.querySelectorAll('svg.board .square')]
       .map((s) => [s.dataset.square, s.dataset.piece ?? null])),
     laserLines: document.querySelectorAll('svg.board .laser-beam').length,
+    shooter: document.querySelector('svg.board .laser')?.dataset.shooter ?? null,
     hits: [...document.querySelectorAll('svg.board .hit-mark')].map((h) => h.dataset.square),
   }));
 }
@@ -152,8 +155,14 @@ async function play(pages, move, index) {
   for (const page of [mover, watcher]) {
     await until(page, `"${text}" after ${move.from}`,
                 (t) => document.querySelector('#game-meta')?.textContent.includes(t), text);
-    await until(page, 'the laser drawn',
-                () => document.querySelectorAll('svg.board .laser-beam').length > 0);
+    // The laser shown is this move's: fired by the mover.
+    await until(page, `${move.side}'s laser drawn`,
+                (side) => document.querySelector('svg.board .laser')?.dataset.shooter === side
+                  && document.querySelectorAll('svg.board .laser-beam').length > 0,
+                move.side.toUpperCase());
+    const hits = (await boardState(page)).hits;
+    check(JSON.stringify(hits) === JSON.stringify(move.hits),
+          `${page.label}: hits marked on [${hits}], expected [${move.hits}]`);
   }
   const after = await boardState(watcher);
   if (move.to) {
@@ -270,8 +279,7 @@ async function main() {
     await until(page, 'the result', () => /Silver wins/i.test(
       document.querySelector('#result:not([hidden])')?.textContent ?? ''));
     const state = await boardState(page);
-    check(state.hits.includes(LOSER_PHARAOH), `${page.label}: hit marked on ${LOSER_PHARAOH}`);
-    check(state.pieces[LOSER_PHARAOH] === null, `${page.label}: Red's Pharaoh removed`);
+    check(state.pieces.f8 === null, `${page.label}: Red's Pharaoh removed from f8`);
   }
   step(`result on both pages: ${await red.locator('#result').textContent()}`);
 
@@ -309,6 +317,7 @@ try {
 } catch (error) {
   console.error(`web board test: FAILED: ${error.stack ?? error}`);
   process.exitCode = 1;
+  console.error(`khetd's log, last lines:\n${khetdLog.split('\n').slice(-30).join('\n')}`);
   await failureScreenshots();
 } finally {
   clearTimeout(deadline);
