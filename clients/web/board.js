@@ -52,7 +52,10 @@ export class BoardView {
   }
 
   setScheme(scheme) {
-    this.scheme = scheme?.silver ? scheme : DEFAULT_SCHEME;
+    const next = scheme?.silver ? scheme : DEFAULT_SCHEME;
+    const colours = (s) => [s.silver.hex, s.red.hex, s.beam.hex].join();
+    if (colours(next) === colours(this.scheme)) return;
+    this.scheme = next;
     this.svg.style.setProperty('--silver', this.scheme.silver.hex);
     this.svg.style.setProperty('--red', this.scheme.red.hex);
     this.svg.style.setProperty('--beam', this.scheme.beam.hex);
@@ -102,6 +105,7 @@ export class BoardView {
   }
 
   drawSquares() {
+    const hadFocus = this.svg.contains(document.activeElement);
     const squares = this.layers.squares;
     const labels = this.layers.labels;
     squares.replaceChildren();
@@ -125,12 +129,13 @@ export class BoardView {
           }));
         }
         group.addEventListener('click', () => {
-          this.focusSquare = name;
+          this.moveFocus(name, false);
           this.onSquare(name);
         });
         squares.append(group);
       }
     }
+    if (hadFocus) this.svg.querySelector(`[data-square="${this.focusSquare}"]`)?.focus();
     for (let file = 0; file < 10; ++file) {
       const { x } = this.corner(file, 0);
       labels.append(svg('text', { x: x + 0.5, y: 8.3, class: 'coordinate' }, FILES[file]));
@@ -213,11 +218,16 @@ export class BoardView {
     const at = squareAt(name);
     const file = Math.min(9, Math.max(0, at.file + sign * step[0]));
     const rank = Math.min(7, Math.max(0, at.rank + sign * step[1]));
-    const next = squareName(file, rank);
-    square.setAttribute('tabindex', -1);
-    const target = this.svg.querySelector(`[data-square="${next}"]`);
-    target.setAttribute('tabindex', 0);
-    target.focus();
-    this.focusSquare = next;
+    this.moveFocus(squareName(file, rank), true);
+  }
+
+  // Makes `name` the square the Tab key reaches (one at a time), and focuses
+  // it if asked.
+  moveFocus(name, focus) {
+    this.svg.querySelector(`[data-square="${this.focusSquare}"]`)?.setAttribute('tabindex', -1);
+    this.focusSquare = name;
+    const square = this.svg.querySelector(`[data-square="${name}"]`);
+    square?.setAttribute('tabindex', 0);
+    if (focus) square?.focus();
   }
 }

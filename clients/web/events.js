@@ -52,9 +52,19 @@ export class EventFeed {
     for (const kind of KINDS) source.addEventListener(kind, handle);
     source.addEventListener('message', handle);
     source.addEventListener('open', () => this.onTrouble(null));
-    source.addEventListener('error', () => {
+    source.addEventListener('error', (event) => {
       if (this.closed) return;
-      if (source.readyState === EventSource.CLOSED) {
+      if (event.data) {
+        // The server's `event: error` (this watcher fell behind); the browser
+        // reconnects and resumes after the last event it got.
+        let message = 'live updates fell behind; catching up';
+        try {
+          message = JSON.parse(event.data).error?.message ?? message;
+        } catch {
+          // keep the general message
+        }
+        this.onTrouble(new Error(message));
+      } else if (source.readyState === EventSource.CLOSED) {
         // Refused outright (not a dropped connection): poll instead.
         this.source = null;
         this.poll();

@@ -35,6 +35,7 @@ export class GamePage {
     this.refreshing = false;
     this.refreshAgain = false;
     this.settingsDirty = false;
+    this.troubled = false;
     this.wire();
   }
 
@@ -67,6 +68,13 @@ export class GamePage {
       this.act(() => api.chooseSetup(this.id, this.actingToken(),
                                      { setupId, rules: this.session.rules }));
     });
+    $('owner-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const field = event.target.elements.token;
+      tokens.setOwner(this.id, field.value.trim());
+      field.value = '';
+      this.render();
+    });
     $('player-name').addEventListener('change', (event) => {
       tokens.playerName = event.target.value.trim();
     });
@@ -78,6 +86,7 @@ export class GamePage {
     this.id = id;
     this.session = null;
     this.newestVersion = 0;
+    this.troubled = false;
     this.selection = null;
     this.flipChoice = null;
     this.settingsDirty = false;
@@ -185,10 +194,18 @@ export class GamePage {
     this.refresh();
   }
 
+  // The event feed failed (error) or is back (null): after trouble the
+  // session is read again, in case the feed missed something.
   trouble(error) {
-    if (error) this.say(error);
-    else if ($('message').dataset.kind === 'connection') this.say(null);
-    if (error) $('message').dataset.kind = 'connection';
+    if (error) {
+      this.say(error);
+      $('message').dataset.kind = 'connection';
+      this.troubled = true;
+    } else if (this.troubled) {
+      this.troubled = false;
+      if ($('message').dataset.kind === 'connection') this.say(null);
+      this.refresh();
+    }
   }
 
   // Shows a move at once: the position after it and its laser, animated.
@@ -254,6 +271,8 @@ export class GamePage {
     $('claim-draw').disabled = !myTurn;
 
     show($('owner-panel'), Boolean(owner));
+    show($('owner-claim'), !owner);
+    $('owner-token').textContent = owner ?? '';
     if (owner) this.fillSettings(s.settings);
     show($('setup-panel'), Boolean(owner || me) && !running);
     if (!$('setup-form').contains(document.activeElement)) {
@@ -511,8 +530,9 @@ export class GamePage {
 
   // Several moves reach the same square (an Obelisk stack or its top).
   offerChoice(choices) {
+    const whole = this.selection?.piece?.height > 1 ? 'the whole stack' : 'the whole piece';
     const label = (m) => (m.kind === 'MOVE_TOP' ? `Move the top only (${m.notation})`
-      : `Move ${m.swap ? 'by swapping' : 'the whole piece'} (${m.notation})`);
+      : `Move ${m.swap ? 'by swapping' : whole} (${m.notation})`);
     $('move-choice').replaceChildren(...choices.map((m) =>
       h('button', { type: 'button', onclick: () => this.play(m) }, label(m))));
   }

@@ -3,7 +3,7 @@
 
 import { api } from './api.js';
 import { catalog, schemeOptions, setupName, setupOptions, statusText } from './catalog.js';
-import { $, fillSelect, h, pageError, show } from './dom.js';
+import { $, errorText, fillSelect, h, pageError, show } from './dom.js';
 import { tokens } from './tokens.js';
 
 const REFRESH_MS = 4000;
@@ -106,10 +106,11 @@ export class LobbyPage {
         settings: { colorScheme: data.get('scheme') },
       });
       tokens.setOwner(reply.session.id, reply.ownerToken);
-      pageError(null);
+      show($('create-message'), false);
       window.location.hash = `#/s/${encodeURIComponent(reply.session.id)}`;
     } catch (error) {
-      pageError(error);
+      $('create-message').textContent = errorText(error);
+      show($('create-message'), true);
     } finally {
       button.disabled = false;
     }
