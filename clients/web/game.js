@@ -508,8 +508,8 @@ export class GamePage {
     this.board.setSelection(square, targets);
     const turns = new Set(moves.filter((m) => !m.to).map((m) => m.kind));
     const twoState = TWO_STATE.has(piece.type) && turns.size > 0;
-    $('rotate-clockwise').disabled = !twoState && !turns.has('ROTATE_CLOCKWISE');
-    $('rotate-anticlockwise').disabled = !twoState && !turns.has('ROTATE_ANTICLOCKWISE');
+    show($('rotate-clockwise'), twoState || turns.has('ROTATE_CLOCKWISE'));
+    show($('rotate-anticlockwise'), twoState || turns.has('ROTATE_ANTICLOCKWISE'));
     $('selected-label').textContent = `${piece.description ?? piece.type} on ${square}:`;
     $('move-choice').replaceChildren();
     show($('move-controls'), true);
