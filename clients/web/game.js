@@ -300,7 +300,7 @@ export class GamePage {
 
   renderSeats(s, me, owner) {
     const canSeatComputer = Boolean(owner || me);
-    $('player-name-label').hidden = Boolean(me);
+    $('player-name-label').hidden = Boolean(me) || (s.seats ?? []).every((seat) => seat.occupied);
     $('seats').replaceChildren(...(s.seats ?? []).map((seat) => {
       const color = seat.color;
       const name = SIDE[color];

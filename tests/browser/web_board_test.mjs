@@ -1,9 +1,10 @@
 // The web board in a real browser: starts khetd (in-memory store, free
-// ports), opens the board in Debian's Chromium as two people - Silver on a
-// desktop window, Red on a phone-sized one - and plays a short game to a
-// Pharaoh hit by clicking squares, checking after each move that the other
-// page updated live and drew the laser, and at the end that both show the
-// result. Screenshots of both pages go to --screenshots.
+// ports), opens the board in Debian's Chromium as two players - Silver on a
+// desktop window, Red on a phone-sized one - and a watcher whose browser
+// lacks EventSource (so its page long-polls), and plays a short game to a
+// Pharaoh hit by clicking squares. After each move every other page must
+// have updated live and drawn the mover's laser with its hits; at the end
+// all show the result. Screenshots of the pages go to --screenshots.
 //
 // usage: node web_board_test.mjs --khetd PATH --screenshots DIR [--chromium PATH]
 
@@ -135,10 +136,11 @@ function boardState(page) {
   }));
 }
 
+// Plays `move` on the mover's page and checks every page shows it.
 async function play(pages, move, index) {
   const mover = pages[move.side];
-  const watcher = pages[move.side === 'silver' ? 'red' : 'silver'];
-  const before = await boardState(watcher);
+  const others = Object.values(pages).filter((page) => page !== mover);
+  const before = await boardState(mover);
   const moved = before.pieces[move.from];
 
   await square(mover, move.from).click();
@@ -152,7 +154,7 @@ async function play(pages, move, index) {
 
   const plies = index + 1;
   const text = `${plies} move${plies === 1 ? '' : 's'}`;
-  for (const page of [mover, watcher]) {
+  for (const page of [mover, ...others]) {
     await until(page, `"${text}" after ${move.from}`,
                 (t) => document.querySelector('#game-meta')?.textContent.includes(t), text);
     // The laser shown is this move's: fired by the mover.
@@ -160,20 +162,20 @@ async function play(pages, move, index) {
                 (side) => document.querySelector('svg.board .laser')?.dataset.shooter === side
                   && document.querySelectorAll('svg.board .laser-beam').length > 0,
                 move.side.toUpperCase());
-    const hits = (await boardState(page)).hits;
-    check(JSON.stringify(hits) === JSON.stringify(move.hits),
-          `${page.label}: hits marked on [${hits}], expected [${move.hits}]`);
+    const after = await boardState(page);
+    check(JSON.stringify(after.hits) === JSON.stringify(move.hits),
+          `${page.label}: hits marked on [${after.hits}], expected [${move.hits}]`);
+    if (move.to) {
+      check(after.pieces[move.from] === null, `${page.label}: ${move.from} empty after the move`);
+      check(after.pieces[move.to] === moved, `${page.label}: ${moved} on ${move.to}`);
+    } else {
+      check(after.pieces[move.from] && after.pieces[move.from] !== moved,
+            `${page.label}: ${move.from} turned (was ${moved}, now ${after.pieces[move.from]})`);
+    }
   }
-  const after = await boardState(watcher);
-  if (move.to) {
-    check(after.pieces[move.from] === null, `${watcher.label}: ${move.from} empty after the move`);
-    check(after.pieces[move.to] === moved, `${watcher.label}: ${moved} on ${move.to}`);
-  } else {
-    check(after.pieces[move.from] && after.pieces[move.from] !== moved,
-          `${watcher.label}: ${move.from} turned (was ${moved}, now ${after.pieces[move.from]})`);
-  }
+  const lines = (await boardState(others[0])).laserLines;
   step(`${move.side} played ${move.from}${move.to ? `-${move.to}` : ` ${move.rotate}`}; ` +
-       `${watcher.label} updated live, ${after.laserLines} laser lines drawn`);
+       `${others.map((p) => p.label).join(' and ')} updated live (${lines} laser lines)`);
 }
 
 async function main() {
@@ -194,14 +196,20 @@ async function main() {
   const phone = await browser.newContext({
     viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true,
   });
+  // A third person only watches, in a browser without EventSource: the page
+  // falls back to long polling.
+  const polling = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+  await polling.addInitScript(() => { delete window.EventSource; });
   const silver = await desktop.newPage();
   const red = await phone.newPage();
+  const watcher = await polling.newPage();
   silver.label = 'Silver (desktop)';
   red.label = 'Red (phone)';
-  const pages = { silver, red };
-  openPages.push(silver, red);
+  watcher.label = 'watcher (long polling)';
+  const pages = { silver, red, watcher };
+  openPages.push(silver, red, watcher);
   const errors = [];
-  for (const page of [silver, red]) {
+  for (const page of openPages) {
     page.on('pageerror', (error) => errors.push(`${page.label}: ${error.message}`));
     // Answers with an error status are logged by the browser too; the page
     // shows those itself, so only script errors count.
@@ -211,6 +219,11 @@ async function main() {
       }
     });
   }
+
+  // The watcher's lobby is open before the board exists.
+  await watcher.goto(`${base}/`);
+  await until(watcher, 'the empty lobby',
+              () => !document.querySelector('#session-list-empty').hidden);
 
   // Silver creates a board and takes the Silver seat.
   await silver.goto(`${base}/`);
@@ -248,6 +261,19 @@ async function main() {
     .startsWith('Your move'));
   step('Bo sits as Red on the phone; the game started on both pages');
 
+  // The watcher's lobby refreshed by itself; the watcher opens the board.
+  const watched = watcher.locator(`.session-entry[data-session="${sessionId}"]`);
+  await until(watcher, 'the board in progress in the lobby',
+              (id) => /in progress/.test(document.querySelector(`[data-session="${id}"]`)
+                ?.textContent ?? ''), sessionId);
+  await watched.getByRole('link').click();
+  await until(watcher, 'the board with both players', () => {
+    const seats = document.querySelector('#seats')?.textContent ?? '';
+    return seats.includes('Ada') && seats.includes('Bo');
+  });
+  check(await watcher.getByRole('button', { name: 'Join as Silver' }).count() === 0,
+        'no free seat offered to the watcher');
+
   // A reload keeps the seat (the token is in localStorage).
   await red.reload();
   await until(red, 'Bo still seated after a reload',
@@ -275,17 +301,18 @@ async function main() {
 
   for (const [index, move] of GAME.entries()) await play(pages, move, index);
 
-  for (const page of [silver, red]) {
+  for (const page of openPages) {
     await until(page, 'the result', () => /Silver wins/i.test(
       document.querySelector('#result:not([hidden])')?.textContent ?? ''));
     const state = await boardState(page);
     check(state.pieces.f8 === null, `${page.label}: Red's Pharaoh removed from f8`);
   }
-  step(`result on both pages: ${await red.locator('#result').textContent()}`);
+  step(`result on every page: ${await red.locator('#result').textContent()}`);
 
   // Let the last laser finish drawing before the pictures.
   await silver.waitForTimeout(800);
-  for (const [name, page] of [['desktop-silver.png', silver], ['phone-red.png', red]]) {
+  for (const [name, page] of [['desktop-silver.png', silver], ['phone-red.png', red],
+                              ['watcher.png', watcher]]) {
     const file = path.resolve(flags.screenshots, name);
     await page.screenshot({ path: file, fullPage: true });
     console.log(`screenshot: ${file}`);
