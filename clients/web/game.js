@@ -17,7 +17,6 @@ const HISTORY_SHOWN = 20;  // earlier events shown in the log on opening
 const LOG_LENGTH = 60;
 const CONFIRM_MS = 4000;
 
-const other = (color) => (color === 'SILVER' ? 'RED' : 'SILVER');
 const shotKey = (board, shot) => `${board?.position}|${shot?.text}`;
 
 export class GamePage {

@@ -317,6 +317,28 @@ async function main() {
     await page.screenshot({ path: file, fullPage: true });
     console.log(`screenshot: ${file}`);
   }
+
+  // The owner resets the board; both take their seats again (the old
+  // tokens are gone with the game) and agree a draw.
+  await silver.getByRole('button', { name: 'Reset game' }).click();
+  await silver.getByRole('button', { name: 'Really reset?' }).click();
+  for (const page of openPages) {
+    await until(page, 'the empty board after the reset',
+                () => document.querySelector('#turn').textContent.startsWith('Waiting'));
+  }
+  await silver.getByRole('button', { name: 'Join as Silver' }).click();
+  await red.getByRole('button', { name: 'Join as Red' }).click();
+  await until(silver, 'the second game', () => document.querySelector('#turn').textContent
+    .startsWith('Your move'));
+  await silver.getByRole('button', { name: 'Offer draw' }).click();
+  await until(red, 'the offer seen live', () => !document.querySelector('#accept-draw').disabled
+    && document.querySelector('#turn').textContent.includes('Silver offers a draw'));
+  await red.getByRole('button', { name: 'Accept draw' }).click();
+  for (const page of openPages) {
+    await until(page, 'the agreed draw', () => /draw/i.test(
+      document.querySelector('#result:not([hidden])')?.textContent ?? ''));
+  }
+  step(`after a reset, a second game: ${await watcher.locator('#result').textContent()}`);
   check(errors.length === 0, `no script errors on the pages:\n${errors.join('\n')}`);
 }
 
