@@ -19,8 +19,8 @@ export class BoardView {
     this.scheme = DEFAULT_SCHEME;
     this.flipped = false;
     this.board = null;
-    this.shot = null;        // the shot drawn, and whether it is animating
-    this.shotKey = null;
+    this.shot = null;        // the LaserShot drawn, if any
+    this.shotKey = null;     // and the key it was shown with
     this.selection = { from: null, targets: [] };
     this.lastMove = [];
     this.focusSquare = 'e1';
@@ -36,6 +36,7 @@ export class BoardView {
     }
     this.svg.addEventListener('keydown', (event) => this.onKey(event));
     container.replaceChildren(this.svg);
+    this.applyColours();
     this.drawSquares();
   }
 
@@ -56,12 +57,17 @@ export class BoardView {
     const colours = (s) => [s.silver.hex, s.red.hex, s.beam.hex].join();
     if (colours(next) === colours(this.scheme)) return;
     this.scheme = next;
-    this.svg.style.setProperty('--silver', this.scheme.silver.hex);
-    this.svg.style.setProperty('--red', this.scheme.red.hex);
-    this.svg.style.setProperty('--beam', this.scheme.beam.hex);
+    this.applyColours();
     this.drawSquares();
     this.drawPieces();
     this.redrawShot();
+  }
+
+  // The scheme's colours as CSS properties (style.css uses them).
+  applyColours() {
+    this.svg.style.setProperty('--silver', this.scheme.silver.hex);
+    this.svg.style.setProperty('--red', this.scheme.red.hex);
+    this.svg.style.setProperty('--beam', this.scheme.beam.hex);
   }
 
   setFlipped(flipped) {

@@ -10,14 +10,24 @@ const SQUARES_PER_SECOND = 28;
 
 const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
 
-// When each beam starts, in seconds after the shot: a child starts when its
-// parent's last segment ends.
+// A BeamPoint with its fields filled in.
+const point = (p) => ({ file: p?.file ?? 0, rank: p?.rank ?? 0 });
+
+// A segment's length in squares.
+function length(segment) {
+  const from = point(segment.from);
+  const to = point(segment.to);
+  return Math.abs(to.file - from.file) + Math.abs(to.rank - from.rank);
+}
+
+// When each beam starts and ends, in seconds after the shot: a child starts
+// when its parent's last segment ends.
 function beamTimes(shot) {
   const segments = shot.segments ?? [];
-  const length = (s) => Math.abs(s.to.file - s.from.file) + Math.abs(s.to.rank - s.from.rank);
   const duration = new Map();
   for (const s of segments) {
-    duration.set(s.beamId ?? 0, (duration.get(s.beamId ?? 0) ?? 0) + length(s) / SQUARES_PER_SECOND);
+    const id = s.beamId ?? 0;
+    duration.set(id, (duration.get(id) ?? 0) + length(s) / SQUARES_PER_SECOND);
   }
   const parent = new Map((shot.beams ?? []).map((b) => [b.id ?? 0, b.parentId ?? -1]));
   const start = new Map();
@@ -28,7 +38,8 @@ function beamTimes(shot) {
     start.set(id, t);
     return t;
   };
-  return { startOf, length };
+  const endOf = (id) => startOf(id) + (duration.get(id) ?? 0);
+  return { startOf, endOf };
 }
 
 // Draws `shot` into `layer` (emptied first) using view.centre(file, rank) for
@@ -37,7 +48,7 @@ export function drawShot(layer, shot, view, { animate }) {
   layer.replaceChildren();
   if (!shot?.segments?.length) return Promise.resolve();
   const moving = animate && !reducedMotion();
-  const { startOf, length } = beamTimes(shot);
+  const { startOf, endOf } = beamTimes(shot);
   const group = svg('g', { class: 'laser', 'data-shooter': shot.shooter ?? '' });
   layer.append(group);
 
@@ -45,8 +56,10 @@ export function drawShot(layer, shot, view, { animate }) {
   let end = 0;
   for (const segment of shot.segments) {
     const id = segment.beamId ?? 0;
-    const from = view.centre(segment.from.file ?? 0, segment.from.rank ?? 0);
-    const to = view.centre(segment.to.file ?? 0, segment.to.rank ?? 0);
+    const start = point(segment.from);
+    const stop = point(segment.to);
+    const from = view.centre(start.file, start.rank);
+    const to = view.centre(stop.file, stop.rank);
     const drawnLength = Math.hypot(to.x - from.x, to.y - from.y);
     const seconds = length(segment) / SQUARES_PER_SECOND;
     const delay = startOf(id) + (beamClock.get(id) ?? 0);
@@ -66,6 +79,9 @@ export function drawShot(layer, shot, view, { animate }) {
     }
   }
 
+  // A hit shows when the beam that made it arrives.
+  const hitAt = new Map((shot.beams ?? []).filter((b) => b.end === 'HIT')
+    .map((b) => [b.endSquare, endOf(b.id ?? 0)]));
   for (const name of shot.hitSquares ?? []) {
     const { file, rank } = squareAt(name);
     const { x, y } = view.centre(file, rank);
@@ -75,7 +91,7 @@ export function drawShot(layer, shot, view, { animate }) {
     group.append(burst);
     if (moving) {
       burst.animate([{ opacity: 0, transform: 'scale(0.3)' }, { opacity: 1, transform: 'scale(1)' }], {
-        duration: 250, delay: end * 1000, fill: 'both', easing: 'ease-out',
+        duration: 250, delay: (hitAt.get(name) ?? end) * 1000, fill: 'both', easing: 'ease-out',
       });
     }
   }

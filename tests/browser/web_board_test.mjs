@@ -157,11 +157,14 @@ async function play(pages, move, index) {
   for (const page of [mover, ...others]) {
     await until(page, `"${text}" after ${move.from}`,
                 (t) => document.querySelector('#game-meta')?.textContent.includes(t), text);
-    // The laser shown is this move's: fired by the mover.
+    // The laser shown is this move's (fired by the mover), and it was
+    // animated, not just drawn.
     await until(page, `${move.side}'s laser drawn`,
                 (side) => document.querySelector('svg.board .laser')?.dataset.shooter === side
                   && document.querySelectorAll('svg.board .laser-beam').length > 0,
                 move.side.toUpperCase());
+    check(await page.evaluate(() => document.querySelector('svg.board .laser-beam')
+      .getAnimations().length > 0), `${page.label}: the laser was animated`);
     const after = await boardState(page);
     check(JSON.stringify(after.hits) === JSON.stringify(move.hits),
           `${page.label}: hits marked on [${after.hits}], expected [${move.hits}]`);
