@@ -7,11 +7,13 @@ import { $, errorText, fillSelect, h, pageError, show } from './dom.js';
 import { tokens } from './tokens.js';
 
 const REFRESH_MS = 4000;
+const PAGE_SIZE = 100;  // the server's largest page
 
 export class LobbyPage {
   constructor() {
     this.timer = null;
     this.setups = [];
+    this.shown = null;  // the sessions listed, as JSON
     $('status-filter').addEventListener('change', () => this.refresh());
     $('create-form').addEventListener('submit', (event) => {
       event.preventDefault();
@@ -23,6 +25,7 @@ export class LobbyPage {
   async open() {
     show($('lobby'), true);
     document.title = 'Khet boards';
+    this.shown = null;
     this.refresh();
     this.timer ??= setInterval(() => this.refresh(), REFRESH_MS);
     try {
@@ -31,6 +34,7 @@ export class LobbyPage {
       fillSelect($('create-setup'), setupOptions(setups), $('create-setup').value || 'classic-2');
       fillSelect($('create-scheme'), schemeOptions(schemes), $('create-scheme').value || 'classic');
       this.describeSetup();
+      this.shown = null;  // setup names are known now
       this.refresh();
     } catch (error) {
       pageError(error);
@@ -51,17 +55,23 @@ export class LobbyPage {
   async refresh() {
     try {
       const status = $('status-filter').value;
-      const { sessions = [] } = await api.listSessions({ pageSize: 50, status });
+      const reply = await api.listSessions({ pageSize: PAGE_SIZE, status });
       pageError(null);
-      this.renderList(sessions);
+      this.renderList(reply.sessions ?? [], Boolean(reply.nextPageToken));
     } catch (error) {
       pageError(error);
     }
   }
 
-  renderList(sessions) {
+  // Redraws the list only when something changed, so that focus and
+  // selection in it survive the refresh.
+  renderList(sessions, more) {
+    const shown = JSON.stringify(sessions);
+    if (shown === this.shown) return;
+    this.shown = shown;
     const list = $('session-list');
     show($('session-list-empty'), sessions.length === 0);
+    show($('session-list-more'), more);
     list.replaceChildren(...sessions.map((s) => this.entry(s)));
   }
 
