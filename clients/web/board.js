@@ -91,13 +91,12 @@ export class BoardView {
   }
 
   // Draws a laser shot (LaserShot JSON); `key` names it so that the same shot
-  // shown again does not restart. Returns a promise that settles when the
-  // beam has reached its ends.
+  // shown again does not restart its animation.
   showShot(shot, key, { animate }) {
-    if (key === this.shotKey) return Promise.resolve();
+    if (key === this.shotKey) return;
     this.shotKey = key;
     this.shot = shot;
-    return drawShot(this.layers.laser, shot, this, { animate });
+    drawShot(this.layers.laser, shot, this, { animate });
   }
 
   clearShot() {
@@ -181,6 +180,7 @@ export class BoardView {
     for (const square of this.svg.querySelectorAll('.square')) {
       square.classList.remove('selected', 'target');
       square.removeAttribute('aria-pressed');
+      square.removeAttribute('aria-description');
     }
     const at = (name) => {
       const { file, rank } = squareAt(name);
@@ -202,7 +202,9 @@ export class BoardView {
     for (const name of targets) {
       const { x, y } = at(name);
       layer.append(svg('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.16, class: 'target-mark' }));
-      this.svg.querySelector(`[data-square="${name}"]`)?.classList.add('target');
+      const square = this.svg.querySelector(`[data-square="${name}"]`);
+      square?.classList.add('target');
+      square?.setAttribute('aria-description', 'a legal move goes here');
     }
   }
 

@@ -43,10 +43,11 @@ function beamTimes(shot) {
 }
 
 // Draws `shot` into `layer` (emptied first) using view.centre(file, rank) for
-// coordinates. Resolves when the drawing is complete.
+// coordinates, growing from the laser if `animate` (and the reader has not
+// asked for reduced motion).
 export function drawShot(layer, shot, view, { animate }) {
   layer.replaceChildren();
-  if (!shot?.segments?.length) return Promise.resolve();
+  if (!shot?.segments?.length) return;
   const moving = animate && !reducedMotion();
   const { startOf, endOf } = beamTimes(shot);
   const group = svg('g', { class: 'laser', 'data-shooter': shot.shooter ?? '' });
@@ -90,13 +91,12 @@ export function drawShot(layer, shot, view, { animate }) {
     });
     group.append(burst);
     if (moving) {
-      burst.animate([{ opacity: 0, transform: 'scale(0.3)' }, { opacity: 1, transform: 'scale(1)' }], {
+      const grow = [{ opacity: 0, transform: 'scale(0.3)' }, { opacity: 1, transform: 'scale(1)' }];
+      burst.animate(grow, {
         duration: 250, delay: (hitAt.get(name) ?? end) * 1000, fill: 'both', easing: 'ease-out',
       });
     }
   }
-  if (!moving) return Promise.resolve();
-  return new Promise((resolve) => setTimeout(resolve, end * 1000 + 260));
 }
 
 // An eight-pointed star centred on (x, y).

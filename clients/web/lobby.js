@@ -83,10 +83,11 @@ export class LobbyPage {
       return h('span', {}, s.playerName + (s.computer ? ' (computer)' : ''));
     };
     const moves = (session.moves ?? []).length;
-    const swatch = (side) => h('span', {
-      class: `swatch ${side}`, 'aria-hidden': 'true',
-      style: session.colorScheme?.[side]?.hex ? `background:${session.colorScheme[side].hex}` : null,
-    });
+    const swatch = (side) => {
+      const hex = session.colorScheme?.[side]?.hex;
+      return h('span', { class: `swatch ${side}`, 'aria-hidden': 'true',
+                         style: hex ? `background:${hex}` : null });
+    };
     return h('li', { class: 'session-entry', 'data-session': session.id },
       h('a', { href: `#/s/${encodeURIComponent(session.id)}`, class: 'session-name' },
         session.name || 'Untitled board'),

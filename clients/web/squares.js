@@ -6,7 +6,10 @@ export const FILES = 'abcdefghij';
 export const squareName = (file, rank) => `${FILES[file]}${rank + 1}`;
 
 // { file, rank } (0-based) of a square name.
-export const squareAt = (name) => ({ file: FILES.indexOf(name[0]), rank: Number(name.slice(1)) - 1 });
+export const squareAt = (name) => ({
+  file: FILES.indexOf(name[0]),
+  rank: Number(name.slice(1)) - 1,
+});
 
 // 'SILVER' or 'RED' for a square reserved for that colour, else null.
 export function squareOwner(file, rank) {
