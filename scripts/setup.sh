@@ -57,3 +57,11 @@ if ! command -v npm >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
     --no-install-recommends nodejs npm
 fi
+
+# The Node.js client's packages, as clients/node/package-lock.json pins them;
+# skipped while node_modules is newer than the lock file.
+node_client="$(cd "$(dirname "$0")/.." && pwd)/clients/node"
+if [[ ! "$node_client/node_modules/.package-lock.json" -nt "$node_client/package-lock.json" ]]; then
+  echo "setup: npm ci in clients/node"
+  (cd "$node_client" && npm ci --no-audit --no-fund --loglevel=error)
+fi
