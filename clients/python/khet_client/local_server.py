@@ -62,13 +62,17 @@ class LocalKhetd:
 
     def stop(self):
         """Kills khetd (SIGTERM, then SIGKILL after 5 s). Safe to call twice."""
-        if self.process and self.process.poll() is None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
             self.process.terminate()
             try:
                 self.process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self.process.stdout.close()
+        self.process.stderr.close()
 
     def __enter__(self):
         return self.start()
