@@ -44,7 +44,11 @@ def parse_flags(argv):
     parser.add_argument("--burst", type=int, default=5,
                         help="lines sent at once before pacing "
                              "(default %(default)s)")
-    return parser.parse_args(argv)
+    flags = parser.parse_args(argv)
+    if flags.burst < 1 or flags.line_interval < 0:
+        parser.error("--burst must be at least 1 and --line-interval at "
+                     "least 0")
+    return flags
 
 
 def main(argv=None):

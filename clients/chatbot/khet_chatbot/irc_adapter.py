@@ -10,10 +10,10 @@ once, then one every `line_interval` seconds.
 import queue
 import socket
 import threading
-import time
 
 from .irc_text import is_channel, parse_line, privmsg_lines
 from .message import Message
+from .pacing import LinePacer
 
 ERR_NICKNAMEINUSE = "433"
 RPL_WELCOME = "001"
@@ -30,8 +30,7 @@ class IrcAdapter:
         self.port = port
         self.nick = nick
         self.channels = list(channels)
-        self.line_interval = line_interval
-        self.burst = burst
+        self._pacer = LinePacer(burst, line_interval)
         self._log = log
         self._socket = None
         self._send_lock = threading.Lock()
@@ -124,21 +123,11 @@ class IrcAdapter:
                 self.say(channel, message)
 
     def _send_paced(self):
-        tokens = float(self.burst)
-        last = time.monotonic()
         while True:
             line = self._outgoing.get()
             if line is None:
                 return
-            if self.line_interval > 0:
-                now = time.monotonic()
-                tokens = min(self.burst,
-                             tokens + (now - last) / self.line_interval)
-                last = now
-                if tokens < 1:
-                    time.sleep((1 - tokens) * self.line_interval)
-                    tokens, last = 1.0, time.monotonic()
-                tokens -= 1
+            self._pacer.wait_turn()
             try:
                 self._send_now(line)
             except OSError:

@@ -50,14 +50,16 @@ def free_port():
 def start_ngircd(directory):
     """ngircd in the foreground on a free port; (process, port). A port taken
     between the probe and ngircd's bind is tried again with another."""
+    config = os.path.join(directory, "ngircd.conf")
+    log = os.path.join(directory, "ngircd.log")
     for _ in range(5):
         port = free_port()
-        config = os.path.join(directory, "ngircd.conf")
         with open(config, "w") as out:
             out.write(NGIRCD_CONFIG.format(port=port))
-        process = subprocess.Popen(
-            [os.environ.get("NGIRCD", "/usr/sbin/ngircd"), "-n", "-f", config],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(log, "w") as out:
+            process = subprocess.Popen(
+                [os.environ.get("NGIRCD", "/usr/sbin/ngircd"), "-n", "-f",
+                 config], stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and process.poll() is None:
             try:
@@ -66,7 +68,8 @@ def start_ngircd(directory):
             except OSError:
                 time.sleep(0.05)
         stop_process(process)
-    raise RuntimeError("ngircd did not start listening")
+    with open(log) as out:
+        raise RuntimeError(f"ngircd did not start listening:\n{out.read()}")
 
 
 def stop_process(process):
