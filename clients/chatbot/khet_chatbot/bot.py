@@ -89,9 +89,13 @@ class KhetBot:
 
     # ---- Lookups ------------------------------------------------------------
 
-    def _table(self, channel):
+    def table(self, channel):
+        """The channel's Table, or None."""
         with self._lock:
-            table = self._tables.get(channel.lower())
+            return self._tables.get(channel.lower())
+
+    def _table(self, channel):
+        table = self.table(channel)
         if table is None:
             raise CommandError(f"no game here yet: {self.prefix}new [SETUP] "
                                f"starts one.")
@@ -124,9 +128,8 @@ class KhetBot:
 
     def _new(self, channel, nick, argument):
         setup_id = argument or DEFAULT_SETUP
-        with self._lock:
-            old = self._tables.get(channel.lower())
-        if old is not None and is_running(self.client.session(old.session_id)):
+        old = self.table(channel)
+        if old is not None and self._running(old):
             raise CommandError(f"a game is running here; it must end first "
                                f"({self.prefix}resign, {self.prefix}draw).")
         owner = self.client.create_session(f"{channel} ({nick})"[:64],
@@ -142,6 +145,14 @@ class KhetBot:
             f"A new game of {table.setup_name} here (session "
             f"{owner.session_id}). {self.prefix}join [silver|red] takes a "
             f"seat; {self.prefix}computer LEVEL seats the computer (1-5).")]
+
+    def _running(self, table):
+        try:
+            return is_running(self.client.session(table.session_id))
+        except KhetError as error:
+            if error.code_name == "NOT_FOUND":  # deleted on the server
+                return False
+            raise
 
     def _setups(self, channel, nick, argument):
         setups = self.client.setups()

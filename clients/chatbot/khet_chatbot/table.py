@@ -85,9 +85,23 @@ class Table:
             events.cancel()
         for event in events:
             self._last_version = event.version
+            self._forget_freed_seats(event)
             for message in event_messages(event, self._board,
                                           self._prefix):
                 self._say(self.channel, message)
+
+    def _forget_freed_seats(self, event):
+        """A reset empties both seats and a player may leave one: their
+        tokens are then void, and the nicks may take a seat again."""
+        kind = event.WhichOneof("kind")
+        with self._lock:
+            if kind == "game_reset":
+                self._players.clear()
+            elif kind == "seat_changed" and not event.seat_changed.joined:
+                freed = event.seat_changed.seat.color
+                self._players = {nick: player for nick, player
+                                 in self._players.items()
+                                 if player.color != freed}
 
     def _board(self):
         return self.client.board_text(self.session_id)

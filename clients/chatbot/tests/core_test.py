@@ -163,6 +163,23 @@ class CoreTest(unittest.TestCase):
                      "!resign", "!draw"):
             self.assertIn(word, help_text)
 
+    def test_a_reset_frees_the_seats(self):
+        self.start_game()
+        self.bot.table("#khet").owner.reset_game()
+        self.channel.wait_for(r"[Rr]eset")
+        self.assertEqual(self.command("alice", "!join red"), "")
+        self.channel.wait_for(r"^alice takes the Red seat")
+        self.assertEqual(self.command("bob", "!join"), "")
+        self.channel.wait_for(r"^bob takes the Silver seat")
+
+    def test_a_session_deleted_on_the_server_makes_way_for_a_new_one(self):
+        self.start_game()
+        self.bot.table("#khet").owner.delete()
+        self.channel.wait_for(r"deleted on the server")
+        self.assertIn("A new game of", self.command("alice", "!new"))
+        self.assertFalse([line for _, line in self.channel.lines
+                          if line.startswith("Lost")])
+
     def test_one_game_per_channel(self):
         self.start_game()
         self.assertIn("no game here yet",

@@ -18,11 +18,10 @@ _END = object()
 class EventStream:
     """Events (khet.v1.Event) oldest first, then live ones as they happen.
 
-    Iterating blocks until the next event and stops when the stream ends
-    (the session was deleted, or after cancel()). A stream the server broke
-    off raises KhetError, e.g. UNAVAILABLE at shutdown or RESOURCE_EXHAUSTED
-    for a watcher too far behind; its message names the version to resume
-    after.
+    Iterating blocks until the next event and stops after cancel() or
+    after the SessionDeleted event. A stream the server broke off raises
+    KhetError, e.g. UNAVAILABLE at shutdown or RESOURCE_EXHAUSTED for a
+    watcher too far behind; its message names the version to resume after.
     """
 
     def __init__(self, call):
@@ -37,6 +36,10 @@ class EventStream:
         try:
             for event in self._call:
                 self._items.put(event)
+                if event.HasField("session_deleted"):
+                    self._cancelled.set()  # nothing can follow
+                    self._call.cancel()
+                    break
             self._items.put(_END)
         except grpc.RpcError as error:
             if self._cancelled.is_set():

@@ -95,6 +95,21 @@ class ClientTest(unittest.TestCase):
             self.assertRaises(TimeoutError, events.next_event, 0.2)
         self.assertIsNone(events.next_event(timeout=1))  # ended by cancel
 
+    def test_watching_an_unknown_session_raises_not_found(self):
+        with self.client.watch("no-such-session") as events:
+            self.assert_khet_error(grpc.StatusCode.NOT_FOUND,
+                                   "no-such-session", events.next_event, 10)
+
+    def test_a_deleted_session_ends_the_stream(self):
+        owner, _, _ = self.new_game()
+        events = self.client.watch(owner.session_id)
+        self.addCleanup(events.cancel)
+        owner.delete()
+        deleted = events.wait_for(lambda e: e.HasField("session_deleted"),
+                                  timeout=10)
+        self.assertTrue(deleted.HasField("session_deleted"))
+        self.assertIsNone(events.next_event(timeout=10))
+
     def test_structured_moves_and_legal_moves(self):
         owner, alice, bob = self.new_game()
         self.assertEqual(self.client.legal_moves(owner.session_id, "j1"),
