@@ -6,7 +6,7 @@
         owner = client.create_session("lunch game", setup_id="classic-2")
         alice = client.join(owner.session_id, "alice")
         owner.seat_computer(level=2)          # the computer takes Red
-        print(alice.move("j1L").announcement)
+        print(alice.move("j5-j6").announcement)
         for event in client.watch(owner.session_id, after_version=0):
             print(event.version, event.announcement)
 

@@ -5,8 +5,8 @@ import unittest
 
 import grpc
 
-from khet_client import (Client, KhetError, LocalKhetd, game, rotate, service,
-                         step)
+from khet_client import (Client, KhetError, LocalKhetd, game, move_top,
+                         rotate, service, step)
 
 # A whole Classic 2 game that Silver wins on its 9th move: Silver's laser runs
 # up file j and along rank 8 into Red's Pharaoh on f8. (khet-engine play
@@ -120,6 +120,14 @@ class ClientTest(unittest.TestCase):
                          "a8L")
         self.assertEqual(self.client.session(owner.session_id).moves[:],
                          ["j5-j6", "a8L"])
+
+    def test_the_top_obelisk_of_a_stack_moves_alone(self):
+        owner, alice, _ = self.new_game(setup_id="classic-1")
+        played = alice.move(move_top("d1", "d2"))
+        self.assertEqual(played.move.notation, "d1^d2")
+        self.assertEqual(played.move.kind, game.MOVE_TOP)
+        pieces = {p.square: p for p in played.board.pieces}
+        self.assertEqual((pieces["d1"].height, pieces["d2"].height), (1, 1))
 
     def test_errors_carry_the_code_and_the_servers_reason(self):
         owner, alice, bob = self.new_game()
