@@ -25,7 +25,6 @@ packages=(
   chromium                 # headless browser for the web board's test
   # Other-language clients and the chat bot:
   python3-grpcio           # Python gRPC runtime
-  python3-grpc-tools       # protoc with the gRPC Python plugin (stubs at build)
   python3-protobuf         # Python protobuf runtime
   ngircd                   # a real IRC server for the chat bot's test
   # Several replicas:
