@@ -25,7 +25,6 @@ packages=(
   chromium                 # headless browser for the web board's test
   # Other-language clients and the chat bot:
   python3-grpcio           # Python gRPC runtime
-  python3-grpc-tools       # protoc with the gRPC Python plugin (stubs at build)
   python3-protobuf         # Python protobuf runtime
   ngircd                   # a real IRC server for the chat bot's test
   # Several replicas:
@@ -58,12 +57,19 @@ if ! command -v npm >/dev/null; then
     --no-install-recommends nodejs npm
 fi
 
-# playwright-core for the web board's browser test (tests/browser; it drives
-# the chromium above, no browser download). npm ci runs again only when
-# package-lock.json changed since the last install.
-browser_test="$(dirname "$0")/../tests/browser"
-if ! cmp -s "$browser_test/package-lock.json" "$browser_test/node_modules/.khet-installed-lock"; then
+# The Node.js client's packages, as clients/node/package-lock.json pins them;
+# skipped while node_modules is newer than the lock file.
+node_client="$(cd "$(dirname "$0")/.." && pwd)/clients/node"
+if [[ ! "$node_client/node_modules/.package-lock.json" -nt "$node_client/package-lock.json" ]]; then
+  echo "setup: npm ci in clients/node"
+  (cd "$node_client" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# playwright-core for the web board's browser test, as
+# tests/browser/package-lock.json pins it (it drives the chromium above; no
+# browser download); skipped while node_modules is newer than the lock file.
+browser_test="$(cd "$(dirname "$0")/.." && pwd)/tests/browser"
+if [[ ! "$browser_test/node_modules/.package-lock.json" -nt "$browser_test/package-lock.json" ]]; then
   echo "setup: npm ci in tests/browser"
-  (cd "$browser_test" && npm ci --no-audit --no-fund --loglevel=error &&
-    cp package-lock.json node_modules/.khet-installed-lock)
+  (cd "$browser_test" && npm ci --no-audit --no-fund --loglevel=error)
 fi

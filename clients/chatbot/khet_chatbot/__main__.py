@@ -1,0 +1,86 @@
+"""khet-chatbot: the Khet bot on an IRC server.
+
+    python3 -m khet_chatbot --khetd 127.0.0.1:50051 --irc 127.0.0.1:6667 \\
+        --nick khetbot --channel '#khet'
+
+Exits 0 on SIGTERM or SIGINT (after QUIT), 1 when the IRC connection is
+lost or cannot be made, 2 on bad flags.
+"""
+
+import argparse
+import signal
+import sys
+import threading
+
+from khet_client import Client
+
+from .bot import KhetBot
+from .irc_adapter import IrcAdapter
+
+
+def host_and_port(text):
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise argparse.ArgumentTypeError(f'"{text}" is not HOST:PORT')
+    return host, int(port)
+
+
+def parse_flags(argv):
+    parser = argparse.ArgumentParser(
+        prog="khet-chatbot",
+        description="Runs Khet games in IRC channels by text commands.")
+    parser.add_argument("--khetd", default="127.0.0.1:50051",
+                        help="khetd's address (default %(default)s)")
+    parser.add_argument("--irc", type=host_and_port, required=True,
+                        help="the IRC server, HOST:PORT")
+    parser.add_argument("--nick", default="khetbot")
+    parser.add_argument("--channel", action="append", required=True,
+                        help="a channel to join; may be repeated")
+    parser.add_argument("--prefix", default="!",
+                        help="what starts a command (default %(default)s)")
+    parser.add_argument("--line-interval", type=float, default=0.5,
+                        help="seconds between lines after a burst "
+                             "(default %(default)s)")
+    parser.add_argument("--burst", type=int, default=5,
+                        help="lines sent at once before pacing "
+                             "(default %(default)s)")
+    flags = parser.parse_args(argv)
+    if flags.burst < 1 or flags.line_interval < 0:
+        parser.error("--burst must be at least 1 and --line-interval at "
+                     "least 0")
+    return flags
+
+
+def main(argv=None):
+    flags = parse_flags(argv)
+    log = lambda line: print(f"khet-chatbot: {line}", file=sys.stderr,
+                             flush=True)
+    client = Client(flags.khetd)
+    host, port = flags.irc
+    adapter = IrcAdapter(
+        host, port, flags.nick, flags.channel,
+        lambda say: KhetBot(client, say, prefix=flags.prefix),
+        line_interval=flags.line_interval, burst=flags.burst, log=log)
+    stopped = threading.Event()
+
+    def stop(signum, frame):
+        stopped.set()
+        adapter.stop()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        adapter.run()
+    except OSError as error:
+        log(f"IRC server {host}:{port}: {error}")
+        return 1
+    finally:
+        client.close()
+    if stopped.is_set():
+        return 0
+    log("the IRC server closed the connection")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

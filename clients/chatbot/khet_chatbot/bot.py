@@ -1,0 +1,250 @@
+"""KhetBot: Khet games in chat channels by text commands, on any platform.
+
+The platform's adapter passes every line it hears to handle(channel, nick,
+text) and says the Messages it returns in that channel; events of a game
+(moves, the laser, hits, results, the computer's moves) reach the channel
+through the `say(channel, Message)` callback, from the table's own thread.
+One game per channel; players are their nicks, and the bot keeps their
+tokens.
+"""
+
+import threading
+
+from khet_client import KhetError, color_name
+
+from .describe import board_message, is_running, status_message
+from .message import Message
+from .table import Table
+
+DEFAULT_SETUP = "classic-2"
+
+
+class CommandError(Exception):
+    """A command that cannot be carried out; the text says why."""
+
+
+class KhetBot:
+    """`client` is a khet_client.Client; `prefix` starts every command."""
+
+    def __init__(self, client, say, prefix="!"):
+        self.client = client
+        self.prefix = prefix
+        self._say = say
+        self._tables = {}  # channel, lower case -> Table
+        self._lock = threading.Lock()
+        self._setup_names = None
+        self._commands = {
+            "help": (self._help, "", "this list"),
+            "new": (self._new, "[SETUP]",
+                    f"a new game here (default {DEFAULT_SETUP})"),
+            "setups": (self._setups, "", "the setups a game can start from"),
+            "join": (self._join, "[silver|red]", "take a seat"),
+            "computer": (self._computer, "LEVEL [silver|red]",
+                         "the computer takes a seat (levels 1-5)"),
+            "levels": (self._levels, "", "the computer's levels"),
+            "move": (self._move, "MOVE",
+                     "play a move: e4-e5, f4=g3 (swap), d1^d2, j1L, j1R"),
+            "m": (self._move, "MOVE", None),
+            "board": (self._board, "", "the board with the last laser"),
+            "moves": (self._moves, "[SQUARE]",
+                      "the legal moves of the side to move"),
+            "hint": (self._hint, "[LEVEL]", "the computer's suggestion"),
+            "status": (self._status, "", "who plays and whose turn it is"),
+            "resign": (self._resign, "", "give up the game"),
+            "draw": (self._draw, "",
+                     "offer a draw, or accept your opponent's offer"),
+            "claim": (self._claim, "",
+                      "claim a draw on the third repetition"),
+        }
+
+    def handle(self, channel, nick, text):
+        """The replies to one line said by `nick` in `channel` (a private
+        conversation counts as a channel of its own). Lines that are not
+        commands get none."""
+        text = text.strip()
+        if not text.startswith(self.prefix) or len(text) == len(self.prefix):
+            return []
+        word, _, argument = text[len(self.prefix):].partition(" ")
+        argument = argument.strip()
+        entry = self._commands.get(word.lower())
+        if entry is None:
+            return [Message.of(
+                f"{nick}: there is no command {self.prefix}{word}; "
+                f"{self.prefix}help lists them.")]
+        try:
+            return entry[0](channel, nick, argument)
+        except CommandError as error:
+            return [Message.of(f"{nick}: {error}")]
+        except KhetError as error:
+            said = f"{self.prefix}{word} {argument}".strip()
+            return [Message.of(f"{nick}: {said}: {error.message}")]
+
+    def close(self):
+        """Stops relaying every table's events."""
+        with self._lock:
+            tables = list(self._tables.values())
+            self._tables.clear()
+        for table in tables:
+            table.close()
+
+    # ---- Lookups ------------------------------------------------------------
+
+    def table(self, channel):
+        """The channel's Table, or None."""
+        with self._lock:
+            return self._tables.get(channel.lower())
+
+    def _table(self, channel):
+        table = self.table(channel)
+        if table is None:
+            raise CommandError(f"no game here yet: {self.prefix}new [SETUP] "
+                               f"starts one.")
+        return table
+
+    def _player(self, channel, nick):
+        table = self._table(channel)
+        player = table.player(nick)
+        if player is None:
+            raise CommandError(f"you have no seat in this game: "
+                               f"{self.prefix}join takes one.")
+        return player
+
+    def _setup_name(self, setup_id):
+        if self._setup_names is None:
+            self._setup_names = {s.id: s.name for s in self.client.setups()}
+        return self._setup_names.get(setup_id, setup_id)
+
+    # ---- Commands -----------------------------------------------------------
+
+    def _help(self, channel, nick, argument):
+        lines = [f"Khet by text. Commands (prefix {self.prefix}):"]
+        for word, (_, usage, about) in self._commands.items():
+            if about:
+                lines.append(f"{self.prefix}{word} {usage}".rstrip()
+                             + f": {about}")
+        lines.append("Moves are in the engine's notation: squares a1-j8, "
+                     "Silver at the bottom and first to move.")
+        return [Message(tuple(lines))]
+
+    def _new(self, channel, nick, argument):
+        setup_id = argument or DEFAULT_SETUP
+        old = self.table(channel)
+        if old is not None and self._running(old):
+            raise CommandError(f"a game is running here; it must end first "
+                               f"({self.prefix}resign, {self.prefix}draw).")
+        owner = self.client.create_session(f"{channel} ({nick})"[:64],
+                                           setup_id=setup_id)
+        table = Table(self.client, channel, owner,
+                      self._setup_name(owner.session.setup_id), self._say,
+                      self.prefix)
+        with self._lock:
+            self._tables[channel.lower()] = table
+        if old is not None:
+            old.close()
+        return [Message.of(
+            f"A new game of {table.setup_name} here (session "
+            f"{owner.session_id}). {self.prefix}join [silver|red] takes a "
+            f"seat; {self.prefix}computer LEVEL seats the computer (1-5).")]
+
+    def _running(self, table):
+        try:
+            return is_running(self.client.session(table.session_id))
+        except KhetError as error:
+            if error.code_name == "NOT_FOUND":  # deleted on the server
+                return False
+            raise
+
+    def _setups(self, channel, nick, argument):
+        setups = self.client.setups()
+        return [Message.of("Setups: " + ", ".join(
+            f"{s.id} ({s.name})" for s in setups) + ".")]
+
+    def _join(self, channel, nick, argument):
+        table = self._table(channel)
+        held = table.player(nick)
+        if held is not None:
+            raise CommandError(f"you already play {color_name(held.color)} "
+                               f"here.")
+        player = self.client.join(table.session_id, nick,
+                                  _color(argument or None))
+        table.seat(nick, player)
+        return []  # the table relays "nick takes the ... seat"
+
+    def _computer(self, channel, nick, argument):
+        table = self._table(channel)
+        words = argument.split()
+        if not words or not words[0].isdigit() or len(words) > 2:
+            raise CommandError(f"{self.prefix}computer takes a level 1-5 and "
+                               f"optionally a colour, e.g. "
+                               f"{self.prefix}computer 2 red.")
+        color = _color(words[1]) if len(words) == 2 else None
+        table.owner.seat_computer(int(words[0]), color)
+        return []
+
+    def _levels(self, channel, nick, argument):
+        return [Message.of("Levels: " + ", ".join(
+            f"{level.number} {level.name}" for level in self.client.levels())
+            + ".")]
+
+    def _move(self, channel, nick, argument):
+        if not argument:
+            raise CommandError(f"{self.prefix}move needs a move, e.g. "
+                               f"{self.prefix}move j1L.")
+        self._player(channel, nick).move(argument)
+        return []  # the table relays the move, its laser and any hit
+
+    def _board(self, channel, nick, argument):
+        table = self._table(channel)
+        return [board_message(self.client.board_text(table.session_id))]
+
+    def _moves(self, channel, nick, argument):
+        table = self._table(channel)
+        moves = self.client.legal_moves(table.session_id, argument)
+        where = f" of the piece on {argument}" if argument else ""
+        if not moves:
+            return [Message.of(f"No legal moves{where}.")]
+        return [Message.of(f"{len(moves)} legal moves{where}: "
+                           + " ".join(moves))]
+
+    def _hint(self, channel, nick, argument):
+        table = self._table(channel)
+        if argument and not argument.isdigit():
+            raise CommandError(f"{self.prefix}hint takes a level 1-5, got "
+                               f'"{argument}".')
+        level = int(argument) if argument else None
+        hint = self.client.suggest(table.session_id, level, timeout=15)
+        line = " ".join(move.notation for move in hint.principal_variation)
+        return [Message.of(
+            f"Hint ({hint.level_name}, level {hint.level}) for "
+            f"{color_name(hint.side_to_move)}: {hint.move.notation} "
+            f"(score {hint.score / 100:+.2f}; expected line: {line}).")]
+
+    def _status(self, channel, nick, argument):
+        table = self._table(channel)
+        return [status_message(self.client.session(table.session_id),
+                               table.setup_name)]
+
+    def _resign(self, channel, nick, argument):
+        self._player(channel, nick).resign()
+        return []  # the table relays the result
+
+    def _draw(self, channel, nick, argument):
+        player = self._player(channel, nick)
+        session = self.client.session(player.session_id)
+        if session.draw_offered_by and session.draw_offered_by != player.color:
+            player.accept_draw()
+        else:
+            player.offer_draw()
+        return []
+
+    def _claim(self, channel, nick, argument):
+        self._player(channel, nick).claim_draw()
+        return []
+
+
+def _color(word):
+    if word is None:
+        return None
+    if word.lower() not in ("silver", "red"):
+        raise CommandError(f'a colour is silver or red, got "{word}".')
+    return word.lower()

@@ -1,0 +1,138 @@
+"""IrcAdapter: the bot on an IRC server, over a plain TCP socket.
+
+It registers (NICK, USER), joins its channels once welcomed (001), answers
+PING with PONG, hands every PRIVMSG to the core in the order heard, and says
+the core's messages as PRIVMSG lines of at most MAX_TEXT_BYTES, paced so
+the server's flood control never throttles or drops it: `burst` lines at
+once, then one every `line_interval` seconds.
+"""
+
+import queue
+import socket
+import threading
+
+from .irc_text import is_channel, parse_line, privmsg_lines
+from .message import Message
+from .pacing import LinePacer
+
+ERR_NICKNAMEINUSE = "433"
+RPL_WELCOME = "001"
+
+
+class IrcAdapter:
+    """`make_core(say)` builds the platform-neutral bot (e.g. a KhetBot)
+    given the adapter's say(channel, Message); the core must have
+    handle(channel, nick, text) and close()."""
+
+    def __init__(self, host, port, nick, channels, make_core, *,
+                 line_interval=0.5, burst=5, log=lambda line: None):
+        self.host = host
+        self.port = port
+        self.nick = nick
+        self.channels = list(channels)
+        self._pacer = LinePacer(burst, line_interval)
+        self._log = log
+        self._socket = None
+        self._send_lock = threading.Lock()
+        self._outgoing = queue.Queue()  # lines to pace, None ends the sender
+        self._heard = queue.Queue()     # (channel, nick, text), None ends
+        self.core = make_core(self.say)
+
+    def say(self, channel, message):
+        """Queues `message` for `channel` (or a nick); safe from any thread."""
+        for line in privmsg_lines(channel, message):
+            self._outgoing.put(line)
+
+    def run(self):
+        """Connects and serves until the server closes the connection or
+        stop() is called. Raises OSError if the server cannot be reached."""
+        self._socket = socket.create_connection((self.host, self.port),
+                                                timeout=30)
+        self._socket.settimeout(None)
+        workers = [threading.Thread(target=self._send_paced, daemon=True),
+                   threading.Thread(target=self._answer, daemon=True)]
+        for worker in workers:
+            worker.start()
+        try:
+            self._send_now(f"NICK {self.nick}")
+            self._send_now(f"USER {self.nick} 0 * :Khet bot")
+            self._read()
+        finally:
+            self._outgoing.put(None)
+            self._heard.put(None)
+            for worker in workers:
+                worker.join(timeout=5)
+            self.core.close()
+            self._socket.close()
+
+    def stop(self, reason="bye"):
+        """Says QUIT; run() returns once the server closes the connection."""
+        if self._socket is None:
+            return
+        try:
+            self._send_now(f"QUIT :{reason}")
+            self._socket.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+
+    def _read(self):
+        buffer = b""
+        while True:
+            data = self._socket.recv(4096)
+            if not data:
+                return
+            buffer += data
+            *lines, buffer = buffer.split(b"\n")
+            for raw in lines:
+                line = raw.rstrip(b"\r").decode("utf-8", errors="replace")
+                if line:
+                    self._on_line(parse_line(line))
+
+    def _on_line(self, line):
+        if line.command == "PING":
+            self._send_now("PONG :" + (line.params[-1] if line.params else ""))
+        elif line.command == RPL_WELCOME:
+            self.nick = line.params[0] if line.params else self.nick
+            self._log(f"registered as {self.nick}")
+            for channel in self.channels:
+                self._send_now(f"JOIN {channel}")
+        elif line.command == ERR_NICKNAMEINUSE:
+            self.nick += "_"
+            self._send_now(f"NICK {self.nick}")
+        elif line.command == "PRIVMSG" and len(line.params) == 2:
+            target, text = line.params
+            channel = target if is_channel(target) else line.nick
+            self._heard.put((channel, line.nick, text))
+        elif line.command == "ERROR":
+            self._log(f"server says: {' '.join(line.params)}")
+
+    def _answer(self):
+        """Hands what was heard to the core, in order, off the reading
+        thread so that a slow command never delays a PONG."""
+        while True:
+            item = self._heard.get()
+            if item is None:
+                return
+            channel, nick, text = item
+            try:
+                replies = self.core.handle(channel, nick, text)
+            except Exception as error:  # a bug: say so, keep serving
+                self._log(f"command {text!r} from {nick} failed: {error!r}")
+                replies = [Message.of(f"{nick}: that failed: {error}")]
+            for message in replies:
+                self.say(channel, message)
+
+    def _send_paced(self):
+        while True:
+            line = self._outgoing.get()
+            if line is None:
+                return
+            self._pacer.wait_turn()
+            try:
+                self._send_now(line)
+            except OSError:
+                return
+
+    def _send_now(self, line):
+        with self._send_lock:
+            self._socket.sendall(line.encode("utf-8") + b"\r\n")

@@ -1,0 +1,195 @@
+"""The chat bot's platform-neutral core against a real khetd (KHETD names the
+binary), without any chat server: lines in, messages out."""
+
+import re
+import threading
+import time
+import unittest
+
+from khet_chatbot import MAX_MESSAGE_CHARS, KhetBot
+from khet_client import Client, LocalKhetd
+
+# Classic 2, won by Silver's 9th move: its laser runs up file j and along
+# rank 8 into Red's Pharaoh on f8 (khet-engine play --seed 287).
+PHARAOH_HIT_GAME = [
+    "j5-j6", "h4-i3", "f1-e2", "e5-d4", "f4-e3", "d4=c4", "c1-b2", "c4=c5",
+    "j6L", "a5-a6", "j6-j7", "h8R", "j7-j8", "a6-a7", "d4-d5", "a4-b4",
+    "h2-g3",
+]
+
+
+class Channel:
+    """What the bot said into each channel, in order, from any thread."""
+
+    def __init__(self):
+        self.lines = []  # (channel, line)
+        self._changed = threading.Condition()
+
+    def say(self, channel, message):
+        with self._changed:
+            self.lines += [(channel, line) for line in message.lines]
+            self._changed.notify_all()
+
+    def wait_for(self, pattern, channel="#khet", timeout=20, start=0):
+        """The index of the first line from `start` on matching `pattern`."""
+        regex = re.compile(pattern)
+        end = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                for index in range(start, len(self.lines)):
+                    said_in, line = self.lines[index]
+                    if said_in == channel and regex.search(line):
+                        return index
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(
+                        f"nobody said /{pattern}/ in {channel}; said: "
+                        + "\n".join(l for c, l in self.lines[start:]))
+                self._changed.wait(left)
+
+
+class CoreTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = LocalKhetd().start()
+        cls.client = Client(cls.server.target)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.client.close()
+        cls.server.stop()
+
+    def setUp(self):
+        self.channel = Channel()
+        self.bot = KhetBot(self.client, self.channel.say)
+        self.addCleanup(self.bot.close)
+
+    def command(self, nick, text, channel="#khet"):
+        """The bot's direct replies to one line, as text."""
+        replies = self.bot.handle(channel, nick, text)
+        for reply in replies:
+            self.assertLessEqual(len(reply.text), MAX_MESSAGE_CHARS)
+        return "\n".join(reply.text for reply in replies)
+
+    def start_game(self, setup=""):
+        self.assertIn("A new game of", self.command("alice", f"!new {setup}"))
+        self.assertEqual(self.command("alice", "!join"), "")
+        self.assertEqual(self.command("bob", "!join"), "")
+        return self.channel.wait_for(r"Silver to move")
+
+    def test_a_game_to_a_pharaoh_hit(self):
+        self.start_game()
+        self.channel.wait_for(r"^ 8  xs  \.s")  # the board at the start
+        seen = 0
+        for ply, move in enumerate(PHARAOH_HIT_GAME):
+            nick = "alice" if ply % 2 == 0 else "bob"
+            self.assertEqual(self.command(nick, f"!move {move}"), "")
+            seen = self.channel.wait_for(rf"plays {re.escape(move)}\.",
+                                         start=seen)
+            self.channel.wait_for(r"^laser: beam 0 from ", start=seen)
+        self.channel.wait_for(r"^laser: .*hit Red Pharaoh on f8", start=seen)
+        self.channel.wait_for(r"^hit: Red Pharaoh on f8, taken off",
+                              start=seen)
+        over = self.channel.wait_for(
+            r"^Game over: Silver wins: Red's Pharaoh was hit", start=seen)
+        self.channel.wait_for(r"k\*", start=over)  # the final board
+        self.assertIn("finished: Silver wins", self.command("bob", "!status"))
+        self.assertIn("is over", self.command("bob", "!move a8L"))
+
+    def test_refused_commands_answer_with_the_reason(self):
+        self.assertIn("no game here yet", self.command("alice", "!move j1L"))
+        self.start_game()
+        self.assertRegex(self.command("alice", "!move e3-e2"),
+                         r"^alice: !move e3-e2: .*e3")
+        self.assertRegex(self.command("alice", "!move e4-e6"),
+                         r"e6 is not next to e4")
+        self.assertRegex(self.command("bob", "!move h4-i3"), r"Silver's turn")
+        self.assertIn("no seat", self.command("carol", "!move j5-j6"))
+        self.assertIn("already play Silver", self.command("alice", "!join"))
+        self.assertIn("!move needs a move", self.command("alice", "!move"))
+        self.assertIn("a game is running here", self.command("bob", "!new"))
+        self.assertIn("there is no command !fly", self.command("bob", "!fly"))
+        self.assertIn("silver or red", self.command("carol", "!computer 1 blue"))
+        self.assertEqual(self.command("alice", "just chatting"), "")
+
+    def test_unknown_setup_and_bad_level_are_the_servers_words(self):
+        self.assertRegex(self.command("alice", "!new atlantis"),
+                         r"^alice: !new atlantis: .*atlantis")
+        self.command("alice", "!new")
+        self.command("alice", "!join silver")
+        self.assertRegex(self.command("alice", "!computer 9"),
+                         r"^alice: !computer 9: .*9")
+        self.assertIn("takes a level", self.command("alice", "!computer x"))
+
+    def test_playing_the_computer_and_resigning(self):
+        self.command("alice", "!new classic-2")
+        self.command("alice", "!join silver")
+        self.assertEqual(self.command("alice", "!computer 1"), "")
+        self.channel.wait_for(r"computer .*takes the Red seat")
+        start = self.channel.wait_for(r"Silver to move")
+        self.command("alice", "!move j5-j6")
+        reply = self.channel.wait_for(r"^Red \(computer, level 1\) plays ",
+                                      start=start)
+        self.channel.wait_for(r"^laser: beam 0 from a8", start=reply)
+        self.assertIn("Silver to move",
+                      self.command("alice", "!status"))
+        self.assertEqual(self.command("alice", "!resign"), "")
+        self.channel.wait_for(r"^Game over: Red wins: Silver resigned")
+
+    def test_a_draw_offered_and_accepted(self):
+        self.start_game()
+        self.command("alice", "!move j5-j6")
+        self.command("bob", "!draw")
+        self.channel.wait_for(r"offers a draw\. !draw accepts it")
+        self.command("alice", "!draw")
+        self.channel.wait_for(r"^Game over: .*[Dd]raw")
+
+    def test_board_moves_hint_and_lists(self):
+        self.start_game()
+        board = self.command("carol", "!board")
+        self.assertEqual(len(board.split("\n")), 11)
+        self.assertIn("Silver to move, Khet 2.0", board)
+        self.assertIn("1 legal moves of the piece on j1: j1L",
+                      self.command("carol", "!moves j1"))
+        self.assertRegex(self.command("carol", "!moves"),
+                         r"^\d+ legal moves: .*j5-j6")
+        self.assertRegex(self.command("carol", "!hint 1"),
+                         r"^Hint \(.*level 1\) for Silver: \S+")
+        self.assertIn("classic-2 (Classic 2)", self.command("carol", "!setups"))
+        self.assertRegex(self.command("carol", "!levels"), r"^Levels: 1 .*5 ")
+        help_text = self.command("carol", "!help")
+        for word in ("!new", "!join", "!move", "!board", "!computer",
+                     "!resign", "!draw"):
+            self.assertIn(word, help_text)
+
+    def test_a_reset_frees_the_seats(self):
+        self.start_game()
+        self.bot.table("#khet").owner.reset_game()
+        self.channel.wait_for(r"[Rr]eset")
+        self.assertEqual(self.command("alice", "!join red"), "")
+        self.channel.wait_for(r"^alice takes the Red seat")
+        self.assertEqual(self.command("bob", "!join"), "")
+        self.channel.wait_for(r"^bob takes the Silver seat")
+
+    def test_a_session_deleted_on_the_server_makes_way_for_a_new_one(self):
+        self.start_game()
+        self.bot.table("#khet").owner.delete()
+        self.channel.wait_for(r"deleted on the server")
+        self.assertIn("A new game of", self.command("alice", "!new"))
+        self.assertFalse([line for _, line in self.channel.lines
+                          if line.startswith("Lost")])
+
+    def test_one_game_per_channel(self):
+        self.start_game()
+        self.assertIn("no game here yet",
+                      self.command("alice", "!board", channel="#other"))
+        self.command("alice", "!move j5-j6")
+        self.channel.wait_for(r"plays j5-j6")
+        self.assertEqual(
+            [c for c, line in self.channel.lines if "plays" in line],
+            ["#khet"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,95 @@
+// khet.js: khetd's contract (proto/khet/v1) loaded at run time with
+// @grpc/proto-loader, and a small promise-based client over @grpc/grpc-js.
+//
+//   const { KhetClient } = require('./khet');
+//   const client = new KhetClient('127.0.0.1:50051');
+//   const { session, owner_token } = await client.call('CreateSession', { name: 'x' });
+//   await client.call('MakeMove', { session_id, move: { notation: 'j1L' } }, token);
+//
+// Messages are plain objects with the proto's field names (snake_case); enums
+// are their names ('SILVER'), 64-bit integers are numbers. A refused call
+// rejects with a KhetError carrying the gRPC code name and the server's
+// message.
+'use strict';
+
+const path = require('node:path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+// The repository's proto/ folder; KHET_PROTO_DIR overrides it.
+const PROTO_DIR = process.env.KHET_PROTO_DIR ||
+    path.resolve(__dirname, '..', '..', 'proto');
+
+function loadService() {
+  const definition = protoLoader.loadSync('khet/v1/khet_service.proto', {
+    includeDirs: [PROTO_DIR],
+    keepCase: true,  // session_id, not sessionId
+    enums: String,
+    longs: Number,
+    defaults: true,  // unset fields read as their zero values
+    oneofs: true,    // event.kind names the oneof member that is set
+  });
+  return grpc.loadPackageDefinition(definition).khet.v1.KhetService;
+}
+
+const codeNames = Object.fromEntries(
+    Object.entries(grpc.status).map(([name, code]) => [code, name]));
+
+// A call the server refused: `code` is the gRPC code's name
+// ('INVALID_ARGUMENT', 'FAILED_PRECONDITION', ...), `details` its reason.
+class KhetError extends Error {
+  constructor(serviceError) {
+    const code = codeNames[serviceError.code] || 'UNKNOWN';
+    super(`${code}: ${serviceError.details}`);
+    this.name = 'KhetError';
+    this.code = code;
+    this.details = serviceError.details;
+  }
+}
+
+class KhetClient {
+  // `target` is 'host:port'; every unary call gets `timeoutMs` as deadline.
+  constructor(target, {timeoutMs = 10000} = {}) {
+    const KhetService = loadService();
+    this.stub = new KhetService(target, grpc.credentials.createInsecure());
+    this.timeoutMs = timeoutMs;
+  }
+
+  close() {
+    this.stub.close();
+  }
+
+  // Calls the unary method `method` (its proto name, e.g. 'MakeMove') with
+  // `request`, acting for `token` if given. Resolves to the response.
+  call(method, request, token) {
+    const deadline = new Date(Date.now() + this.timeoutMs);
+    return new Promise((resolve, reject) => {
+      this.stub[method](request, metadataFor(token), {deadline},
+                        (error, response) => {
+                          if (error) reject(new KhetError(error));
+                          else resolve(response);
+                        });
+    });
+  }
+
+  // The session's events after `afterVersion`, then live ones: calls
+  // onEvent(event) for each; returns the call (call.cancel() ends it). A
+  // stream the server broke off calls onError(KhetError); cancel() does not.
+  watch(sessionId, afterVersion, onEvent, onError = () => {}) {
+    const call = this.stub.Watch(
+        {session_id: sessionId, after_version: afterVersion});
+    call.on('data', onEvent);
+    call.on('error', (error) => {
+      if (error.code !== grpc.status.CANCELLED) onError(new KhetError(error));
+    });
+    return call;
+  }
+}
+
+function metadataFor(token) {
+  const metadata = new grpc.Metadata();
+  if (token) metadata.set('authorization', `Bearer ${token}`);
+  return metadata;
+}
+
+module.exports = {KhetClient, KhetError, PROTO_DIR};

@@ -1,0 +1,142 @@
+// The Node.js client against a real khetd, which the test starts on a free
+// loopback port (the KHETD environment variable names the binary).
+'use strict';
+
+const assert = require('node:assert/strict');
+const {spawn} = require('node:child_process');
+const {after, before, test} = require('node:test');
+
+const {KhetClient} = require('../khet');
+const {EventQueue, playAgainstComputer} = require('../play');
+
+// A whole Classic 2 game that Silver wins on its 9th move: Silver's laser runs
+// up file j and along rank 8 into Red's Pharaoh on f8. (khet-engine play
+// --setup classic-2 --seed 287.)
+const PHARAOH_HIT_GAME = [
+  'j5-j6', 'h4-i3', 'f1-e2', 'e5-d4', 'f4-e3', 'd4=c4', 'c1-b2', 'c4=c5',
+  'j6L', 'a5-a6', 'j6-j7', 'h8R', 'j7-j8', 'a6-a7', 'd4-d5', 'a4-b4',
+  'h2-g3',
+];
+
+let khetd;
+let client;
+
+function startKhetd() {
+  const binary = process.env.KHETD;
+  assert.ok(binary, 'set KHETD to the khetd binary');
+  const child = spawn(binary, ['--listen', '127.0.0.1:0', '--store', 'memory'],
+                      {stdio: ['ignore', 'pipe', 'ignore']});
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('khetd did not say where it listens within 20 s'));
+    }, 20000);
+    let seen = '';
+    child.stdout.on('data', (chunk) => {
+      seen += chunk;
+      const match = /khetd listening on (\S+)/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve({child, target: match[1]});
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`khetd exited with ${code} before listening`));
+    });
+  });
+}
+
+before(async () => {
+  khetd = await startKhetd();
+  client = new KhetClient(khetd.target);
+});
+
+after(() => {
+  if (client) client.close();
+  if (khetd) khetd.child.kill('SIGKILL');
+});
+
+async function newGame() {
+  const created = await client.call('CreateSession',
+                                    {name: 'node test', setup_id: 'classic-2'});
+  const id = created.session.id;
+  const alice = await client.call('JoinSeat',
+                                  {session_id: id, player_name: 'alice'});
+  const bob = await client.call('JoinSeat',
+                                {session_id: id, player_name: 'bob'});
+  assert.equal(alice.color, 'SILVER');
+  assert.equal(bob.color, 'RED');
+  return {id, owner: created.owner_token, silver: alice.player_token,
+          red: bob.player_token};
+}
+
+test('a whole game as both sides, to a Pharaoh hit seen by a watcher',
+     async () => {
+       const game = await newGame();
+       const events = new EventQueue(client, game.id);
+       try {
+         let answer;
+         for (const [ply, notation] of PHARAOH_HIT_GAME.entries()) {
+           answer = await client.call(
+               'MakeMove', {session_id: game.id, move: {notation}},
+               ply % 2 === 0 ? game.silver : game.red);
+           assert.equal(answer.move.notation, notation);
+         }
+         assert.equal(answer.result.outcome, 'SILVER_WINS');
+         assert.equal(answer.result.reason, 'PHARAOH_HIT');
+         assert.deepEqual(answer.shot.hit_squares, ['f8']);
+         assert.match(answer.shot.text, /hit Red Pharaoh on f8/);
+
+         const seen = [];
+         const over = await events.next((e) => {
+           if (e.kind === 'move_made') seen.push(e.move_made.move.notation);
+           return e.kind === 'game_over';
+         }, 10000);
+         assert.deepEqual(seen, PHARAOH_HIT_GAME);
+         assert.equal(over.game_over.result.outcome, 'SILVER_WINS');
+
+         const board = await client.call('RenderBoard', {session_id: game.id});
+         assert.match(board.text, /k\*/);  // the hit Pharaoh, marked
+       } finally {
+         events.close();
+       }
+     });
+
+test('refusals carry the gRPC code and the server\'s reason', async () => {
+  const game = await newGame();
+  const move = (notation, token, extra = {}) => client.call(
+      'MakeMove', {session_id: game.id, move: {notation}, ...extra}, token);
+  await assert.rejects(move('e4-e6', game.silver),
+                       {code: 'INVALID_ARGUMENT', details: /e6/});
+  await assert.rejects(move('e3-e2', game.silver),
+                       {code: 'INVALID_ARGUMENT', details: /e3/});
+  await assert.rejects(move('h4-i3', game.red), {code: 'FAILED_PRECONDITION'});
+  await assert.rejects(move('j5-j6', 'not-a-token'),
+                       {code: 'PERMISSION_DENIED'});
+  await assert.rejects(move('j5-j6', ''), {code: 'UNAUTHENTICATED'});
+  const {version} = await client.call('GetSession', {session_id: game.id});
+  await assert.rejects(move('j5-j6', game.silver,
+                            {expected_version: version - 1}),
+                       {code: 'ABORTED'});
+  await assert.rejects(client.call('GetSession', {session_id: 'nope'}),
+                       {code: 'NOT_FOUND', details: /nope/});
+  const unchanged = await client.call('GetSession', {session_id: game.id});
+  assert.equal(unchanged.version, version);
+  assert.deepEqual(unchanged.moves, []);
+});
+
+test('the example plays the computer and resigns', async () => {
+  const said = [];
+  const finished = await playAgainstComputer(
+      client, {level: 1, moves: 3, log: (line) => said.push(line)});
+  // Both sides' choices are the computer's, which are the same for the same
+  // position: three moves each, then Silver resigns.
+  assert.equal(finished.status, 'FINISHED');
+  assert.equal(finished.result.reason, 'RESIGNATION');
+  assert.equal(finished.result.outcome, 'RED_WINS');
+  assert.equal(finished.moves.length, 6);
+  assert.ok(said.some((line) => /^Silver \(node\) plays /.test(line)), said);
+  assert.ok(said.some((line) => /^Red \(computer, level 1\) plays /.test(line)),
+            said);
+});

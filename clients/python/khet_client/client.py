@@ -1,0 +1,313 @@
+"""Client: khetd's calls as Python methods, and handles for owners and players.
+
+Every method returns the server's answer (khet.v1 messages, or plain values
+where that is friendlier) and raises KhetError when the server refuses.
+Calls that act for someone take the owner's or a player's token; the Owner
+and Player handles that create_session() and join() return carry theirs.
+"""
+
+import dataclasses
+
+import grpc
+
+from .errors import KhetError
+from .events import EventStream
+from .moves import as_color, as_move
+from .stubs import game, service, service_grpc
+
+
+class Client:
+    """A connection to one khetd, e.g. Client("127.0.0.1:50051").
+
+    `timeout` is every call's deadline in seconds unless a method takes its
+    own. Use it as a context manager, or close() it when done.
+    """
+
+    def __init__(self, target="127.0.0.1:50051", *, timeout=10.0,
+                 channel=None):
+        self._channel = channel or grpc.insecure_channel(target)
+        self.stub = service_grpc.KhetServiceStub(self._channel)
+        self.timeout = timeout
+
+    def close(self):
+        self._channel.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def wait_until_ready(self, timeout=10.0):
+        """Waits until the channel is connected; KhetError UNAVAILABLE if not."""
+        try:
+            grpc.channel_ready_future(self._channel).result(timeout=timeout)
+        except grpc.FutureTimeoutError:
+            raise KhetError(grpc.StatusCode.UNAVAILABLE,
+                            f"no connection within {timeout} s") from None
+
+    def _call(self, method, request, token=None, timeout=None):
+        metadata = (("authorization", f"Bearer {token}"),) if token else None
+        try:
+            return getattr(self.stub, method)(
+                request, timeout=timeout or self.timeout, metadata=metadata)
+        except grpc.RpcError as error:
+            raise KhetError.from_rpc_error(error) from None
+
+    # ---- What the server offers -----------------------------------------
+
+    def setups(self):
+        """Every named setup (khet.v1.Setup: id, name, edition, ...)."""
+        return list(self._call("ListSetups", service.ListSetupsRequest()).setups)
+
+    def levels(self):
+        """The computer's levels, weakest first (khet.v1.Level)."""
+        return list(self._call("ListLevels", service.ListLevelsRequest()).levels)
+
+    def color_schemes(self):
+        return list(self._call("ListColorSchemes",
+                               service.ListColorSchemesRequest()).schemes)
+
+    # ---- Sessions ---------------------------------------------------------
+
+    def create_session(self, name, *, setup_id="", position="", rules=None,
+                       settings=None):
+        """A new board named `name` (1-64 characters); the caller owns it.
+
+        `rules` and `settings` are dicts of khet.v1.RuleOptions and
+        SettingsUpdate fields, e.g. rules={"ply_limit": 100},
+        settings={"quiet": True}. Returns an Owner holding the owner token.
+        """
+        response = self._call("CreateSession", service.CreateSessionRequest(
+            name=name, setup_id=setup_id, position=position,
+            rules=_message(game.RuleOptions, rules),
+            settings=_message(service.SettingsUpdate, settings)))
+        return Owner(self, response.session.id, response.owner_token,
+                     response.session)
+
+    def session(self, session_id):
+        """The session as it is now (khet.v1.Session)."""
+        return self._call("GetSession",
+                          service.GetSessionRequest(session_id=session_id))
+
+    def sessions(self, status=None, page_size=100):
+        """Every session, newest first, fetched a page at a time.
+
+        `status` is None (all), "waiting_for_players", "in_progress" or
+        "finished".
+        """
+        request = service.ListSessionsRequest(page_size=page_size,
+                                              status=_status(status))
+        while True:
+            page = self._call("ListSessions", request)
+            yield from page.sessions
+            if not page.next_page_token:
+                return
+            request.page_token = page.next_page_token
+
+    def join(self, session_id, player_name, color=None):
+        """Takes a seat ("silver", "red" or None for any free one).
+
+        Returns a Player holding the player token.
+        """
+        response = self._call("JoinSeat", service.JoinSeatRequest(
+            session_id=session_id, player_name=player_name,
+            color=as_color(color)))
+        return Player(self, session_id, response.player_token, response.color,
+                      player_name, response.session)
+
+    def delete_session(self, session_id, token):
+        self._call("DeleteSession",
+                   service.DeleteSessionRequest(session_id=session_id), token)
+
+    def leave_seat(self, session_id, token, color=None):
+        return self._call("LeaveSeat", service.LeaveSeatRequest(
+            session_id=session_id, color=as_color(color)), token)
+
+    def seat_computer(self, session_id, token, level, color=None):
+        """Puts the computer at `level` (1-5) into a free seat."""
+        return self._call("SeatComputer", service.SeatComputerRequest(
+            session_id=session_id, level=level, color=as_color(color)), token)
+
+    def choose_setup(self, session_id, token, setup_id="", position="",
+                     rules=None):
+        return self._call("ChooseSetup", service.ChooseSetupRequest(
+            session_id=session_id, setup_id=setup_id, position=position,
+            rules=_message(game.RuleOptions, rules)), token)
+
+    def update_settings(self, session_id, token, **settings):
+        """Owner only; e.g. update_settings(sid, token, quiet=True)."""
+        return self._call("UpdateSettings", service.UpdateSettingsRequest(
+            session_id=session_id,
+            settings=service.SettingsUpdate(**settings)), token)
+
+    def reset_game(self, session_id, token):
+        return self._call("ResetGame",
+                          service.ResetGameRequest(session_id=session_id),
+                          token)
+
+    # ---- The game -----------------------------------------------------------
+
+    def move(self, session_id, token, move, *, expected_version=None,
+             request_id=""):
+        """Plays `move` (notation text or a khet.v1.Move) for the token's seat.
+
+        With `expected_version` the move is played only if the session is at
+        that version (else KhetError ABORTED); a retry with the same
+        `request_id` returns the first answer. Returns the
+        khet.v1.MakeMoveResponse: the move as played, the laser shot,
+        removals, result, version, announcement and the new board.
+        """
+        request = service.MakeMoveRequest(session_id=session_id,
+                                          move=as_move(move),
+                                          request_id=request_id)
+        if expected_version is not None:
+            request.expected_version = expected_version
+        return self._call("MakeMove", request, token)
+
+    def legal_moves(self, session_id, square=""):
+        """The side to move's legal moves in notation (of one piece if
+        `square` is given)."""
+        response = self._call("ListLegalMoves", service.ListLegalMovesRequest(
+            session_id=session_id, square=square))
+        return [move.notation for move in response.moves]
+
+    def suggest(self, session_id, level=None, *, max_depth=0, max_nodes=0,
+                max_time_ms=0, timeout=None):
+        """The computer's move for the side to move (SuggestMoveResponse).
+
+        At `level` (1-5; default 3), or within explicit limits.
+        """
+        request = service.SuggestMoveRequest(session_id=session_id)
+        if max_depth or max_nodes or max_time_ms:
+            request.limits.CopyFrom(service.SearchLimits(
+                max_depth=max_depth, max_nodes=max_nodes,
+                max_time_ms=max_time_ms))
+        elif level is not None:
+            request.level = level
+        return self._call("SuggestMove", request, timeout=timeout)
+
+    def resign(self, session_id, token):
+        return self._call("Resign", service.ResignRequest(session_id=session_id),
+                          token)
+
+    def offer_draw(self, session_id, token):
+        return self._call("OfferDraw",
+                          service.OfferDrawRequest(session_id=session_id), token)
+
+    def accept_draw(self, session_id, token):
+        return self._call("AcceptDraw",
+                          service.AcceptDrawRequest(session_id=session_id),
+                          token)
+
+    def claim_draw(self, session_id, token):
+        """Claims a draw on the third repetition (the player to move)."""
+        return self._call("ClaimRepetitionDraw",
+                          service.ClaimRepetitionDrawRequest(
+                              session_id=session_id), token)
+
+    def board_text(self, session_id, laser=True):
+        """The board as monospaced text (46 columns, 11 lines), with the last
+        laser path drawn unless laser=False."""
+        return self._call("RenderBoard", service.RenderBoardRequest(
+            session_id=session_id, without_laser=not laser)).text
+
+    def watch(self, session_id, after_version=0):
+        """The session's events after `after_version` and then live ones, as
+        an EventStream (an iterator; cancel() or `with` ends it)."""
+        try:
+            call = self.stub.Watch(service.WatchRequest(
+                session_id=session_id, after_version=after_version))
+        except grpc.RpcError as error:
+            raise KhetError.from_rpc_error(error) from None
+        return EventStream(call)
+
+
+@dataclasses.dataclass
+class Owner:
+    """The owner of a session: its id and owner token."""
+    client: Client
+    session_id: str
+    token: str
+    session: object  # khet.v1.Session as created
+
+    def seat_computer(self, level, color=None):
+        return self.client.seat_computer(self.session_id, self.token, level,
+                                         color)
+
+    def leave_seat(self, color=None):
+        """Takes the computer out of its seat."""
+        return self.client.leave_seat(self.session_id, self.token, color)
+
+    def choose_setup(self, setup_id="", position="", rules=None):
+        return self.client.choose_setup(self.session_id, self.token, setup_id,
+                                        position, rules)
+
+    def update_settings(self, **settings):
+        return self.client.update_settings(self.session_id, self.token,
+                                           **settings)
+
+    def reset_game(self):
+        return self.client.reset_game(self.session_id, self.token)
+
+    def delete(self):
+        self.client.delete_session(self.session_id, self.token)
+
+
+@dataclasses.dataclass
+class Player:
+    """A seated player: session id, player token, colour and name."""
+    client: Client
+    session_id: str
+    token: str
+    color: int  # khet.v1.Color
+    name: str
+    session: object  # khet.v1.Session right after joining
+
+    def move(self, move, *, expected_version=None, request_id=""):
+        return self.client.move(self.session_id, self.token, move,
+                                expected_version=expected_version,
+                                request_id=request_id)
+
+    def resign(self):
+        return self.client.resign(self.session_id, self.token)
+
+    def offer_draw(self):
+        return self.client.offer_draw(self.session_id, self.token)
+
+    def accept_draw(self):
+        return self.client.accept_draw(self.session_id, self.token)
+
+    def claim_draw(self):
+        return self.client.claim_draw(self.session_id, self.token)
+
+    def leave(self):
+        return self.client.leave_seat(self.session_id, self.token)
+
+    def seat_computer(self, level, color=None):
+        """Puts the computer into the other seat (or `color`)."""
+        return self.client.seat_computer(self.session_id, self.token, level,
+                                         color)
+
+    def choose_setup(self, setup_id="", position="", rules=None):
+        return self.client.choose_setup(self.session_id, self.token, setup_id,
+                                        position, rules)
+
+
+def _message(message_type, fields):
+    if fields is None or isinstance(fields, message_type):
+        return fields
+    return message_type(**fields)
+
+
+def _status(status):
+    if status is None:
+        return service.GAME_STATUS_UNSPECIFIED
+    if isinstance(status, str):
+        try:
+            return service.GameStatus.Value(status.strip().upper())
+        except ValueError:
+            raise ValueError(
+                'a status is "waiting_for_players", "in_progress" or '
+                f'"finished", got "{status}"') from None
+    return status

@@ -1,0 +1,235 @@
+"""khet_client against a real khetd (the KHETD environment variable names the
+binary; the test starts it on a free loopback port)."""
+
+import unittest
+
+import grpc
+
+from khet_client import (Client, KhetError, LocalKhetd, game, move_top,
+                         rotate, service, step)
+
+# A whole Classic 2 game that Silver wins on its 9th move: Silver's laser runs
+# up file j and along rank 8 into Red's Pharaoh on f8. (khet-engine play
+# --setup classic-2 --seed 287.)
+PHARAOH_HIT_GAME = [
+    "j5-j6", "h4-i3", "f1-e2", "e5-d4", "f4-e3", "d4=c4", "c1-b2", "c4=c5",
+    "j6L", "a5-a6", "j6-j7", "h8R", "j7-j8", "a6-a7", "d4-d5", "a4-b4",
+    "h2-g3",
+]
+
+
+class ClientTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = LocalKhetd().start()
+        cls.client = Client(cls.server.target, timeout=10)
+        cls.client.wait_until_ready()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.client.close()
+        cls.server.stop()
+
+    def new_game(self, setup_id="classic-2"):
+        owner = self.client.create_session("test game", setup_id=setup_id)
+        alice = self.client.join(owner.session_id, "alice")
+        bob = self.client.join(owner.session_id, "bob")
+        return owner, alice, bob
+
+    def assert_khet_error(self, code, text, call, *args, **kwargs):
+        with self.assertRaises(KhetError) as caught:
+            call(*args, **kwargs)
+        self.assertEqual(caught.exception.code, code, caught.exception)
+        self.assertIn(text, caught.exception.message)
+        return caught.exception
+
+    def test_whole_game_to_a_pharaoh_hit_seen_by_a_watcher(self):
+        owner, alice, bob = self.new_game()
+        self.assertEqual((alice.color, bob.color), (game.SILVER, game.RED))
+        events = self.client.watch(owner.session_id, after_version=0)
+        self.addCleanup(events.cancel)
+        version = self.client.session(owner.session_id).version
+        for ply, notation in enumerate(PHARAOH_HIT_GAME):
+            mover = alice if ply % 2 == 0 else bob
+            played = mover.move(notation, expected_version=version)
+            self.assertEqual(played.move.notation, notation)
+            self.assertGreater(played.version, version)
+            version = played.version
+        self.assertEqual(played.result.outcome, game.SILVER_WINS)
+        self.assertEqual(played.result.reason, game.PHARAOH_HIT)
+        self.assertEqual(list(played.shot.hit_squares), ["f8"])
+        self.assertEqual(played.removals[0].before.type, game.PHARAOH)
+        self.assertIn("hit Red Pharaoh on f8", played.shot.text)
+
+        session = self.client.session(owner.session_id)
+        self.assertEqual(session.version, played.version)
+        self.assertEqual(session.status, service.FINISHED)
+        self.assertEqual(list(session.moves), PHARAOH_HIT_GAME)
+
+        seen = []
+        over = events.wait_for(
+            lambda e: self._collect_move(e, seen) or e.HasField("game_over"),
+            timeout=10)
+        self.assertEqual(seen, PHARAOH_HIT_GAME)
+        self.assertEqual(over.game_over.result.outcome, game.SILVER_WINS)
+
+    @staticmethod
+    def _collect_move(event, seen):
+        if event.HasField("move_made"):
+            seen.append(event.move_made.move.notation)
+        return False
+
+    def test_live_events_arrive_as_they_happen(self):
+        owner, alice, bob = self.new_game()
+        start = self.client.session(owner.session_id).version
+        with self.client.watch(owner.session_id, after_version=start) as events:
+            alice.move("j5-j6")
+            first = events.next_event(timeout=10)
+            self.assertEqual(first.version, start + 1)
+            self.assertEqual(first.move_made.mover, game.SILVER)
+            self.assertIn("j5-j6", first.announcement)
+            bob.move("h4-i3")
+            second = events.next_event(timeout=10)
+            self.assertEqual(second.move_made.move.notation, "h4-i3")
+            self.assertRaises(TimeoutError, events.next_event, 0.2)
+        self.assertIsNone(events.next_event(timeout=1))  # ended by cancel
+
+    def test_watching_an_unknown_session_raises_not_found(self):
+        with self.client.watch("no-such-session") as events:
+            self.assert_khet_error(grpc.StatusCode.NOT_FOUND,
+                                   "no-such-session", events.next_event, 10)
+
+    def test_a_deleted_session_ends_the_stream(self):
+        owner, _, _ = self.new_game()
+        events = self.client.watch(owner.session_id)
+        self.addCleanup(events.cancel)
+        owner.delete()
+        deleted = events.wait_for(lambda e: e.HasField("session_deleted"),
+                                  timeout=10)
+        self.assertTrue(deleted.HasField("session_deleted"))
+        self.assertIsNone(events.next_event(timeout=10))
+
+    def test_structured_moves_and_legal_moves(self):
+        owner, alice, bob = self.new_game()
+        self.assertEqual(self.client.legal_moves(owner.session_id, "j1"),
+                         ["j1L"])
+        self.assertIn("j5-j6", self.client.legal_moves(owner.session_id))
+        self.assertEqual(alice.move(step("j5", "j6")).move.notation, "j5-j6")
+        self.assertEqual(bob.move(rotate("a8", clockwise=False)).move.notation,
+                         "a8L")
+        self.assertEqual(self.client.session(owner.session_id).moves[:],
+                         ["j5-j6", "a8L"])
+
+    def test_the_top_obelisk_of_a_stack_moves_alone(self):
+        owner, alice, _ = self.new_game(setup_id="classic-1")
+        played = alice.move(move_top("d1", "d2"))
+        self.assertEqual(played.move.notation, "d1^d2")
+        self.assertEqual(played.move.kind, game.MOVE_TOP)
+        pieces = {p.square: p for p in played.board.pieces}
+        self.assertEqual((pieces["d1"].height, pieces["d2"].height), (1, 1))
+
+    def test_errors_carry_the_code_and_the_servers_reason(self):
+        owner, alice, bob = self.new_game()
+        version = self.client.session(owner.session_id).version
+        self.assert_khet_error(grpc.StatusCode.INVALID_ARGUMENT, "e3",
+                               alice.move, "e3-e2")
+        self.assert_khet_error(grpc.StatusCode.INVALID_ARGUMENT, "e6",
+                               alice.move, "e4-e6")
+        self.assert_khet_error(grpc.StatusCode.FAILED_PRECONDITION, "",
+                               bob.move, "h4-i3")
+        self.assert_khet_error(grpc.StatusCode.PERMISSION_DENIED, "",
+                               self.client.move, owner.session_id,
+                               "not-a-real-token", "j5-j6")
+        self.assert_khet_error(grpc.StatusCode.UNAUTHENTICATED, "",
+                               self.client.move, owner.session_id, "",
+                               "j5-j6")
+        self.assert_khet_error(grpc.StatusCode.ABORTED, str(version - 1),
+                               alice.move, "j5-j6",
+                               expected_version=version - 1)
+        self.assert_khet_error(grpc.StatusCode.NOT_FOUND, "no-such-session",
+                               self.client.session, "no-such-session")
+        error = self.assert_khet_error(grpc.StatusCode.INVALID_ARGUMENT, "",
+                                       alice.move, "e3-e2")
+        self.assertEqual(error.code_name, "INVALID_ARGUMENT")
+        self.assertTrue(str(error).startswith("INVALID_ARGUMENT: "))
+        # None of them changed the session.
+        self.assertEqual(self.client.session(owner.session_id).version,
+                         version)
+
+    def test_a_retried_request_id_is_played_once(self):
+        owner, alice, _ = self.new_game()
+        first = alice.move("j5-j6", request_id="move-1")
+        again = alice.move("j5-j6", request_id="move-1")
+        self.assertEqual(again.version, first.version)
+        self.assertEqual(self.client.session(owner.session_id).moves[:],
+                         ["j5-j6"])
+
+    def test_a_finished_game_refuses_moves(self):
+        owner, alice, bob = self.new_game()
+        resigned = bob.resign()
+        self.assertEqual(resigned.result.outcome, game.SILVER_WINS)
+        self.assertEqual(resigned.result.reason, game.RESIGNATION)
+        self.assert_khet_error(grpc.StatusCode.FAILED_PRECONDITION, "",
+                               alice.move, "j5-j6")
+
+    def test_agreed_draw(self):
+        _, alice, bob = self.new_game()
+        alice.move("j5-j6")
+        self.assertEqual(bob.offer_draw().draw_offered_by, game.RED)
+        drawn = alice.accept_draw()
+        self.assertEqual(drawn.result.outcome, game.DRAW)
+        self.assertEqual(drawn.result.reason, game.AGREED_DRAW)
+
+    def test_the_computer_answers_a_move(self):
+        owner = self.client.create_session("against the computer",
+                                           setup_id="classic-2")
+        alice = self.client.join(owner.session_id, "alice", color="silver")
+        seated = owner.seat_computer(level=1)
+        red = seated.seats[1]
+        self.assertTrue(red.computer)
+        self.assertEqual(red.computer_level, 1)
+        with self.client.watch(owner.session_id) as events:
+            played = alice.move("j5-j6")
+            reply = events.wait_for(
+                lambda e: e.HasField("move_made")
+                and e.move_made.mover == game.RED, timeout=20)
+        self.assertEqual(reply.version, played.version + 1)
+        self.assertIn("computer", reply.announcement)
+
+    def test_board_text_suggestions_and_catalogue(self):
+        owner, _, _ = self.new_game()
+        board = self.client.board_text(owner.session_id)
+        self.assertIn("Silver to move, Khet 2.0", board)
+        self.assertEqual(len(board.rstrip("\n").split("\n")), 11)
+        suggestion = self.client.suggest(owner.session_id, max_depth=2)
+        self.assertIn(suggestion.move.notation,
+                      self.client.legal_moves(owner.session_id))
+        self.assertIn("classic-2", [s.id for s in self.client.setups()])
+        self.assertEqual([l.number for l in self.client.levels()],
+                         [1, 2, 3, 4, 5])
+
+    def test_sessions_pages_through_everything(self):
+        ids = {self.client.create_session(f"paged {n}").session_id
+               for n in range(3)}
+        listed = {s.id for s in self.client.sessions(page_size=2)}
+        self.assertLessEqual(ids, listed)
+        waiting = {s.id for s in self.client.sessions("waiting_for_players")}
+        self.assertLessEqual(ids, waiting)
+
+    def test_bad_arguments_are_refused_before_any_call(self):
+        with self.assertRaisesRegex(ValueError, '"blue"'):
+            self.client.join("any", "carol", color="blue")
+        with self.assertRaisesRegex(TypeError, "int"):
+            self.client.move("any", "token", 42)
+        with self.assertRaisesRegex(ValueError, '"over"'):
+            list(self.client.sessions("over"))
+
+    def test_an_unreachable_server_is_unavailable(self):
+        with Client("127.0.0.1:1", timeout=2) as nowhere:
+            self.assert_khet_error(grpc.StatusCode.UNAVAILABLE, "",
+                                   nowhere.setups)
+
+
+if __name__ == "__main__":
+    unittest.main()
