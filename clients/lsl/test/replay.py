@@ -1,0 +1,302 @@
+#!/usr/bin/python3
+"""Replays the in-world board's HTTP exchanges against a real khetd.
+
+The board script (clients/lsl/khet_board.lsl) cannot run outside a virtual
+world, so scenario.txt writes down, request by request, what it sends and
+which fields of each answer it reads. This runner starts khetd with its HTTP
+gateway on free loopback ports, sends every request as LSL's llHTTPRequest
+would, and checks the status, the fields, the content type and that each
+answer the script receives fits in LSL's default 2048-byte body. It also
+checks that the script and the transcript use the same routes, so the two
+cannot drift apart.
+
+Transcript format (one directive a line, '#' starts a comment):
+  ## title                  a new step
+  by other                  the request comes from another client (a web
+                            page, the owner's khetctl): not the script's
+  set NAME VALUE            a variable; VALUE "@uuid" makes a fresh one
+  METHOD TEMPLATE           the request; "{name}" is filled from variables
+  token NAME                sends X-Khet-Token: <value of NAME>
+  body JSON                 the body; "$name" is filled from variables
+  status CODE               the expected HTTP status
+  expect PATH = JSON        a field equals a JSON value ("$name" allowed)
+  expect PATH ~ REGEX       a field (as text) matches
+  expect PATH present       a field the script reads is there
+  save NAME PATH            keeps a field's value for later steps
+  repeat N                  send again (after 0.2 s) until the expects
+                            hold, at most N times
+PATH is dotted (events.0.kind); "events[kind=move]" picks the first element
+whose field has that value.
+"""
+
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+
+LSL_BODY_LIMIT = 2048
+# What llHTTPRequest adds to every request (besides HTTP_CUSTOM_HEADER).
+LSL_HEADERS = {
+    "User-Agent": "Second Life LSL/2024.01.01.000000 (https://secondlife.com)",
+    "X-SecondLife-Shard": "Production",
+    "X-SecondLife-Object-Name": "Khet board",
+    "X-SecondLife-Object-Key": "2b0d3f5e-3c5c-4d8e-9f39-7c5a2a1e0b11",
+    "X-SecondLife-Region": "Giza (256000, 256000)",
+    "X-SecondLife-Local-Position": "(128.0, 128.0, 22.5)",
+    "X-SecondLife-Owner-Name": "Owner Resident",
+    "X-SecondLife-Owner-Key": "7d1c2c5a-0f0e-4f7b-8a38-0b8f1d7f6a21",
+}
+LSL_CONTENT_TYPES = ("application/json", "text/")
+
+
+class Failure(Exception):
+    pass
+
+
+def parse_transcript(text):
+    steps = []
+    step = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or (line.startswith("#") and not line.startswith("##")):
+            continue
+        if line.startswith("## "):
+            step = {"title": line[3:], "line": number, "by": "script",
+                    "sets": [], "token": None, "body": "", "status": 200,
+                    "expects": [], "saves": [], "repeat": 1}
+            steps.append(step)
+            continue
+        if step is None:
+            raise Failure(f"line {number}: directive before the first step")
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+        if word in ("GET", "POST", "DELETE", "PUT"):
+            step["method"], step["template"] = word, rest
+        elif word == "by":
+            step["by"] = rest
+        elif word == "set":
+            name, _, value = rest.partition(" ")
+            step["sets"].append((name, value))
+        elif word == "token":
+            step["token"] = rest
+        elif word == "body":
+            step["body"] = rest
+        elif word == "status":
+            step["status"] = int(rest)
+        elif word == "expect":
+            match = re.fullmatch(r"(\S+)\s+(=|~)\s+(.*)", rest) or \
+                re.fullmatch(r"(\S+)\s+(present)()", rest)
+            if not match:
+                raise Failure(f"line {number}: bad expect: {rest}")
+            step["expects"].append(match.groups())
+        elif word == "save":
+            name, _, path = rest.partition(" ")
+            step["saves"].append((name, path.strip()))
+        elif word == "repeat":
+            step["repeat"] = int(rest)
+        else:
+            raise Failure(f"line {number}: unknown directive {word!r}")
+    for step in steps:
+        if "method" not in step:
+            raise Failure(f"line {step['line']}: step has no request")
+    return steps
+
+
+def lookup(doc, path):
+    """The value at a dotted path, or KeyError."""
+    value = doc
+    for part in path.split("."):
+        select = re.fullmatch(r"(\w+)\[(\w+)=([^\]]*)\]", part)
+        if select:
+            name, field, want = select.groups()
+            items = value[name]
+            found = [item for item in items
+                     if isinstance(item, dict) and str(item.get(field)) == want]
+            if not found:
+                raise KeyError(part)
+            value = found[0]
+        elif isinstance(value, list):
+            value = value[int(part)]
+        else:
+            value = value[part]
+    return value
+
+
+def fill(text, variables, pattern):
+    def one(match):
+        name = match.group(1)
+        if name not in variables:
+            raise Failure(f"unknown variable {name!r}")
+        return str(variables[name])
+    return re.sub(pattern, one, text)
+
+
+def script_routes(script_text):
+    """(method, template) of every request the script can send."""
+    return set(re.findall(
+        r'"(GET|POST|DELETE|PUT)",\s*route\(\s*"(/v1/[^"]*)"', script_text))
+
+
+def start_khetd(binary, workdir):
+    log = open(os.path.join(workdir, "khetd.log"), "w")
+    proc = subprocess.Popen(
+        [binary, "--listen", "127.0.0.1:0", "--http_listen", "127.0.0.1:0",
+         "--store", "memory"],
+        stdout=subprocess.PIPE, stderr=log, text=True)
+    deadline = time.time() + 20
+    http = None
+    lines = []
+    while time.time() < deadline and http is None:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line.strip())
+        match = re.search(r"http\S*.*?(127\.0\.0\.1:\d+)", line, re.I)
+        if match:
+            http = match.group(1)
+    if http is None:
+        proc.kill()
+        raise Failure(f"khetd printed no HTTP address: {lines}")
+    return proc, "http://" + http
+
+
+def exchange(base, method, path, body, token, from_script):
+    headers = {"Content-Type": "application/json; charset=utf-8"}
+    if from_script:
+        headers.update(LSL_HEADERS)
+    if token is not None:
+        headers["X-Khet-Token"] = token
+    data = body.encode() if method != "GET" else None
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=40) as answer:
+            return answer.status, answer.headers.get("Content-Type", ""), \
+                answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Content-Type", ""), error.read()
+
+
+def check_expects(step, doc, variables):
+    """The first unmet expectation, or None."""
+    for path, op, want in step["expects"]:
+        try:
+            got = lookup(doc, path)
+        except (KeyError, IndexError, ValueError, TypeError):
+            return f"{path} is missing"
+        if op == "=":
+            expected = json.loads(fill(want, variables, r"\$(\w+)"))
+            if got != expected:
+                return f"{path} is {json.dumps(got)}, expected {want}"
+        elif op == "~":
+            if not re.search(want, got if isinstance(got, str) else
+                             json.dumps(got)):
+                return f"{path} is {json.dumps(got)}, does not match /{want}/"
+    return None
+
+
+def run_step(step, base, variables, stats):
+    for name, value in step["sets"]:
+        variables[name] = str(uuid.uuid4()) if value == "@uuid" else \
+            fill(value, variables, r"\$(\w+)")
+    path = fill(step["template"], variables, r"\{(\w+)\}")
+    body = fill(step["body"], variables, r"\$(\w+)")
+    if step["body"]:
+        json.loads(body)  # the transcript's own bodies must be JSON
+    token = variables[step["token"]] if step["token"] else None
+    from_script = step["by"] == "script"
+    for attempt in range(step["repeat"]):
+        status, content_type, raw = exchange(base, step["method"], path, body,
+                                             token, from_script)
+        where = f"step {step['title']!r} ({step['method']} {path})"
+        if status != step["status"]:
+            raise Failure(f"{where}: status {status}, expected "
+                          f"{step['status']}: {raw[:300]!r}")
+        if from_script:
+            stats.append((len(raw), step["title"]))
+            if len(raw) > LSL_BODY_LIMIT:
+                raise Failure(f"{where}: the answer has {len(raw)} bytes; LSL "
+                              f"cuts it at {LSL_BODY_LIMIT}")
+            if not content_type.startswith(LSL_CONTENT_TYPES):
+                raise Failure(f"{where}: content type {content_type!r} is not "
+                              "one LSL hands to scripts")
+        try:
+            doc = json.loads(raw) if raw else {}
+        except ValueError:
+            raise Failure(f"{where}: the answer is not JSON: {raw[:200]!r}")
+        problem = check_expects(step, doc, variables)
+        if problem is None:
+            break
+        if attempt + 1 == step["repeat"]:
+            raise Failure(f"{where}: {problem}\n  answer: "
+                          f"{raw.decode(errors='replace')}")
+        time.sleep(0.2)
+    for name, field in step["saves"]:
+        try:
+            variables[name] = lookup(doc, field)
+        except (KeyError, IndexError, ValueError, TypeError):
+            raise Failure(f"{where}: no {field} to save as {name}")
+    return status
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--khetd", required=True)
+    parser.add_argument("--transcript", required=True)
+    parser.add_argument("--script", required=True)
+    args = parser.parse_args()
+
+    steps = parse_transcript(open(args.transcript).read())
+    script = open(args.script).read()
+    used = {(s["method"], s["template"]) for s in steps if s["by"] == "script"}
+    declared = script_routes(script)
+    if not declared:
+        raise Failure(f"found no route(\"/v1/...\") requests in {args.script}")
+    if used - declared:
+        raise Failure(f"transcript routes missing from the script: "
+                      f"{sorted(used - declared)}")
+    if declared - used:
+        raise Failure(f"script routes the transcript does not replay: "
+                      f"{sorted(declared - used)}")
+
+    with tempfile.TemporaryDirectory() as workdir:
+        proc, base = start_khetd(args.khetd, workdir)
+        try:
+            variables = {}
+            stats = []
+            started = time.time()
+            for step in steps:
+                run_step(step, base, variables, stats)
+            if proc.poll() is not None:
+                raise Failure(f"khetd exited with {proc.returncode}")
+            largest = max(stats)
+            print(f"{len(steps)} exchanges ({len(stats)} by the script) in "
+                  f"{time.time() - started:.1f} s; {len(declared)} routes; "
+                  f"largest answer to the script {largest[0]} bytes "
+                  f"({largest[1]})")
+        except Failure:
+            sys.stderr.write(open(os.path.join(workdir, "khetd.log")).read()[-3000:])
+            raise
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Failure as failure:
+        print(f"FAIL: {failure}", file=sys.stderr)
+        sys.exit(1)
