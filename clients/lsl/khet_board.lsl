@@ -441,6 +441,11 @@ applyEvent(string ev) {
         gQuiet = llJsonGetValue(ev, ["quiet"]) == JSON_TRUE;
         gScheme = llJsonGetValue(ev, ["scheme"]);
         save();
+        // The board's longest edge (x) follows the owner's Scale setting.
+        vector size = llGetScale();
+        float scale = (float)llJsonGetValue(ev, ["scale"]);
+        if (scale >= 1.0 && llFabs(scale - size.x) > 0.01)
+            llScaleByFactor(scale / size.x);
         draw();
     } else if (kind == "deleted") {
         forget(NULL_KEY, "The board's session was closed on the server.");
@@ -516,12 +521,6 @@ onAction(integer code, string body) {
         tell(who, "You play " + sideName(gActArg) + ".");
     } else if (kind == K_LEAVE) {
         dropSide(gActArg);
-    } else if (kind == K_SETTINGS) {
-        integer i = llListFindList(SCALES, [gActArg]);
-        if (i >= 0) {
-            vector size = llGetScale();
-            llScaleByFactor((float)gActArg / size.x);
-        }
     } else if (kind == K_REFRESH) {
         gVersion = (integer)llJsonGetValue(body, ["v"]);
         applyBoard(body);
@@ -569,9 +568,9 @@ chooseSetup(key who, string setup) {
             llList2Json(JSON_OBJECT, ["setupId", setup]), gOwnerToken, setup);
 }
 
-settings(key who, string update, string arg) {
+settings(key who, string update) {
     act(K_SETTINGS, who, "POST", route("/v1/sessions/{id}:updateSettings", []),
-        "{\"settings\":" + update + "}", gOwnerToken, arg);
+        "{\"settings\":" + update + "}", gOwnerToken, "");
 }
 
 // A touch on the board face or a piece prim: the square, or "".
@@ -623,22 +622,22 @@ onButton(key who, string b) {
         menu(who, "Reset a game after no move for...", llList2ListStrided(TIMEOUTS, 0, -1, 2));
     } else if ((i = llListFindList(TIMEOUTS, [b])) >= 0 && owner) {
         integer seconds = llList2Integer(TIMEOUTS, i + 1);
-        if (seconds == 0) settings(who, "{\"timeoutEnabled\":false}", "");
+        if (seconds == 0) settings(who, "{\"timeoutEnabled\":false}");
         else settings(who, "{\"timeoutEnabled\":true,\"timeoutSeconds\":" +
-                      (string)seconds + "}", "");
+                      (string)seconds + "}");
     } else if (b == "Quiet" && owner) {
         menu(who, "Quiet: only results and errors in chat", ["Quiet on", "Quiet off"]);
     } else if ((b == "Quiet on" || b == "Quiet off") && owner) {
         settings(who, "{\"quiet\":" + llList2String(["false", "true"], b == "Quiet on")
-                 + "}", "");
+                 + "}");
     } else if (b == "Scale" && owner) {
         menu(who, "The board's longest edge", SCALES);
     } else if (llListFindList(SCALES, [b]) >= 0 && owner) {
-        settings(who, "{\"scaleMeters\":" + (string)((integer)b) + "}", b);
+        settings(who, "{\"scaleMeters\":" + (string)((integer)b) + "}");
     } else if (b == "Colours" && owner) {
         menu(who, "Colour scheme", llList2ListStrided(SCHEMES, 0, -1, 4));
     } else if (llListFindList(SCHEMES, [b]) >= 0 && owner) {
-        settings(who, "{\"colorScheme\":\"" + b + "\"}", "");
+        settings(who, "{\"colorScheme\":\"" + b + "\"}");
     } else if (b == "Reset" && owner && gId != "") {
         act(K_RESET, who, "POST", route("/v1/sessions/{id}:reset", []), "{}",
             gOwnerToken, "");

@@ -19,9 +19,12 @@ Transcript format (one directive a line, '#' starts a comment):
   token NAME                sends X-Khet-Token: <value of NAME>
   body JSON                 the body; "$name" is filled from variables
   status CODE               the expected HTTP status
-  expect PATH = JSON        a field equals a JSON value ("$name" allowed)
-  expect PATH ~ REGEX       a field (as text) matches
-  expect PATH present       a field the script reads is there
+  expect PATH = JSON        a field the script reads equals a JSON value
+                            ("$name" allowed)
+  expect PATH ~ REGEX       ... matches (as text)
+  expect PATH present       ... is there
+  check PATH ...            as expect, for a field the script does not read
+                            (the server's side of the scenario)
   save NAME PATH            keeps a field's value for later steps
   repeat N                  send again (after 0.2 s) until the expects
                             hold, at most N times
@@ -91,12 +94,12 @@ def parse_transcript(text):
             step["body"] = rest
         elif word == "status":
             step["status"] = int(rest)
-        elif word == "expect":
+        elif word in ("expect", "check"):
             match = re.fullmatch(r"(\S+)\s+(=|~)\s+(.*)", rest) or \
                 re.fullmatch(r"(\S+)\s+(present)()", rest)
             if not match:
-                raise Failure(f"line {number}: bad expect: {rest}")
-            step["expects"].append(match.groups())
+                raise Failure(f"line {number}: bad {word}: {rest}")
+            step["expects"].append(match.groups() + (word == "expect",))
         elif word == "save":
             name, _, path = rest.partition(" ")
             step["saves"].append((name, path.strip()))
@@ -141,8 +144,58 @@ def fill(text, variables, pattern):
 
 def script_routes(script_text):
     """(method, template) of every request the script can send."""
-    return set(re.findall(
+    routes = set(re.findall(
         r'"(GET|POST|DELETE|PUT)",\s*route\(\s*"(/v1/[^"]*)"', script_text))
+    stray = set(re.findall(r'"(/v1/[^"]*)"', script_text)) - \
+        {template for _, template in routes}
+    if stray:
+        raise Failure(f"paths outside a route(...) request: {sorted(stray)}")
+    if script_text.count("llHTTPRequest(") != 1:
+        raise Failure("the script must send every request through send()")
+    return routes
+
+
+def names_in(step):
+    """The JSON names a script step writes in its body and reads back."""
+    names = set()
+
+    def walk(value):
+        if isinstance(value, dict):
+            for name, inner in value.items():
+                names.add(name)
+                walk(inner)
+    if step["body"]:
+        walk(json.loads(re.sub(r"\$\w+", "0", step["body"])))
+    for path, _, _, read in step["expects"]:
+        if read:
+            for part in path.split("."):
+                select = re.fullmatch(r"(\w+)\[(\w+)=[^\]]*\]", part)
+                if select:
+                    names.update(select.groups())
+                elif not part.isdigit():
+                    names.add(part)
+    return names
+
+
+def check_agreement(steps, script_text):
+    """The script and the transcript use the same routes and JSON names."""
+    used = {(s["method"], s["template"]) for s in steps if s["by"] == "script"}
+    declared = script_routes(script_text)
+    if used - declared:
+        raise Failure(f"transcript routes missing from the script: "
+                      f"{sorted(used - declared)}")
+    if declared - used:
+        raise Failure(f"script routes the transcript does not replay: "
+                      f"{sorted(declared - used)}")
+    for step in steps:
+        if step["by"] != "script":
+            continue
+        for name in names_in(step):
+            if f'"{name}"' not in script_text and \
+                    f'\\"{name}\\"' not in script_text:
+                raise Failure(f"step {step['title']!r}: the script never "
+                              f"writes or reads the JSON name {name!r}")
+    return declared
 
 
 def start_khetd(binary, workdir):
@@ -187,7 +240,7 @@ def exchange(base, method, path, body, token, from_script):
 
 def check_expects(step, doc, variables):
     """The first unmet expectation, or None."""
-    for path, op, want in step["expects"]:
+    for path, op, want, _ in step["expects"]:
         try:
             got = lookup(doc, path)
         except (KeyError, IndexError, ValueError, TypeError):
@@ -256,16 +309,7 @@ def main():
 
     steps = parse_transcript(open(args.transcript).read())
     script = open(args.script).read()
-    used = {(s["method"], s["template"]) for s in steps if s["by"] == "script"}
-    declared = script_routes(script)
-    if not declared:
-        raise Failure(f"found no route(\"/v1/...\") requests in {args.script}")
-    if used - declared:
-        raise Failure(f"transcript routes missing from the script: "
-                      f"{sorted(used - declared)}")
-    if declared - used:
-        raise Failure(f"script routes the transcript does not replay: "
-                      f"{sorted(declared - used)}")
+    declared = check_agreement(steps, script)
 
     with tempfile.TemporaryDirectory() as workdir:
         proc, base = start_khetd(args.khetd, workdir)
