@@ -56,7 +56,7 @@ string  gActBody;
 string  gActToken;
 key     gActWho;
 integer gActTries;
-string  gActArg;           // the setup id, side, square, move or scale
+string  gActArg;           // the setup id, side, square or move
 string  gRetryMove;        // a move refused as stale, to send again
 string  gRetryPos;
 
@@ -108,7 +108,7 @@ key send(string method, string path, string body, string token) {
     return id;
 }
 
-// Starts an action for `who`; one at a time, retried by retryAction().
+// Starts an action for `who`; one at a time, retried through backOff().
 act(integer kind, key who, string method, string path, string body,
     string token, string arg) {
     if (gActKey != NULL_KEY || gActDue >= 0.0) {
@@ -719,6 +719,10 @@ default {
         if (sq != "") t = tokenAt(sq);
         if (t != "" && side != "" && gStatus == "P" &&
             ((llToUpper(t) == t) == (side == "s"))) {
+            if (side != gTurn) {
+                tell(who, "It is " + sideName(gTurn) + "'s turn.");
+                return;
+            }
             act(K_MOVES, who, "GET", route(
                 "/v1/sessions/{id}/legalMoves?square={square}&view=compact",
                 ["{square}", sq]), "", "", sq);
