@@ -14,6 +14,10 @@ integer WAIT = 25;           // long poll waitSeconds (LSL gives up after 60 s)
 integer MAX_TRIES = 5;       // attempts of one action on 429/499/5xx
 integer BOARD_FACE = 0;      // the root prim's face showing the squares
 float   LASER_SECONDS = 12.0;
+// Creating a board and taking a seat answer with the whole session (4-6 KB)
+// and the token last: those two answers are read up to this many bytes.
+// Every other answer the script reads is compact (at most 2048 bytes).
+integer BIG_ANSWER = 16384;
 
 // What an answer is for (the action slot holds one at a time).
 integer K_CREATE = 1;
@@ -96,13 +100,15 @@ string route(string tpl, list names_values) {
 }
 
 // Sends one request if the budget allows; NULL_KEY if not (or throttled).
-key send(string method, string path, string body, string token) {
+// `big`: read an answer of up to BIG_ANSWER bytes, not LSL's 2048.
+key send(string method, string path, string body, string token, integer big) {
     float now = llGetTime();
     while (llGetListLength(gSent) > 0 && now - llList2Float(gSent, 0) > WINDOW)
         gSent = llDeleteSubList(gSent, 0, 0);
     if (llGetListLength(gSent) >= BUDGET) return NULL_KEY;
     list opts = [HTTP_METHOD, method, HTTP_MIMETYPE, "application/json"];
     if (token != "") opts += [HTTP_CUSTOM_HEADER, "X-Khet-Token", token];
+    if (big) opts += [HTTP_BODY_MAXLENGTH, BIG_ANSWER];
     key id = llHTTPRequest(gServer + path, opts, body);
     if (id != NULL_KEY) gSent += [now];
     return id;
@@ -122,7 +128,8 @@ act(integer kind, key who, string method, string path, string body,
 
 sendAction() {
     ++gActTries;
-    gActKey = send(gActMethod, gActPath, gActBody, gActToken);
+    gActKey = send(gActMethod, gActPath, gActBody, gActToken,
+                   gActKind == K_CREATE || gActKind == K_JOIN);
     if (gActKey == NULL_KEY) backOff();
 }
 
@@ -145,7 +152,7 @@ poll() {
     if (gId == "" || gPollKey != NULL_KEY) return;
     gPollKey = send("GET", route(
         "/v1/sessions/{id}/events?afterVersion={after}&waitSeconds={wait}&view=compact",
-        ["{after}", gVersion, "{wait}", WAIT]), "", "");
+        ["{after}", gVersion, "{wait}", WAIT]), "", "", FALSE);
     gPollSent = llGetTime();
     gPollDue = -1.0;
     if (gPollKey == NULL_KEY) pollLater();

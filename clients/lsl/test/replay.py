@@ -28,6 +28,11 @@ Transcript format (one directive a line, '#' starts a comment):
   save NAME PATH            keeps a field's value for later steps
   repeat N                  send again (after 0.2 s) until the expects
                             hold, at most N times
+  limit N                   the script reads this answer up to N bytes
+                            (HTTP_BODY_MAXLENGTH); default LSL's 2048
+  cut                       the script reads only the status of a 200
+                            answer, so LSL may cut it at 2048 bytes; an
+                            error answer (read for its message) must fit
 PATH is dotted (events.0.kind); "events[kind=move]" picks the first element
 whose field has that value.
 """
@@ -74,7 +79,8 @@ def parse_transcript(text):
         if line.startswith("## "):
             step = {"title": line[3:], "line": number, "by": "script",
                     "sets": [], "token": None, "body": "", "status": 200,
-                    "expects": [], "saves": [], "repeat": 1}
+                    "expects": [], "saves": [], "repeat": 1,
+                    "limit": LSL_BODY_LIMIT, "cut": False}
             steps.append(step)
             continue
         if step is None:
@@ -105,11 +111,17 @@ def parse_transcript(text):
             step["saves"].append((name, path.strip()))
         elif word == "repeat":
             step["repeat"] = int(rest)
+        elif word == "limit":
+            step["limit"] = int(rest)
+        elif word == "cut":
+            step["cut"] = True
         else:
             raise Failure(f"line {number}: unknown directive {word!r}")
     for step in steps:
         if "method" not in step:
             raise Failure(f"line {step['line']}: step has no request")
+        if step["cut"] and step["status"] == 200 and step["expects"]:
+            raise Failure(f"line {step['line']}: a cut answer cannot be read")
     return steps
 
 
@@ -215,6 +227,13 @@ def check_agreement(steps, script_text):
     for step in steps:
         if step["by"] != "script":
             continue
+        limit = re.search(r"HTTP_BODY_MAXLENGTH,\s*(\w+)", script_text)
+        if step["limit"] != LSL_BODY_LIMIT and not (limit and (
+                limit.group(1) == str(step["limit"]) or re.search(
+                    rf"\b{limit.group(1)}\s*=\s*{step['limit']};",
+                    script_text))):
+            raise Failure(f"step {step['title']!r}: the script never sets "
+                          f"HTTP_BODY_MAXLENGTH to {step['limit']}")
         for name in names_in(step):
             if f'"{name}"' not in script_text and \
                     f'\\"{name}\\"' not in script_text:
@@ -299,10 +318,12 @@ def run_step(step, base, variables, stats):
             raise Failure(f"{where}: status {status}, expected "
                           f"{step['status']}: {raw[:300]!r}")
         if from_script:
-            stats.append((len(raw), step["title"]))
-            if len(raw) > LSL_BODY_LIMIT:
-                raise Failure(f"{where}: the answer has {len(raw)} bytes; LSL "
-                              f"cuts it at {LSL_BODY_LIMIT}")
+            cut = step["cut"] and status == 200
+            stats.append((len(raw), "cut" if cut else step["limit"],
+                          step["title"]))
+            if not cut and len(raw) > step["limit"]:
+                raise Failure(f"{where}: the answer has {len(raw)} bytes; the "
+                              f"script reads at most {step['limit']}")
             if not content_type.startswith(LSL_CONTENT_TYPES):
                 raise Failure(f"{where}: content type {content_type!r} is not "
                               "one LSL hands to scripts")
@@ -346,11 +367,15 @@ def main():
                 run_step(step, base, variables, stats)
             if proc.poll() is not None:
                 raise Failure(f"khetd exited with {proc.returncode}")
-            largest = max(stats)
             print(f"{len(steps)} exchanges ({len(stats)} by the script) in "
-                  f"{time.time() - started:.1f} s; {len(declared)} routes; "
-                  f"largest answer to the script {largest[0]} bytes "
-                  f"({largest[1]})")
+                  f"{time.time() - started:.1f} s; {len(declared)} routes")
+            for kind in (LSL_BODY_LIMIT, "cut", *sorted(
+                    {k for _, k, _ in stats if k not in (LSL_BODY_LIMIT, "cut")})):
+                sizes = [(size, title) for size, k, title in stats if k == kind]
+                if sizes:
+                    size, title = max(sizes)
+                    print(f"  answers read up to {kind}: {len(sizes)}, largest "
+                          f"{size} bytes ({title})")
         except Failure:
             sys.stderr.write(open(os.path.join(workdir, "khetd.log")).read()[-3000:])
             raise
