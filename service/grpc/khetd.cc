@@ -2,7 +2,9 @@
 // gRPC health checking and server reflection, keeps sessions in SQLite (or
 // in memory), resets timed-out games in the background, and shuts down
 // cleanly on SIGTERM or SIGINT. Prints "khetd listening on <host:port>" once
-// it accepts calls; one log line per request goes to stderr.
+// it accepts calls, then "khetd http listening on <host:port>" for the
+// HTTP/JSON gateway and web board (--http_listen); one log line per request
+// goes to stderr.
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -28,6 +30,7 @@
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "service/grpc/grpc_service.h"
+#include "service/http/http_gateway.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
@@ -67,6 +70,14 @@ ABSL_FLAG(int, max_suggestion_seconds,
           static_cast<int>(
               absl::ToInt64Seconds(khet::ServiceLimits().max_suggestion_time)),
           "The longest a SuggestMove search runs, whatever its deadline");
+
+ABSL_FLAG(std::string, http_listen, "127.0.0.1:8080",
+          "Address of the HTTP/JSON gateway and web board, host:port; port 0 "
+          "picks a free port; empty turns it off");
+ABSL_FLAG(int, http_max_waiting, khet::HttpGatewayOptions().max_waiting,
+          "HTTP long polls and event streams at once at most; beyond: 429");
+ABSL_FLAG(int, http_threads, khet::HttpGatewayOptions().serving_threads,
+          "HTTP threads for requests other than long polls and event streams");
 
 namespace khet {
 namespace {
@@ -152,6 +163,16 @@ int Run(const sigset_t& stop_signals) {
   if (limits.max_suggestion_time < absl::Seconds(1)) {
     return UsageError("--max_suggestion_seconds must be >= 1");
   }
+  HttpGatewayOptions http_options;
+  http_options.max_body_bytes = static_cast<size_t>(max_message_bytes);
+  http_options.max_waiting = absl::GetFlag(FLAGS_http_max_waiting);
+  http_options.serving_threads = absl::GetFlag(FLAGS_http_threads);
+  if (http_options.max_waiting < 1 || http_options.max_waiting > 4096) {
+    return UsageError("--http_max_waiting must be 1 to 4096");
+  }
+  if (http_options.serving_threads < 1 || http_options.serving_threads > 256) {
+    return UsageError("--http_threads must be 1 to 256");
+  }
 
   absl::StatusOr<std::unique_ptr<SessionStore>> store =
       OpenStore(store_kind, absl::GetFlag(FLAGS_data_dir));
@@ -188,6 +209,21 @@ int Run(const sigset_t& stop_signals) {
               ListeningAddress(listen, port).c_str());
   std::fflush(stdout);
 
+  const std::string http_listen = absl::GetFlag(FLAGS_http_listen);
+  std::unique_ptr<HttpGateway> http;
+  if (!http_listen.empty()) {
+    http = std::make_unique<HttpGateway>(core->get(), http_options);
+    absl::StatusOr<int> http_port = http->Start(http_listen);
+    if (!http_port.ok()) {
+      server->Shutdown();
+      return Fail(absl::StrCat("--http_listen=", http_listen, ": ",
+                               http_port.status().message()));
+    }
+    std::printf("khetd http listening on %s\n",
+                ListeningAddress(http_listen, *http_port).c_str());
+    std::fflush(stdout);
+  }
+
   // Resets timed-out games every sweep interval until told to stop.
   Mutex sweep_mu;
   CondVar sweep_cv;
@@ -217,6 +253,7 @@ int Run(const sigset_t& stop_signals) {
     std::fprintf(stderr, "khetd: %s: shutting down\n",
                  signal == SIGINT ? "SIGINT" : "SIGTERM");
     service.Shutdown();  // ends Watch streams so they do not hold us up
+    if (http != nullptr) http->Shutdown();  // ends long polls and streams
     server->Shutdown(
         absl::ToChronoTime(absl::Now() + absl::Seconds(grace_seconds)));
   });
@@ -229,6 +266,7 @@ int Run(const sigset_t& stop_signals) {
   }
   sweep_cv.SignalAll();
   sweeper.join();
+  http.reset();
   server.reset();
   core->reset();
   store->reset();
@@ -249,8 +287,9 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   absl::SetProgramUsageMessage(
-      "khetd: Khet boards as a gRPC service.\n"
-      "usage: khetd [--listen=127.0.0.1:50051] [--data_dir=./khet-data] "
+      "khetd: Khet boards as a gRPC and HTTP/JSON service.\n"
+      "usage: khetd [--listen=127.0.0.1:50051] [--http_listen=127.0.0.1:8080] "
+      "[--data_dir=./khet-data] "
       "[--store=sqlite|memory] [limits]");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) {

@@ -1,0 +1,535 @@
+// The gateway in-process on 127.0.0.1:0 over a memory store, driven by
+// httplib's client and, for event streams, a raw socket.
+#include "service/http/http_gateway.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "httplib.h"
+#include "nlohmann/json.hpp"
+#include "service/http/compact_view.h"
+#include "service/mutex.h"
+#include "service/session_service.h"
+#include "service/store/memory_store.h"
+
+namespace khet {
+namespace {
+
+using json = nlohmann::json;
+using ::testing::HasSubstr;
+
+// Red to move wins at once with a1R; Silver's e1-d1 first keeps it so.
+constexpr char kShortGame[] = "xs4k4/10/10/10/10/10/10/pnw3K4Xn s 2";
+
+class HttpGatewayTest : public ::testing::Test {
+ protected:
+  void SetUp() override { StartGateway(HttpGatewayOptions()); }
+
+  void StartGateway(HttpGatewayOptions options) {
+    gateway_.reset();
+    ServiceOptions service_options;
+    service_options.store = &store_;
+    if (core_ == nullptr)
+      core_ = SessionService::Create(service_options).value();
+    options.max_body_bytes = 4096;
+    if (options.max_waiting == HttpGatewayOptions().max_waiting) {
+      options.max_waiting = 4;
+    }
+    options.serving_threads = 4;
+    options.stream_keepalive = absl::Milliseconds(200);
+    options.log = [this](const std::string& line) {
+      MutexLock lock(&log_mu_);
+      log_.push_back(line);
+    };
+    gateway_ = std::make_unique<HttpGateway>(core_.get(), options);
+    absl::StatusOr<int> port = gateway_->Start("127.0.0.1:0");
+    ASSERT_TRUE(port.ok()) << port.status();
+    port_ = *port;
+    client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
+    client_->set_read_timeout(30, 0);
+  }
+
+  std::vector<std::string> Log() {
+    MutexLock lock(&log_mu_);
+    return log_;
+  }
+
+  static httplib::Headers Auth(const std::string& token) {
+    if (token.empty()) return {};
+    return {{"Authorization", "Bearer " + token}};
+  }
+
+  // The answer's status and JSON body.
+  struct Answer {
+    int status = 0;
+    json body;
+    std::string text;
+  };
+  static Answer Read(const httplib::Result& result) {
+    Answer answer;
+    if (!result) {
+      ADD_FAILURE() << "request failed: " << httplib::to_string(result.error());
+      return answer;
+    }
+    answer.status = result->status;
+    answer.text = result->body;
+    answer.body = json::parse(result->body, nullptr, false);
+    return answer;
+  }
+  Answer Post(const std::string& path, const std::string& body,
+              const std::string& token = "") {
+    return Read(
+        client_->Post(path.c_str(), Auth(token), body, "application/json"));
+  }
+  Answer Get(const std::string& path) {
+    return Read(client_->Get(path.c_str()));
+  }
+
+  // A session at `position` (or classic-2) with both seats taken.
+  struct Game {
+    std::string id, owner, silver, red;
+  };
+  Game NewGame(const std::string& position = "") {
+    Game game;
+    json create = {{"name", "http game"}};
+    if (!position.empty()) create["position"] = position;
+    Answer created = Post("/v1/sessions", create.dump());
+    EXPECT_EQ(created.status, 200) << created.text;
+    game.id = created.body["session"]["id"];
+    game.owner = created.body["ownerToken"];
+    Answer silver = Post("/v1/sessions/" + game.id + ":join",
+                         R"({"playerName":"alice","color":"SILVER"})");
+    EXPECT_EQ(silver.status, 200) << silver.text;
+    game.silver = silver.body["playerToken"];
+    Answer red =
+        Post("/v1/sessions/" + game.id + ":join", R"({"playerName":"bob"})");
+    EXPECT_EQ(red.status, 200) << red.text;
+    game.red = red.body["playerToken"];
+    return game;
+  }
+
+  int64_t Version(const std::string& id) {
+    Answer session = Get("/v1/sessions/" + id);
+    return std::stoll(session.body["version"].get<std::string>());
+  }
+
+  MemoryStore store_;
+  std::unique_ptr<SessionService> core_;
+  std::unique_ptr<HttpGateway> gateway_;
+  std::unique_ptr<httplib::Client> client_;
+  int port_ = 0;
+  Mutex log_mu_;
+  std::vector<std::string> log_;
+};
+
+TEST_F(HttpGatewayTest, ListsSetupsSchemesAndLevels) {
+  Answer setups = Get("/v1/setups");
+  ASSERT_EQ(setups.status, 200);
+  EXPECT_GT(setups.body["setups"].size(), 3u);
+  EXPECT_EQ(setups.body["setups"][0]["id"], "classic-2");
+  Answer schemes = Get("/v1/colorSchemes");
+  ASSERT_EQ(schemes.status, 200);
+  EXPECT_EQ(schemes.body["schemes"][0]["id"], "classic");
+  Answer levels = Get("/v1/levels");
+  ASSERT_EQ(levels.status, 200);
+  EXPECT_EQ(levels.body["levels"].size(), 5u);
+}
+
+TEST_F(HttpGatewayTest, CreatesGetsAndListsSessions) {
+  Answer created = Post("/v1/sessions", R"({"name":"one","setupId":"osiris"})");
+  ASSERT_EQ(created.status, 200) << created.text;
+  const std::string id = created.body["session"]["id"];
+  EXPECT_FALSE(created.body["ownerToken"].get<std::string>().empty());
+  // Defaults are printed: version 0 as a string, the empty move list.
+  EXPECT_EQ(created.body["session"]["version"], "0");
+  EXPECT_EQ(created.body["session"]["moves"], json::array());
+
+  Answer got = Get("/v1/sessions/" + id);
+  ASSERT_EQ(got.status, 200);
+  EXPECT_EQ(got.body["setupId"], "osiris");
+  EXPECT_EQ(got.body["status"], "WAITING_FOR_PLAYERS");
+
+  Post("/v1/sessions", R"({"name":"two"})");
+  Answer page = Get("/v1/sessions?pageSize=1");
+  ASSERT_EQ(page.status, 200);
+  ASSERT_EQ(page.body["sessions"].size(), 1u);
+  EXPECT_EQ(page.body["sessions"][0]["name"], "two");
+  const std::string next = page.body["nextPageToken"];
+  Answer rest = Get("/v1/sessions?pageSize=1&pageToken=" + next);
+  ASSERT_EQ(rest.status, 200);
+  EXPECT_EQ(rest.body["sessions"][0]["name"], "one");
+  Answer waiting = Get("/v1/sessions?status=WAITING_FOR_PLAYERS");
+  EXPECT_EQ(waiting.body["sessions"].size(), 2u);
+  Answer playing = Get("/v1/sessions?status=IN_PROGRESS");
+  EXPECT_EQ(playing.body["sessions"].size(), 0u);
+}
+
+TEST_F(HttpGatewayTest, PlaysAWholeGameToAPharaohHit) {
+  const Game game = NewGame(kShortGame);
+  Answer legal = Get("/v1/sessions/" + game.id + "/legalMoves?square=e1");
+  ASSERT_EQ(legal.status, 200);
+  EXPECT_GT(legal.body["moves"].size(), 2u);
+
+  Answer first = Post("/v1/sessions/" + game.id + ":move",
+                      R"({"move":{"notation":"e1-d1"}})", game.silver);
+  ASSERT_EQ(first.status, 200) << first.text;
+  EXPECT_EQ(first.body["move"]["notation"], "e1-d1");
+  EXPECT_EQ(first.body["result"]["outcome"], "ONGOING");
+
+  // X-Khet-Token works as well as Authorization.
+  Answer win =
+      Read(client_->Post(("/v1/sessions/" + game.id + ":move").c_str(),
+                         {{"X-Khet-Token", game.red}},
+                         R"({"move":{"from":"a1","kind":"ROTATE_CLOCKWISE"}})",
+                         "application/json"));
+  ASSERT_EQ(win.status, 200) << win.text;
+  EXPECT_EQ(win.body["result"]["outcome"], "RED_WINS");
+  EXPECT_EQ(win.body["result"]["reason"], "PHARAOH_HIT");
+  EXPECT_EQ(win.body["removals"][0]["square"], "d1");
+
+  Answer session = Get("/v1/sessions/" + game.id);
+  EXPECT_EQ(session.body["status"], "FINISHED");
+  EXPECT_EQ(session.body["moves"], json({"e1-d1", "a1R"}));
+  Answer board = Get("/v1/sessions/" + game.id + "/board");
+  ASSERT_EQ(board.status, 200);
+  EXPECT_THAT(board.body["text"].get<std::string>(), HasSubstr("K*"));
+}
+
+TEST_F(HttpGatewayTest, EveryOtherRoute) {
+  const Game game = NewGame();
+  const std::string s = "/v1/sessions/" + game.id;
+  Answer offered = Post(s + ":offerDraw", "", game.silver);
+  ASSERT_EQ(offered.status, 200) << offered.text;
+  EXPECT_EQ(offered.body["drawOfferedBy"], "SILVER");
+  Answer accepted = Post(s + ":acceptDraw", "{}", game.red);
+  ASSERT_EQ(accepted.status, 200) << accepted.text;
+  EXPECT_EQ(accepted.body["result"]["outcome"], "DRAW");
+  Answer claim = Post(s + ":claimRepetitionDraw", "", game.red);
+  EXPECT_EQ(claim.status, 400) << claim.text;  // no game in progress
+  Answer reset = Post(s + ":reset", "", game.owner);
+  ASSERT_EQ(reset.status, 200) << reset.text;
+  EXPECT_EQ(reset.body["status"], "WAITING_FOR_PLAYERS");
+  Answer setup =
+      Post(s + ":chooseSetup", R"({"setupId":"imhotep-2"})", game.owner);
+  ASSERT_EQ(setup.status, 200) << setup.text;
+  EXPECT_EQ(setup.body["setupId"], "imhotep-2");
+  Answer settings =
+      Post(s + ":updateSettings",
+           R"({"settings":{"quiet":true,"colorScheme":"nile"}})", game.owner);
+  ASSERT_EQ(settings.status, 200) << settings.text;
+  EXPECT_EQ(settings.body["settings"]["colorScheme"], "nile");
+  Answer joined = Post(s + ":join", R"({"playerName":"carol"})");
+  ASSERT_EQ(joined.status, 200);
+  const std::string carol = joined.body["playerToken"];
+  Answer computer = Post(s + ":seatComputer", R"({"level":1})", game.owner);
+  ASSERT_EQ(computer.status, 200) << computer.text;
+  EXPECT_TRUE(computer.body["seats"][1]["computer"].get<bool>());
+  Answer left = Post(s + ":leave", R"({"color":"RED"})", game.owner);
+  ASSERT_EQ(left.status, 200) << left.text;
+  Answer suggest = Post(s + ":suggest?timeoutMs=2000", R"({"level":1})");
+  ASSERT_EQ(suggest.status, 200) << suggest.text;
+  EXPECT_FALSE(suggest.body["move"]["notation"].get<std::string>().empty());
+  Answer resigned = Post(s + ":leave", "", carol);
+  ASSERT_EQ(resigned.status, 200) << resigned.text;
+  Answer deleted = Read(client_->Delete(s.c_str(), Auth(game.owner)));
+  ASSERT_EQ(deleted.status, 200) << deleted.text;
+  EXPECT_EQ(deleted.body, json::object());
+  EXPECT_EQ(Get(s).status, 404);
+}
+
+TEST_F(HttpGatewayTest, ResignsOverHttp) {
+  const Game game = NewGame();
+  Answer resigned = Post("/v1/sessions/" + game.id + ":resign", "", game.red);
+  ASSERT_EQ(resigned.status, 200) << resigned.text;
+  EXPECT_EQ(resigned.body["result"]["outcome"], "SILVER_WINS");
+}
+
+// Every error maps to its status with a JSON body naming the problem, and
+// changes nothing.
+TEST_F(HttpGatewayTest, ErrorsMapToStatusesAndChangeNothing) {
+  const Game game = NewGame();
+  const std::string s = "/v1/sessions/" + game.id;
+  const int64_t version = Version(game.id);
+  struct Case {
+    std::string name;
+    Answer answer;
+    int status;
+    std::string code;
+    std::string message;
+  };
+  const std::string big(5000, ' ');
+  std::vector<Case> cases = {
+      {"malformed JSON", Post(s + ":move", "{\"move\":", game.silver), 400,
+       "INVALID_ARGUMENT", "MakeMoveRequest"},
+      {"unknown field", Post(s + ":move", R"({"mvoe":{}})", game.silver), 400,
+       "INVALID_ARGUMENT", "mvoe"},
+      {"wrong type", Post(s + ":move", R"({"move":42})", game.silver), 400,
+       "INVALID_ARGUMENT", "MakeMoveRequest"},
+      {"other session in body",
+       Post(s + ":move", R"({"sessionId":"elsewhere"})", game.silver), 400,
+       "INVALID_ARGUMENT", "elsewhere"},
+      {"illegal move",
+       Post(s + ":move", R"({"move":{"notation":"e1R"}})", game.silver), 400,
+       "INVALID_ARGUMENT", "e1"},
+      {"wrong turn",
+       Post(s + ":move", R"({"move":{"notation":"a8L"}})", game.red), 400,
+       "FAILED_PRECONDITION", ""},
+      {"no token", Post(s + ":move", R"({"move":{"notation":"j1L"}})"), 401,
+       "UNAUTHENTICATED", "Authorization"},
+      {"malformed token",
+       Read(client_->Post((s + ":move").c_str(), {{"Authorization", "Basic x"}},
+                          R"({"move":{"notation":"j1L"}})",
+                          "application/json")),
+       401, "UNAUTHENTICATED", "Bearer"},
+      {"wrong token",
+       Post(s + ":move", R"({"move":{"notation":"j1L"}})", "nonsense"), 403,
+       "PERMISSION_DENIED", ""},
+      {"other player's token",
+       Post(s + ":move", R"({"move":{"notation":"j1L"}})", game.red), 400,
+       "FAILED_PRECONDITION", ""},
+      {"unknown session", Get("/v1/sessions/nope"), 404, "NOT_FOUND", "nope"},
+      {"unknown route", Get("/v1/nothing"), 404, "NOT_FOUND", "/v1/nothing"},
+      {"unknown action", Post(s + ":fly", "{}"), 404, "NOT_FOUND", ":fly"},
+      {"wrong method", Read(client_->Put(s.c_str(), "{}", "application/json")),
+       405, "UNIMPLEMENTED", "GET, DELETE"},
+      {"stale expectedVersion",
+       Post(s + ":move", R"({"move":{"notation":"j1L"},"expectedVersion":"1"})",
+            game.silver),
+       409, "ABORTED", ""},
+      {"body over the limit", Post(s + ":move", "{" + big + "}", game.silver),
+       413, "RESOURCE_EXHAUSTED", "4096"},
+      {"unknown query parameter", Get(s + "?verbose=1"), 400,
+       "INVALID_ARGUMENT", "verbose"},
+      {"bad view", Get(s + "?view=tiny"), 400, "INVALID_ARGUMENT", "tiny"},
+      {"wait out of range", Get(s + "/events?waitSeconds=26"), 400,
+       "INVALID_ARGUMENT", "waitSeconds"},
+      {"bad page size", Get("/v1/sessions?pageSize=many"), 400,
+       "INVALID_ARGUMENT", "pageSize"},
+      {"bad status", Get("/v1/sessions?status=PLAYING"), 400,
+       "INVALID_ARGUMENT", "PLAYING"},
+      {"bad suggestion timeout", Post(s + ":suggest?timeoutMs=0", "{}"), 400,
+       "INVALID_ARGUMENT", "timeoutMs"},
+      {"owner only", Post(s + ":reset", "", game.silver), 403,
+       "PERMISSION_DENIED", ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    EXPECT_EQ(c.answer.status, c.status) << c.answer.text;
+    ASSERT_TRUE(c.answer.body.is_object()) << c.answer.text;
+    EXPECT_EQ(c.answer.body["error"]["code"], c.code);
+    EXPECT_EQ(c.answer.body["error"]["status"], c.status);
+    EXPECT_THAT(c.answer.body["error"]["message"].get<std::string>(),
+                HasSubstr(c.message));
+  }
+  EXPECT_EQ(Version(game.id), version);
+  Answer session = Get(s);
+  EXPECT_EQ(session.body["moves"], json::array());
+}
+
+TEST_F(HttpGatewayTest, ExpectedVersionAndRetries) {
+  const Game game = NewGame();
+  const std::string s = "/v1/sessions/" + game.id;
+  const int64_t version = Version(game.id);
+  const std::string move = absl::StrCat(
+      R"({"move":{"notation":"j1L"},"requestId":"r1","expectedVersion":")",
+      version, "\"}");
+  Answer first = Post(s + ":move", move, game.silver);
+  ASSERT_EQ(first.status, 200) << first.text;
+  Answer retry = Post(s + ":move", move, game.silver);
+  ASSERT_EQ(retry.status, 200) << retry.text;
+  EXPECT_EQ(retry.body, first.body);
+  EXPECT_EQ(Version(game.id), version + 1);
+}
+
+TEST_F(HttpGatewayTest, LongPollAnswersAtOnceWhenEventsExist) {
+  const Game game = NewGame();
+  const auto start = std::chrono::steady_clock::now();
+  Answer events = Get("/v1/sessions/" + game.id + "/events?afterVersion=0");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  ASSERT_EQ(events.status, 200) << events.text;
+  ASSERT_EQ(events.body["events"].size(), 3u);  // two seats, the start
+  EXPECT_TRUE(events.body["events"][0].contains("seatChanged"));
+  EXPECT_TRUE(events.body["events"][2].contains("gameStarted"));
+  EXPECT_EQ(events.body["version"], "3");
+  Answer later = Get("/v1/sessions/" + game.id + "/events?afterVersion=2");
+  ASSERT_EQ(later.body["events"].size(), 1u);
+}
+
+TEST_F(HttpGatewayTest, LongPollWaitsAndWakesOnAMove) {
+  const Game game = NewGame();
+  const int64_t version = Version(game.id);
+  std::thread mover([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    httplib::Client other("127.0.0.1", port_);
+    auto moved = other.Post(("/v1/sessions/" + game.id + ":move").c_str(),
+                            Auth(game.silver), R"({"move":{"notation":"j1L"}})",
+                            "application/json");
+    EXPECT_TRUE(moved && moved->status == 200);
+  });
+  const auto start = std::chrono::steady_clock::now();
+  Answer events =
+      Get(absl::StrCat("/v1/sessions/", game.id,
+                       "/events?waitSeconds=10&afterVersion=", version));
+  const auto took = std::chrono::steady_clock::now() - start;
+  mover.join();
+  ASSERT_EQ(events.status, 200) << events.text;
+  ASSERT_EQ(events.body["events"].size(), 1u);
+  EXPECT_EQ(events.body["events"][0]["moveMade"]["move"]["notation"], "j1L");
+  EXPECT_EQ(events.body["version"], absl::StrCat(version + 1));
+  EXPECT_GE(took, std::chrono::milliseconds(250));
+  EXPECT_LT(took, std::chrono::seconds(5));
+}
+
+TEST_F(HttpGatewayTest, LongPollTimesOutEmpty) {
+  const Game game = NewGame();
+  const int64_t version = Version(game.id);
+  const auto start = std::chrono::steady_clock::now();
+  Answer events =
+      Get(absl::StrCat("/v1/sessions/", game.id,
+                       "/events?waitSeconds=1&afterVersion=", version));
+  const auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_EQ(events.status, 200) << events.text;
+  EXPECT_EQ(events.body["events"], json::array());
+  EXPECT_EQ(events.body["version"], absl::StrCat(version));
+  EXPECT_GE(took, std::chrono::milliseconds(900));
+  EXPECT_LT(took, std::chrono::seconds(4));
+}
+
+TEST_F(HttpGatewayTest, TooManyWaitingRequestsAre429) {
+  const Game game = NewGame();
+  const std::string poll =
+      absl::StrCat("/v1/sessions/", game.id,
+                   "/events?waitSeconds=3&afterVersion=", Version(game.id));
+  std::vector<std::future<int>> polls;
+  for (int i = 0; i < 4; ++i) {  // the fixture's max_waiting
+    polls.push_back(std::async(std::launch::async, [&] {
+      httplib::Client other("127.0.0.1", port_);
+      other.set_read_timeout(10, 0);
+      auto result = other.Get(poll.c_str());
+      return result ? result->status : -1;
+    }));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  Answer refused = Get(poll);
+  EXPECT_EQ(refused.status, 429) << refused.text;
+  EXPECT_EQ(refused.body["error"]["code"], "RESOURCE_EXHAUSTED");
+  // Other requests still get threads while the polls wait.
+  EXPECT_EQ(Get("/v1/setups").status, 200);
+  // A move wakes every poll.
+  EXPECT_EQ(Post("/v1/sessions/" + game.id + ":move",
+                 R"({"move":{"notation":"j1L"}})", game.silver)
+                .status,
+            200);
+  for (auto& p : polls) EXPECT_EQ(p.get(), 200);
+  EXPECT_EQ(Get(poll).status, 200);  // places are given back
+}
+
+TEST_F(HttpGatewayTest, ShutdownEndsALongPollPromptly) {
+  const Game game = NewGame();
+  const std::string poll =
+      absl::StrCat("/v1/sessions/", game.id,
+                   "/events?waitSeconds=25&afterVersion=", Version(game.id));
+  auto answer = std::async(std::launch::async, [&] {
+    httplib::Client other("127.0.0.1", port_);
+    other.set_read_timeout(30, 0);
+    auto result = other.Get(poll.c_str());
+    return result ? result->status : -1;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto start = std::chrono::steady_clock::now();
+  gateway_->Shutdown();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  EXPECT_EQ(answer.get(), 503);
+}
+
+TEST_F(HttpGatewayTest, CompactViews) {
+  const Game game = NewGame();
+  const std::string s = "/v1/sessions/" + game.id;
+  Answer session = Get(s + "?view=compact");
+  ASSERT_EQ(session.status, 200) << session.text;
+  EXPECT_EQ(session.body["st"], "P");
+  EXPECT_EQ(session.body["turn"], "s");
+  EXPECT_EQ(session.body["silver"], "alice");
+  EXPECT_EQ(
+      session.body["pos"],
+      "xs3askaspse2/2psw7/3Pnw6/pne1Psw1s\\s/1pse1Pnw/pse1Pnw1S/S\\1pne1Psw/"
+      "6pse3/7Pne2/2PnwAnKAn3Xn s 2");
+  Answer moved = Post(s + ":move?view=compact",
+                      R"({"move":{"notation":"j1L"}})", game.silver);
+  ASSERT_EQ(moved.status, 200) << moved.text;
+  EXPECT_EQ(moved.body["move"], "j1L");
+  EXPECT_EQ(moved.body["turn"], "r");
+  EXPECT_EQ(moved.body["laser"], "j1f1x");  // the Anubis on f1, from its side
+  EXPECT_EQ(moved.body["rm"], "f1An");
+  EXPECT_LE(moved.text.size(), kCompactLimit);
+  Answer legal = Get(s + "/legalMoves?view=compact&square=a8");
+  ASSERT_EQ(legal.status, 200);
+  EXPECT_EQ(legal.body["moves"], "a8L");
+  Answer events = Get(s + "/events?afterVersion=0&view=compact");
+  ASSERT_EQ(events.status, 200);
+  EXPECT_EQ(events.body["events"].size(), 4u);
+  EXPECT_EQ(events.body["events"][3]["kind"], "move");
+  EXPECT_EQ(events.body["v"], 4);
+  EXPECT_EQ(events.body["more"], false);
+}
+
+TEST_F(HttpGatewayTest, SvgBoard) {
+  const Game game = NewGame();
+  Post("/v1/sessions/" + game.id + ":move", R"({"move":{"notation":"j1L"}})",
+       game.silver);
+  auto svg = client_->Get(("/v1/sessions/" + game.id + "/board.svg").c_str());
+  ASSERT_TRUE(svg);
+  EXPECT_EQ(svg->status, 200);
+  EXPECT_EQ(svg->get_header_value("Content-Type"), "image/svg+xml");
+  EXPECT_THAT(svg->body, HasSubstr("class=\"beam\""));
+  auto plain = client_->Get(
+      ("/v1/sessions/" + game.id + "/board.svg?laser=false").c_str());
+  ASSERT_TRUE(plain);
+  EXPECT_THAT(plain->body, Not(HasSubstr("class=\"beam\"")));
+}
+
+TEST_F(HttpGatewayTest, ServesTheWebBoard) {
+  auto index = client_->Get("/");
+  ASSERT_TRUE(index);
+  EXPECT_EQ(index->status, 200);
+  EXPECT_THAT(index->get_header_value("Content-Type"), HasSubstr("text/html"));
+  EXPECT_THAT(index->body, HasSubstr("<html"));
+  auto same = client_->Get("/index.html");
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->body, index->body);
+  EXPECT_EQ(Get("/no-such-file.js").status, 404);
+}
+
+TEST_F(HttpGatewayTest, LogsOneLinePerRequestWithoutTokens) {
+  const Game game = NewGame();
+  Post("/v1/sessions/" + game.id + ":move", R"({"move":{"notation":"j1L"}})",
+       game.silver);
+  Get("/v1/nothing");
+  const std::vector<std::string> log = Log();
+  ASSERT_EQ(log.size(), 5u);  // create, two joins, the move, the 404
+  EXPECT_THAT(log[3], HasSubstr("http method=POST route=/v1/sessions/{id}:move "
+                                "session=" +
+                                game.id + " status=200 code=OK"));
+  EXPECT_THAT(log[0], HasSubstr("session=" + game.id));
+  EXPECT_THAT(log[4], HasSubstr("status=404 code=NOT_FOUND"));
+  for (const std::string& line : log) {
+    EXPECT_THAT(line, Not(HasSubstr(game.silver)));
+    EXPECT_THAT(line, Not(HasSubstr(game.owner)));
+  }
+}
+
+}  // namespace
+}  // namespace khet

@@ -1,0 +1,288 @@
+#include "service/http/http_routes.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "service/http/board_svg.h"
+#include "service/http/compact_view.h"
+#include "service/http/http_events.h"
+#include "service/http/http_request.h"
+#include "service/http/json_codec.h"
+#include "service/status_macros.h"
+
+namespace khet {
+
+void Reply(HttpCall& call, std::string body, const char* content_type) {
+  call.response.status = 200;
+  call.response.set_content(std::move(body), content_type);
+}
+
+namespace {
+
+constexpr char kId[] = "([^/:]+)";
+
+// The request message of a route on one session: the body's JSON with the
+// path's id. A body naming another session is INVALID_ARGUMENT.
+template <typename Request>
+absl::StatusOr<Request> SessionBody(const HttpCall& call) {
+  Request request;
+  KHET_RETURN_IF_ERROR(ParseJsonBody(call.request.body, &request));
+  if (!request.session_id().empty() &&
+      request.session_id() != call.session_id) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the body's sessionId \"", request.session_id(),
+                     "\" differs from the path's \"", call.session_id,
+                     "\"; leave it out of the body"));
+  }
+  request.set_session_id(call.session_id);
+  return request;
+}
+
+// A request message of a route without a session: the body's JSON.
+template <typename Request>
+absl::StatusOr<Request> Body(const HttpCall& call) {
+  Request request;
+  KHET_RETURN_IF_ERROR(ParseJsonBody(call.request.body, &request));
+  return request;
+}
+
+absl::Status NoQuery(const HttpCall& call) {
+  return Query::Read(call.request, {}).status();
+}
+
+// A route that answers a message from a method of the core taking the
+// session's request and a caller.
+template <typename Request, typename Method>
+RouteHandler WithToken(SessionService* core, Method method) {
+  return [core, method](HttpCall& call) -> absl::Status {
+    KHET_RETURN_IF_ERROR(NoQuery(call));
+    KHET_ASSIGN_OR_RETURN(Request request, SessionBody<Request>(call));
+    KHET_ASSIGN_OR_RETURN(Caller caller, CallerOf(call.request));
+    KHET_ASSIGN_OR_RETURN(auto response, (core->*method)(request, caller));
+    Reply(call, ToJson(response));
+    return absl::OkStatus();
+  };
+}
+
+Route Get(std::string name, std::string path, RouteHandler handler) {
+  return {"GET", std::move(name), std::regex(std::move(path)),
+          std::move(handler)};
+}
+Route Post(std::string name, std::string path, RouteHandler handler) {
+  return {"POST", std::move(name), std::regex(std::move(path)),
+          std::move(handler)};
+}
+
+std::string SessionPath(absl::string_view suffix) {
+  return absl::StrCat("/v1/sessions/", kId, std::string(suffix));
+}
+
+}  // namespace
+
+std::vector<Route> ApiRoutes(const RouteContext& context) {
+  SessionService* const core = context.core;
+  const HttpGatewayOptions* const options = context.options;
+  std::vector<Route> routes;
+
+  routes.push_back(Get("/v1/setups", "/v1/setups", [core](HttpCall& call) {
+    KHET_RETURN_IF_ERROR(NoQuery(call));
+    Reply(call, ToJson(core->ListSetups()));
+    return absl::OkStatus();
+  }));
+  routes.push_back(
+      Get("/v1/colorSchemes", "/v1/colorSchemes", [core](HttpCall& call) {
+        KHET_RETURN_IF_ERROR(NoQuery(call));
+        Reply(call, ToJson(core->ListColorSchemes()));
+        return absl::OkStatus();
+      }));
+  routes.push_back(Get("/v1/levels", "/v1/levels", [core](HttpCall& call) {
+    KHET_RETURN_IF_ERROR(NoQuery(call));
+    Reply(call, ToJson(core->ListLevels()));
+    return absl::OkStatus();
+  }));
+
+  routes.push_back(Post("/v1/sessions", "/v1/sessions", [core](HttpCall& call) {
+    KHET_RETURN_IF_ERROR(NoQuery(call));
+    KHET_ASSIGN_OR_RETURN(v1::CreateSessionRequest request,
+                          Body<v1::CreateSessionRequest>(call));
+    KHET_ASSIGN_OR_RETURN(v1::CreateSessionResponse created,
+                          core->CreateSession(request));
+    call.session_id = created.session().id();
+    Reply(call, ToJson(created));
+    return absl::OkStatus();
+  }));
+  routes.push_back(Get("/v1/sessions", "/v1/sessions", [core](HttpCall& call) {
+    KHET_ASSIGN_OR_RETURN(
+        Query query,
+        Query::Read(call.request, {"pageSize", "pageToken", "status"}));
+    v1::ListSessionsRequest request;
+    KHET_ASSIGN_OR_RETURN(const int64_t page_size,
+                          query.Number("pageSize", 0, 0, 1000000));
+    request.set_page_size(static_cast<int32_t>(page_size));
+    request.set_page_token(query.Text("pageToken", ""));
+    const std::string status = query.Text("status", "GAME_STATUS_UNSPECIFIED");
+    v1::GameStatus parsed;
+    if (!v1::GameStatus_Parse(status, &parsed)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "query parameter status must be WAITING_FOR_PLAYERS, IN_PROGRESS or "
+          "FINISHED, not \"",
+          status, "\""));
+    }
+    request.set_status(parsed);
+    KHET_ASSIGN_OR_RETURN(v1::ListSessionsResponse response,
+                          core->ListSessions(request));
+    Reply(call, ToJson(response));
+    return absl::OkStatus();
+  }));
+  routes.push_back(
+      Get("/v1/sessions/{id}", SessionPath(""), [core](HttpCall& call) {
+        KHET_ASSIGN_OR_RETURN(Query query, Query::Read(call.request, {"view"}));
+        KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
+        v1::GetSessionRequest request;
+        request.set_session_id(call.session_id);
+        KHET_ASSIGN_OR_RETURN(v1::Session session, core->GetSession(request));
+        Reply(call, compact ? CompactSession(session) : ToJson(session));
+        return absl::OkStatus();
+      }));
+  routes.push_back(
+      {"DELETE", "/v1/sessions/{id}", std::regex(SessionPath("")),
+       [core](HttpCall& call) -> absl::Status {
+         KHET_RETURN_IF_ERROR(NoQuery(call));
+         KHET_ASSIGN_OR_RETURN(v1::DeleteSessionRequest request,
+                               SessionBody<v1::DeleteSessionRequest>(call));
+         KHET_ASSIGN_OR_RETURN(Caller caller, CallerOf(call.request));
+         KHET_RETURN_IF_ERROR(core->DeleteSession(request, caller));
+         Reply(call, ToJson(v1::DeleteSessionResponse()));
+         return absl::OkStatus();
+       }});
+
+  routes.push_back(Post(
+      "/v1/sessions/{id}:join", SessionPath(":join"), [core](HttpCall& call) {
+        KHET_RETURN_IF_ERROR(NoQuery(call));
+        KHET_ASSIGN_OR_RETURN(v1::JoinSeatRequest request,
+                              SessionBody<v1::JoinSeatRequest>(call));
+        KHET_ASSIGN_OR_RETURN(v1::JoinSeatResponse response,
+                              core->JoinSeat(request));
+        Reply(call, ToJson(response));
+        return absl::OkStatus();
+      }));
+  routes.push_back(
+      Post("/v1/sessions/{id}:leave", SessionPath(":leave"),
+           WithToken<v1::LeaveSeatRequest>(core, &SessionService::LeaveSeat)));
+  routes.push_back(Post(
+      "/v1/sessions/{id}:seatComputer", SessionPath(":seatComputer"),
+      WithToken<v1::SeatComputerRequest>(core, &SessionService::SeatComputer)));
+  routes.push_back(Post(
+      "/v1/sessions/{id}:chooseSetup", SessionPath(":chooseSetup"),
+      WithToken<v1::ChooseSetupRequest>(core, &SessionService::ChooseSetup)));
+
+  routes.push_back(Post(
+      "/v1/sessions/{id}:move", SessionPath(":move"), [core](HttpCall& call) {
+        KHET_ASSIGN_OR_RETURN(Query query, Query::Read(call.request, {"view"}));
+        KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
+        KHET_ASSIGN_OR_RETURN(v1::MakeMoveRequest request,
+                              SessionBody<v1::MakeMoveRequest>(call));
+        KHET_ASSIGN_OR_RETURN(Caller caller, CallerOf(call.request));
+        KHET_ASSIGN_OR_RETURN(v1::MakeMoveResponse response,
+                              core->MakeMove(request, caller));
+        Reply(call, compact ? CompactMoveReply(response) : ToJson(response));
+        return absl::OkStatus();
+      }));
+  routes.push_back(Get(
+      "/v1/sessions/{id}/legalMoves", SessionPath("/legalMoves"),
+      [core](HttpCall& call) {
+        KHET_ASSIGN_OR_RETURN(Query query,
+                              Query::Read(call.request, {"square", "view"}));
+        KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
+        v1::ListLegalMovesRequest request;
+        request.set_session_id(call.session_id);
+        request.set_square(query.Text("square", ""));
+        KHET_ASSIGN_OR_RETURN(v1::ListLegalMovesResponse response,
+                              core->ListLegalMoves(request));
+        Reply(call, compact ? CompactLegalMoves(response) : ToJson(response));
+        return absl::OkStatus();
+      }));
+  routes.push_back(
+      Post("/v1/sessions/{id}:suggest", SessionPath(":suggest"),
+           [core, options, waiting = context.waiting](HttpCall& call) {
+             KHET_ASSIGN_OR_RETURN(Query query,
+                                   Query::Read(call.request, {"timeoutMs"}));
+             KHET_ASSIGN_OR_RETURN(
+                 const int64_t timeout_ms,
+                 query.Number(
+                     "timeoutMs",
+                     absl::ToInt64Milliseconds(options->suggest_timeout), 1,
+                     absl::ToInt64Milliseconds(options->max_suggest_timeout)));
+             KHET_ASSIGN_OR_RETURN(v1::SuggestMoveRequest request,
+                                   SessionBody<v1::SuggestMoveRequest>(call));
+             CallControl control;
+             control.deadline = absl::Now() + absl::Milliseconds(timeout_ms);
+             control.check = [waiting]() -> absl::Status {
+               if (waiting->shutting_down()) {
+                 return absl::UnavailableError(
+                     "khetd is shutting down; ask again later");
+               }
+               return absl::OkStatus();
+             };
+             KHET_ASSIGN_OR_RETURN(v1::SuggestMoveResponse response,
+                                   core->SuggestMove(request, control));
+             Reply(call, ToJson(response));
+             return absl::OkStatus();
+           }));
+  routes.push_back(
+      Post("/v1/sessions/{id}:resign", SessionPath(":resign"),
+           WithToken<v1::ResignRequest>(core, &SessionService::Resign)));
+  routes.push_back(
+      Post("/v1/sessions/{id}:offerDraw", SessionPath(":offerDraw"),
+           WithToken<v1::OfferDrawRequest>(core, &SessionService::OfferDraw)));
+  routes.push_back(Post(
+      "/v1/sessions/{id}:acceptDraw", SessionPath(":acceptDraw"),
+      WithToken<v1::AcceptDrawRequest>(core, &SessionService::AcceptDraw)));
+  routes.push_back(Post("/v1/sessions/{id}:claimRepetitionDraw",
+                        SessionPath(":claimRepetitionDraw"),
+                        WithToken<v1::ClaimRepetitionDrawRequest>(
+                            core, &SessionService::ClaimRepetitionDraw)));
+  routes.push_back(Post("/v1/sessions/{id}:updateSettings",
+                        SessionPath(":updateSettings"),
+                        WithToken<v1::UpdateSettingsRequest>(
+                            core, &SessionService::UpdateSettings)));
+  routes.push_back(
+      Post("/v1/sessions/{id}:reset", SessionPath(":reset"),
+           WithToken<v1::ResetGameRequest>(core, &SessionService::ResetGame)));
+
+  routes.push_back(Get("/v1/sessions/{id}/events", SessionPath("/events"),
+                       LongPollHandler(context)));
+  routes.push_back(Get("/v1/sessions/{id}/events:stream",
+                       SessionPath("/events:stream"),
+                       EventStreamHandler(context)));
+
+  routes.push_back(Get(
+      "/v1/sessions/{id}/board", SessionPath("/board"), [core](HttpCall& call) {
+        KHET_ASSIGN_OR_RETURN(Query query,
+                              Query::Read(call.request, {"laser"}));
+        KHET_ASSIGN_OR_RETURN(const bool laser, query.Flag("laser", true));
+        v1::RenderBoardRequest request;
+        request.set_session_id(call.session_id);
+        request.set_without_laser(!laser);
+        KHET_ASSIGN_OR_RETURN(v1::RenderBoardResponse response,
+                              core->RenderBoard(request));
+        Reply(call, ToJson(response));
+        return absl::OkStatus();
+      }));
+  routes.push_back(Get(
+      "/v1/sessions/{id}/board.svg", SessionPath("/board\\.svg"),
+      [core](HttpCall& call) {
+        KHET_ASSIGN_OR_RETURN(Query query,
+                              Query::Read(call.request, {"laser"}));
+        KHET_ASSIGN_OR_RETURN(const bool laser, query.Flag("laser", true));
+        v1::GetSessionRequest request;
+        request.set_session_id(call.session_id);
+        KHET_ASSIGN_OR_RETURN(v1::Session session, core->GetSession(request));
+        Reply(call, BoardSvg(session, laser), "image/svg+xml");
+        return absl::OkStatus();
+      }));
+  return routes;
+}
+
+}  // namespace khet

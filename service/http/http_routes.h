@@ -1,0 +1,59 @@
+// The gateway's routes (docs/http-api.md): for each, its method, its path
+// pattern and the handler that reads the request, calls SessionService and
+// writes the answer.
+#ifndef KHET_SERVICE_HTTP_HTTP_ROUTES_H_
+#define KHET_SERVICE_HTTP_HTTP_ROUTES_H_
+
+#include <functional>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "httplib.h"
+#include "service/http/gateway_options.h"
+#include "service/http/request_log.h"
+#include "service/http/waiting_requests.h"
+#include "service/session_service.h"
+
+namespace khet {
+
+// One request as a handler sees it.
+struct HttpCall {
+  const httplib::Request& request;
+  httplib::Response& response;
+  std::string session_id;  // the path's {id}; empty for routes without
+  std::shared_ptr<RequestLog> log;
+  // Set by a handler that streams: the stream writes the log when it ends.
+  bool log_later = false;
+};
+
+// A handler answers through call.response, or returns the error to answer
+// with (and then has written nothing).
+using RouteHandler = std::function<absl::Status(HttpCall& call)>;
+
+struct Route {
+  std::string method;  // GET, POST or DELETE
+  std::string name;    // the path as the docs write it, for logs
+  std::regex path;     // matches the whole path; group 1 is {id} if any
+  RouteHandler handler;
+};
+
+// What the handlers use; every pointer outlives the routes.
+struct RouteContext {
+  SessionService* core = nullptr;
+  WaitingRequests* waiting = nullptr;
+  const HttpGatewayOptions* options = nullptr;
+};
+
+// Every API route under /v1/.
+std::vector<Route> ApiRoutes(const RouteContext& context);
+
+// Answers 200 with `body` of `content_type`.
+void Reply(HttpCall& call, std::string body,
+           const char* content_type = "application/json");
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_HTTP_HTTP_ROUTES_H_

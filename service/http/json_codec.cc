@@ -1,0 +1,38 @@
+#include "service/http/json_codec.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/util/json_util.h"
+
+namespace khet {
+
+absl::Status ParseJsonBody(absl::string_view body,
+                           google::protobuf::Message* message) {
+  message->Clear();
+  const absl::string_view text =
+      absl::StripAsciiWhitespace(absl::string_view(body.data(), body.size()));
+  if (text.empty()) return absl::OkStatus();
+  google::protobuf::util::JsonParseOptions options;
+  options.ignore_unknown_fields = false;
+  const auto status = google::protobuf::util::JsonStringToMessage(
+      google::protobuf::StringPiece(text.data(), text.size()), message,
+      options);
+  if (status.ok()) return absl::OkStatus();
+  message->Clear();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "the request body is not a valid ", message->GetDescriptor()->name(),
+      " in JSON: ",
+      std::string(status.message().data(), status.message().size())));
+}
+
+std::string ToJson(const google::protobuf::Message& message) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.always_print_primitive_fields = true;
+  std::string out;
+  // Printing a well-formed message cannot fail.
+  [[maybe_unused]] const auto status =
+      google::protobuf::util::MessageToJsonString(message, &out, options);
+  return out;
+}
+
+}  // namespace khet
