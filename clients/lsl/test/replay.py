@@ -30,6 +30,8 @@ Transcript format (one directive a line, '#' starts a comment):
                             hold, at most N times
   limit N                   the script reads this answer up to N bytes
                             (HTTP_BODY_MAXLENGTH); default LSL's 2048
+  background                the request stays open (a long poll) while
+                            the next step runs; checked after that step
   cut                       the script reads only the status of a 200
                             answer, so LSL may cut it at 2048 bytes; an
                             error answer (read for its message) must fit
@@ -45,6 +47,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -80,7 +83,8 @@ def parse_transcript(text):
             step = {"title": line[3:], "line": number, "by": "script",
                     "sets": [], "token": None, "body": "", "status": 200,
                     "expects": [], "saves": [], "repeat": 1,
-                    "limit": LSL_BODY_LIMIT, "cut": False}
+                    "limit": LSL_BODY_LIMIT, "cut": False,
+                    "background": False}
             steps.append(step)
             continue
         if step is None:
@@ -115,6 +119,8 @@ def parse_transcript(text):
             step["limit"] = int(rest)
         elif word == "cut":
             step["cut"] = True
+        elif word == "background":
+            step["background"] = True
         else:
             raise Failure(f"line {number}: unknown directive {word!r}")
     for step in steps:
@@ -346,6 +352,15 @@ def run_step(step, base, variables, stats):
     return status
 
 
+def run_guarded(step, base, variables, stats):
+    """run_step for a thread: the Failure, or None."""
+    try:
+        run_step(step, base, variables, stats)
+        return None
+    except Failure as failure:
+        return failure
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--khetd", required=True)
@@ -363,8 +378,24 @@ def main():
             variables = {}
             stats = []
             started = time.time()
+            waiting = None  # a background step's thread and its outcome
             for step in steps:
+                if step["background"]:
+                    outcome = []
+                    thread = threading.Thread(target=lambda s=step: outcome.append(
+                        run_guarded(s, base, variables, stats)))
+                    thread.start()
+                    time.sleep(0.3)  # let it reach the server and wait there
+                    waiting = (thread, outcome)
+                    continue
                 run_step(step, base, variables, stats)
+                if waiting:
+                    waiting[0].join(timeout=40)
+                    if waiting[1] and waiting[1][0] is not None:
+                        raise waiting[1][0]
+                    if not waiting[1]:
+                        raise Failure("a background request never finished")
+                    waiting = None
             if proc.poll() is not None:
                 raise Failure(f"khetd exited with {proc.returncode}")
             print(f"{len(steps)} exchanges ({len(stats)} by the script) in "
