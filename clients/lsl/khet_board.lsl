@@ -44,6 +44,8 @@ list    gBoard;            // 80 piece tokens ("" empty), rank 8 first
 integer gQuiet;
 string  gScheme = "classic";
 list    gPlayers;          // [avatar, side "s"/"r", token] per seat held here
+string  gSilver;           // the seats' players as the server names them
+string  gRed;
 
 list    gSent;             // llGetTime() of recent requests (the budget)
 key     gPollKey = NULL_KEY;
@@ -391,11 +393,12 @@ drawLaser(string laser) {
     schedule();
 }
 
+// Hover text: the players and whose turn it is.
 showStatus() {
-    string text = "Khet";
-    if (gStatus == "W") text += ": waiting for players (touch Play)";
-    else if (gStatus == "P") text += ": " + sideName(gTurn) + " to move";
-    else if (gStatus == "F") text += ": game over";
+    string text = "Silver: " + gSilver + "\nRed: " + gRed + "\n";
+    if (gStatus == "W") text += "Waiting for players (touch Play)";
+    else if (gStatus == "P") text += sideName(gTurn) + " to move";
+    else if (gStatus == "F") text += "Game over";
     llSetText(text, <1, 1, 1>, 1.0);
 }
 
@@ -411,6 +414,10 @@ applyBoard(string json) {
     if (v != JSON_INVALID && v != "") gStatus = v;
     v = llJsonGetValue(json, ["scheme"]);
     if (v != JSON_INVALID && v != "") gScheme = v;
+    v = llJsonGetValue(json, ["silver"]);
+    if (v != JSON_INVALID) gSilver = v;
+    v = llJsonGetValue(json, ["red"]);
+    if (v != JSON_INVALID) gRed = v;
     draw();
     if (gStatus == "F") {
         string winner = llJsonGetValue(json, ["res"]);
@@ -436,10 +443,19 @@ applyEvent(string ev) {
         gStatus = "F";
         applyBoard(ev);
     } else if (kind == "seat") {
-        if (llJsonGetValue(ev, ["joined"]) == JSON_FALSE)
-            dropSide(llJsonGetValue(ev, ["color"]));
+        string side = llJsonGetValue(ev, ["color"]);
+        string name = llJsonGetValue(ev, ["name"]);
+        if (llJsonGetValue(ev, ["joined"]) == JSON_FALSE) {
+            dropSide(side);
+            name = "";
+        }
+        if (side == "s") gSilver = name;
+        else gRed = name;
+        showStatus();
     } else if (kind == "reset") {
         gPlayers = [];
+        gSilver = "";
+        gRed = "";
         gStatus = "W";
         save();
         showStatus();
