@@ -217,6 +217,14 @@ def check_calls(script_text):
         if not (name.startswith("ll") or name in LSL_WORDS or
                 name in LSL_EVENTS or name in defined):
             raise Failure(f"the script calls {name}() but does not define it")
+    # Every other lower-case name is a variable the script declares (upper
+    # case names are LSL's constants or the script's own).
+    declared = set(re.findall(
+        r"\b(?:integer|float|string|key|vector|rotation|list)\s+(\w+)", code))
+    code = re.sub(r"\.[xyzs]\b", "", code)  # vector and rotation members
+    for name in set(re.findall(r"\b([a-z]\w*)\b(?!\s*\()", code)):
+        if name not in declared | LSL_WORDS | {"else"}:
+            raise Failure(f"the script uses {name} but never declares it")
 
 
 def check_agreement(steps, script_text):
@@ -382,8 +390,10 @@ def main():
             for step in steps:
                 if step["background"]:
                     outcome = []
-                    thread = threading.Thread(target=lambda s=step: outcome.append(
-                        run_guarded(s, base, variables, stats)))
+                    thread = threading.Thread(
+                        target=lambda s=step: outcome.append(
+                            run_guarded(s, base, variables, stats)),
+                        daemon=True)
                     thread.start()
                     time.sleep(0.3)  # let it reach the server and wait there
                     waiting = (thread, outcome)
