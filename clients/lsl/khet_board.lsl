@@ -604,7 +604,11 @@ string touchedSquare() {
     if (link > 1 || llDetectedTouchFace(0) != BOARD_FACE) return "";
     vector st = llDetectedTouchST(0);
     if (st.x < 0.0) return "";
-    return squareName((integer)(st.x * 10.0), (integer)(st.y * 8.0));
+    integer file = (integer)(st.x * 10.0);
+    integer rank = (integer)(st.y * 8.0);
+    if (file > 9) file = 9;
+    if (rank > 7) rank = 7;
+    return squareName(file, rank);
 }
 
 onButton(key who, string b) {

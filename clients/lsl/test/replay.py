@@ -270,7 +270,7 @@ def start_khetd(binary, workdir):
         if not line:
             break
         lines.append(line.strip())
-        match = re.search(r"http\S*.*?(127\.0\.0\.1:\d+)", line, re.I)
+        match = re.search(r"khetd http listening on (\S+)", line)
         if match:
             http = match.group(1)
     if http is None:
