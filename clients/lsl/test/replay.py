@@ -40,6 +40,7 @@ whose field has that value.
 """
 
 import argparse
+import gzip
 import json
 import os
 import re
@@ -52,11 +53,20 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+import zlib
 
 LSL_BODY_LIMIT = 2048
 # What llHTTPRequest adds to every request (besides HTTP_CUSTOM_HEADER).
 LSL_HEADERS = {
-    "User-Agent": "Second Life LSL/2024.01.01.000000 (https://secondlife.com)",
+    "User-Agent": "Second Life LSL/2024.01.01.000000 (http://secondlife.com)",
+    "Accept": "text/*, application/xhtml+xml, application/atom+xml, "
+              "application/json, application/xml, application/llsd+xml, "
+              "application/x-javascript, application/javascript, "
+              "application/x-www-form-urlencoded, application/rss+xml",
+    "Accept-Charset": "utf-8;q=1.0, *;q=0.5",
+    "Accept-Encoding": "deflate, gzip",
+    "Cache-Control": "max-age=259200",
+    "Pragma": "no-cache",
     "X-SecondLife-Shard": "Production",
     "X-SecondLife-Object-Name": "Khet board",
     "X-SecondLife-Object-Key": "2b0d3f5e-3c5c-4d8e-9f39-7c5a2a1e0b11",
@@ -280,7 +290,7 @@ def start_khetd(binary, workdir):
 
 
 def exchange(base, method, path, body, token, from_script):
-    headers = {"Content-Type": "application/json; charset=utf-8"}
+    headers = {"Content-Type": "application/json"}  # HTTP_MIMETYPE
     if from_script:
         headers.update(LSL_HEADERS)
     if token is not None:
@@ -290,10 +300,15 @@ def exchange(base, method, path, body, token, from_script):
                                      headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=40) as answer:
-            return answer.status, answer.headers.get("Content-Type", ""), \
-                answer.read()
+            status, got, raw = answer.status, answer.headers, answer.read()
     except urllib.error.HTTPError as error:
-        return error.code, error.headers.get("Content-Type", ""), error.read()
+        status, got, raw = error.code, error.headers, error.read()
+    # The region unpacks a compressed answer; the limit is on what it hands on.
+    if got.get("Content-Encoding", "") == "gzip":
+        raw = gzip.decompress(raw)
+    elif got.get("Content-Encoding", "") == "deflate":
+        raw = zlib.decompress(raw)
+    return status, got.get("Content-Type", ""), raw
 
 
 def check_expects(step, doc, variables):
