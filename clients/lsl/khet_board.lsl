@@ -236,7 +236,9 @@ save() {
 forget(key who, string why) {
     tell(who, why);
     gId = ""; gOwnerToken = ""; gPlayers = []; gVersion = 0; gStatus = "";
-    gPos = ""; gBoard = []; gRetryMove = "";
+    gPos = ""; gBoard = []; gRetryMove = ""; gSilver = ""; gRed = "";
+    gPollKey = NULL_KEY;  // a late answer about the old board is ignored
+    gPollDue = -1.0;
     save();
     draw();
     drawLaser("");
@@ -385,7 +387,8 @@ drawLaser(string laser) {
             PRIM_GLOW, ALL_SIDES, 0.0];
     if (params != []) llSetLinkPrimitiveParamsFast(LINK_ROOT, params);
     if (laser != "") {
-        if (gDebug) llOwnerSay("laser " + laser);
+        if (gDebug) llOwnerSay("laser " + laser + "; memory used "
+                               + (string)llGetUsedMemory());
         gLaserUntil = llGetTime() + LASER_SECONDS;
     } else {
         gLaserUntil = -1.0;
