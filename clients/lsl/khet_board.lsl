@@ -142,6 +142,7 @@ backOff() {
     if (gActTries >= MAX_TRIES) {
         gActDue = -1.0;
         tell(gActWho, "The Khet server does not answer; try again later.");
+        keepPolling();
         return;
     }
     float wait = llPow(2.0, (float)gActTries);
@@ -158,6 +159,11 @@ poll() {
     gPollSent = llGetTime();
     gPollDue = -1.0;
     if (gPollKey == NULL_KEY) pollLater();
+}
+
+// Polls unless a poll is in flight or waiting for its time.
+keepPolling() {
+    if (gPollKey == NULL_KEY && gPollDue < 0.0) poll();
 }
 
 pollLater() {
@@ -508,6 +514,9 @@ onPoll(integer code, string body) {
     } else if (code == 404) {
         forget(NULL_KEY, "The Khet server no longer knows this board: "
             + llJsonGetValue(body, ["error", "message"]));
+    } else if (code >= 400 && code < 500 && code != 429 && code != 499 &&
+               gActKey == NULL_KEY && gActDue < 0.0) {
+        refresh(NULL_KEY);  // the poll itself was refused: start over from now
     } else {
         pollLater();
     }
@@ -532,6 +541,7 @@ onAction(integer code, string body) {
             forget(who, "The Khet server no longer knows this board: " + error);
         } else {
             tell(who, "Khet: " + error);
+            keepPolling();
         }
         return;
     }
@@ -540,7 +550,8 @@ onAction(integer code, string body) {
         gOwnerToken = llJsonGetValue(body, ["ownerToken"]);
         gVersion = 0;
         save();
-        refresh(who);
+        refresh(who);  // which then starts the long poll
+        return;
     } else if (kind == K_JOIN) {
         gPlayers += [who, gActArg, llJsonGetValue(body, ["playerToken"])];
         save();
@@ -573,6 +584,7 @@ onAction(integer code, string body) {
         drawLaser(llJsonGetValue(body, ["laser"]));
         announce(llJsonGetValue(body, ["ann"]), llJsonGetValue(body, ["res"]) != "");
     }
+    keepPolling();
 }
 
 // ---- Actions ---------------------------------------------------------------------
