@@ -141,12 +141,13 @@ Bitboard TraceBeams(const Position& pos, const Source& source, BeamTrace* out,
     int id;
     int parent;
   };
-  // Each split uses up one of the kMaxStates states, so this bounds the queue.
+  // Each split uses up one of the kMaxStates states and queues two beams,
+  // so this bounds the queue.
   union Slot {
     Slot() {}
     Pending beam;
   };
-  std::array<Slot, kMaxStates + 1> queue;
+  std::array<Slot, 2 * kMaxStates + 1> queue;
   int head = 0, tail = 0, next_id = 1;
   queue[tail++].beam = {source.point, source.dir, source.ray, 0, -1};
   uint64_t visited[(kMaxStates + 63) / 64] = {};

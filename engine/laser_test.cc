@@ -1,5 +1,6 @@
 #include "engine/laser.h"
 
+#include "engine/notation.h"
 #include "engine/setups.h"
 #include "gtest/gtest.h"
 
@@ -76,6 +77,23 @@ TEST(LaserTest, EyeSplitsAndChildrenKnowTheirParent) {
   EXPECT_EQ(trace.beams[1].end_square, Sq("c4"));
   EXPECT_EQ(trace.beams[2].parent, 0);
   EXPECT_EQ(trace.beams[2].end, BeamEnd::kLeftBoard);
+  EXPECT_EQ(LaserHits(pos, Color::kSilver), trace.hit);
+}
+
+// A board crowded with Eyes splits the beam more than 160 times, so more
+// beams wait to be traced than there are (square, direction) states.
+TEST(LaserTest, ManySplitsFitTheTracersQueue) {
+  const Position pos =
+      ParsePosition(
+          R"(xsS/e/E\Pswke/e\1Aw/psePsee/e/e\e/E\E\PseAn/s\e/e\e\e\E\E\s\S\1/)"
+          R"(e/E/PswE/S\s\E\E\E\Psw/pneE\E\E/e\E/e\E\e\E//e/s/e\e/E\s\E/e/)"
+          R"(E/Psw/1s/e/e\E\e/e/s/e\1/pneS/e\AsKE\e/e/e/Xn s 2)")
+          .value();
+  const BeamTrace trace = TraceLaser(pos, Color::kSilver);
+  int splits = 0;
+  for (const Beam& b : trace.beams) splits += b.end == BeamEnd::kSplit;
+  EXPECT_GT(splits, 160);
+  EXPECT_EQ(trace.beams.size(), static_cast<size_t>(1 + 2 * splits));
   EXPECT_EQ(LaserHits(pos, Color::kSilver), trace.hit);
 }
 

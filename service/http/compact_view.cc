@@ -41,18 +41,29 @@ class CompactObject {
         {std::string(key), JsonQuote(value), std::string(value), cut});
   }
 
-  // The object; fields shrink as Cut says until it fits in `limit`.
+  // The object; fields shrink as Cut says until it fits in `limit`: the
+  // announcement down to kKeptText bytes, then names, then the laser, then
+  // the rest of the announcement.
   std::string Build(size_t limit) {
-    for (const Cut cut : {Cut::kText, Cut::kNames, Cut::kBeams}) {
+    constexpr size_t kKeptText = 160;
+    const struct {
+      Cut cut;
+      size_t floor;  // the JSON bytes the field keeps in this pass
+    } passes[] = {{Cut::kText, kKeptText},
+                  {Cut::kNames, 2},
+                  {Cut::kBeams, 2},
+                  {Cut::kText, 2}};
+    for (const auto& pass : passes) {
       for (Field& field : fields_) {
         const size_t size = Size();
         if (size <= limit) break;
-        if (field.cut != cut) continue;
+        if (field.cut != pass.cut || field.json.size() <= pass.floor) continue;
         const size_t excess = size - limit;
-        const size_t target =
-            field.json.size() > excess + 2 ? field.json.size() - excess : 2;
-        field.json = cut == Cut::kBeams ? QuotedBeams(field.raw, target)
-                                        : QuotedText(field.raw, target);
+        const size_t target = std::max(
+            pass.floor,
+            field.json.size() > excess + 2 ? field.json.size() - excess : 2);
+        field.json = pass.cut == Cut::kBeams ? QuotedBeams(field.raw, target)
+                                             : QuotedText(field.raw, target);
       }
     }
     std::string out = "{";

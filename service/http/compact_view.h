@@ -13,8 +13,9 @@
 // below it) or a8 (Red's, above it). A last token "+" means beams were
 // left out to keep the answer within its size.
 // Every function's answer is at most kCompactLimit bytes: when it would be
-// longer, the announcement is shortened first (ending in "..."), then the
-// player and session names, then the laser loses its last beams.
+// longer, the announcement is shortened first (ending in "..."), down to
+// its first 160 bytes; then the player and session names; then the laser
+// loses its last beams; then the announcement the rest.
 #ifndef KHET_SERVICE_HTTP_COMPACT_VIEW_H_
 #define KHET_SERVICE_HTTP_COMPACT_VIEW_H_
 

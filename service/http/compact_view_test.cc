@@ -1,0 +1,513 @@
+// The compact view: the laser path format, the 2048-byte bound on the
+// largest real answers (beam splitters, crowded custom positions, the
+// longest names), and how an answer is cut when it would not fit.
+#include "service/http/compact_view.h"
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "engine/laser.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/play.h"
+#include "engine/setups.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "service/convert.h"
+#include "service/session_service.h"
+#include "service/store/memory_store.h"
+
+namespace khet {
+namespace {
+
+using json = nlohmann::json;
+using ::testing::EndsWith;
+using ::testing::HasSubstr;
+
+v1::LaserShot Shot(std::string_view setup, Color shooter) {
+  const Position pos = SetupPosition(setup).value();
+  return ShotToProto(TraceLaser(pos, shooter), pos.edition());
+}
+
+TEST(CompactLaserTest, Examples) {
+  EXPECT_EQ(CompactLaser(Shot("classic-2", Color::kSilver)), "j1j4h4h5j5j8N");
+  EXPECT_EQ(CompactLaser(Shot("osiris", Color::kSilver)),
+            "j1j4f4y f4f1S f4e4e5y e5f5f4y e5e8N f4e4o f4f1S");
+  // Khet 1.0: the emitter below j1 is drawn from j1.
+  EXPECT_THAT(CompactLaser(Shot("classic-1", Color::kSilver)),
+              ::testing::StartsWith("j1"));
+  EXPECT_EQ(CompactLaser(v1::LaserShot()), "");
+}
+
+// Reads a path string back and checks it against the shot: one beam per
+// beam, straight runs between points, the ending letter and square.
+// A path cut short (ending in "+") must match the shot's first beams.
+void ExpectPathMatches(const std::string& path, const v1::LaserShot& shot) {
+  std::vector<std::string> beams = absl::StrSplit(path, ' ', absl::SkipEmpty());
+  if (!beams.empty() && beams.back() == "+") {
+    beams.pop_back();
+    ASSERT_LT(beams.size(), static_cast<size_t>(shot.beams_size())) << path;
+  } else {
+    ASSERT_EQ(beams.size(), static_cast<size_t>(shot.beams_size())) << path;
+  }
+  for (size_t i = 0; i < beams.size(); ++i) {
+    const std::string& beam = beams[i];
+    ASSERT_EQ(beam.size() % 2, 1u) << beam;
+    ASSERT_GE(beam.size(), 3u) << beam;
+    for (size_t k = 0; k + 3 < beam.size(); k += 2) {
+      const char f0 = beam[k], r0 = beam[k + 1], f1 = beam[k + 2],
+                 r1 = beam[k + 3];
+      EXPECT_TRUE(f0 >= 'a' && f0 <= 'j' && r0 >= '1' && r0 <= '8') << beam;
+      EXPECT_TRUE(f0 == f1 || r0 == r1) << "not straight: " << beam;
+    }
+    const v1::Beam& b = shot.beams(static_cast<int>(i));
+    const std::string last = beam.substr(beam.size() - 3, 2);
+    const char end = beam.back();
+    if (b.end() == v1::LEFT_BOARD) {
+      EXPECT_THAT("NESW", HasSubstr(std::string(1, end))) << beam;
+      const bool on_edge =
+          (end == 'N' && last[1] == '8') || (end == 'S' && last[1] == '1') ||
+          (end == 'E' && last[0] == 'j') || (end == 'W' && last[0] == 'a');
+      EXPECT_TRUE(on_edge) << beam;
+    } else {
+      EXPECT_EQ(last, b.end_square()) << beam;
+      const std::string letters = "xabyo";
+      EXPECT_EQ(end, letters[static_cast<int>(b.end()) - 2]) << beam;
+    }
+  }
+}
+
+TEST(CompactLaserTest, EverySetupsLasersReadBack) {
+  for (const SetupInfo& setup : AllSetups()) {
+    for (const Color shooter : {Color::kSilver, Color::kRed}) {
+      SCOPED_TRACE(absl::StrCat(std::string(setup.id), " ",
+                                shooter == Color::kSilver ? "silver" : "red"));
+      const v1::LaserShot shot = Shot(setup.id, shooter);
+      ExpectPathMatches(CompactLaser(shot), shot);
+    }
+  }
+}
+
+// Khet 2.0 positions with Eyes of Horus whose Silver laser is as long as
+// a hill climb from random boards finds: the longest paths, the most
+// splits. Each square is a token of the notation or "".
+class LongLaserSearch {
+ public:
+  explicit LongLaserSearch(uint32_t seed) : random_(seed) {}
+
+  // The best position after `steps` changes of one square each.
+  std::string Climb(int steps) {
+    std::vector<std::string> squares(80);
+    squares[9] = "Xn";
+    squares[70] = "xs";
+    squares[4] = "K";
+    squares[75] = "k";
+    std::string best = Text(squares);
+    size_t best_length = LaserLength(best);
+    for (int i = 0; i < steps; ++i) {
+      const int square = Pick(80);
+      if (square == 9 || square == 70 || square == 4 || square == 75) continue;
+      std::vector<std::string> changed = squares;
+      changed[square] = RandomToken();
+      const std::string text = Text(changed);
+      const size_t length = LaserLength(text);
+      if (length >= best_length) {
+        squares = std::move(changed);
+        best = text;
+        best_length = length;
+      }
+    }
+    return best;
+  }
+
+  // The compact laser's length of Silver's shot, 0 for an invalid text.
+  static size_t LaserLength(const std::string& text) {
+    absl::StatusOr<Position> pos = ParsePosition(text);
+    if (!pos.ok()) return 0;
+    return CompactLaser(
+               ShotToProto(TraceLaser(*pos, Color::kSilver), Edition::kKhet2))
+        .size();
+  }
+
+ private:
+  int Pick(int n) {
+    return std::uniform_int_distribution<int>(0, n - 1)(random_);
+  }
+
+  std::string RandomToken() {
+    static const char* const kTokens[] = {
+        "",    "",    "",   "Pne", "Pse", "Psw", "Pnw", "pne", "pse",
+        "psw", "pnw", "S/", "S\\", "s/",  "s\\", "E/",  "E\\", "e/",
+        "e\\", "An",  "Ae", "As",  "Aw",  "an",  "ae",  "as",  "aw"};
+    return kTokens[Pick(static_cast<int>(std::size(kTokens)))];
+  }
+
+  static std::string Text(const std::vector<std::string>& squares) {
+    std::string text;
+    for (int rank = 7; rank >= 0; --rank) {
+      int empty = 0;
+      for (int file = 0; file < 10; ++file) {
+        const std::string& token = squares[rank * 10 + file];
+        if (token.empty()) {
+          ++empty;
+          continue;
+        }
+        if (empty > 0) text += std::to_string(empty);
+        empty = 0;
+        text += token;
+      }
+      if (empty > 0) text += std::to_string(empty);
+      if (rank > 0) text += '/';
+    }
+    return text + " s 2";
+  }
+
+  std::mt19937 random_;
+};
+
+// Two max-length names of 4-byte characters and quotes: the most bytes a
+// name can take in JSON.
+std::string LongName(const std::string& unit) {
+  std::string name;
+  for (int i = 0; i < 32; ++i) name += unit;
+  return name;
+}
+
+class CompactSizeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ServiceOptions options;
+    options.store = &store_;
+    core_ = SessionService::Create(options).value();
+  }
+
+  // A new session on `setup_or_position` with both seats taken by players
+  // with the longest names; its id and the two tokens.
+  struct Game {
+    std::string id, silver, red;
+  };
+  Game NewGame(const std::string& setup, const std::string& position) {
+    v1::CreateSessionRequest create;
+    create.set_name(LongName("\xf0\x9f\x90\x8d\""));  // a snake, a quote
+    create.set_setup_id(setup);
+    create.set_position(position);
+    const v1::CreateSessionResponse created =
+        core_->CreateSession(create).value();
+    Game game;
+    game.id = created.session().id();
+    for (const v1::Color color : {v1::SILVER, v1::RED}) {
+      v1::JoinSeatRequest join;
+      join.set_session_id(game.id);
+      join.set_color(color);
+      join.set_player_name(LongName(
+          color == v1::SILVER ? "\xf0\x9f\x90\x8d\\" : "\xf0\x9f\xa6\x82\""));
+      const v1::JoinSeatResponse joined = core_->JoinSeat(join).value();
+      (color == v1::SILVER ? game.silver : game.red) = joined.player_token();
+    }
+    return game;
+  }
+
+  // Plays `notation` and measures the compact reply, session and events.
+  // With `whole`, nothing may be cut; else only beyond the floors of the
+  // bound (the announcement keeps its start, the position is whole).
+  void Play(const Game& game, const std::string& notation,
+            const std::string& what, bool whole) {
+    v1::MakeMoveRequest move;
+    move.set_session_id(game.id);
+    move.mutable_move()->set_notation(notation);
+    const v1::GetSessionRequest get_request = [&] {
+      v1::GetSessionRequest r;
+      r.set_session_id(game.id);
+      return r;
+    }();
+    const v1::Session before = core_->GetSession(get_request).value();
+    const std::string& token =
+        before.board().side_to_move() == v1::SILVER ? game.silver : game.red;
+    absl::StatusOr<v1::MakeMoveResponse> reply =
+        core_->MakeMove(move, Caller{token});
+    ASSERT_TRUE(reply.ok()) << reply.status();
+    const std::string compact = CompactMoveReply(*reply);
+    Measure(compact, what, largest_reply_, largest_reply_case_);
+    const json parsed = json::parse(compact);
+    const std::string full_laser = CompactLaser(reply->shot());
+    longest_laser_ = std::max(longest_laser_, full_laser.size());
+    EXPECT_EQ(parsed["pos"], reply->board().position());
+    ExpectPathMatches(parsed["laser"], reply->shot());
+    if (whole) {
+      EXPECT_EQ(parsed["laser"], full_laser) << what;
+      EXPECT_EQ(parsed["ann"], reply->announcement()) << what;
+    } else {
+      ExpectAnnouncementKept(parsed["ann"], reply->announcement());
+      if (parsed["laser"] != full_laser) ++cut_lasers_;
+    }
+
+    Measure(CompactSession(core_->GetSession(get_request).value()), what,
+            largest_session_, largest_session_case_);
+    v1::WatchRequest watch;
+    watch.set_session_id(game.id);
+    watch.set_after_version(before.version());
+    std::unique_ptr<EventStream> stream = core_->Watch(watch).value();
+    std::vector<v1::Event> events;
+    while (true) {
+      absl::StatusOr<std::optional<v1::Event>> next =
+          stream->Next(absl::ZeroDuration());
+      if (!next.ok() || !next->has_value()) break;
+      Measure(CompactEvent(**next), what, largest_event_, largest_event_case_);
+      const json event = json::parse(CompactEvent(**next));
+      if (whole) {
+        EXPECT_EQ(event["ann"], (*next)->announcement()) << what;
+      } else {
+        ExpectAnnouncementKept(event["ann"], (*next)->announcement());
+      }
+      events.push_back(**next);
+    }
+    const CompactEventList list = CompactEvents(events, before.version());
+    EXPECT_GE(list.count, 1);
+    Measure(list.json, what, largest_poll_, largest_poll_case_);
+  }
+
+  void Report() const {
+    std::cout << "largest compact move reply: " << largest_reply_ << " bytes ("
+              << largest_reply_case_ << ")\n"
+              << "largest compact event: " << largest_event_ << " bytes ("
+              << largest_event_case_ << ")\n"
+              << "largest compact long poll: " << largest_poll_ << " bytes ("
+              << largest_poll_case_ << ")\n"
+              << "largest compact session: " << largest_session_ << " bytes ("
+              << largest_session_case_ << ")\n"
+              << "longest laser path: " << longest_laser_ << " bytes; "
+              << cut_lasers_ << " cut to fit\n";
+  }
+
+  // The whole announcement, or its start (160 bytes of JSON) and "...".
+  static void ExpectAnnouncementKept(const std::string& kept,
+                                     const std::string& announcement) {
+    if (kept == announcement) return;
+    EXPECT_THAT(kept, EndsWith("..."));
+    EXPECT_GE(kept.size(), 100u);
+    EXPECT_EQ(announcement.substr(0, kept.size() - 3),
+              kept.substr(0, kept.size() - 3));
+  }
+
+  static void Measure(const std::string& compact, const std::string& what,
+                      size_t& largest, std::string& largest_case) {
+    EXPECT_LE(compact.size(), kCompactLimit) << what;
+    if (compact.size() > largest) {
+      largest = compact.size();
+      largest_case = what;
+    }
+  }
+
+  MemoryStore store_;
+  std::unique_ptr<SessionService> core_;
+  size_t largest_reply_ = 0, largest_session_ = 0, largest_event_ = 0,
+         largest_poll_ = 0, longest_laser_ = 0;
+  int cut_lasers_ = 0;
+  std::string largest_reply_case_, largest_session_case_, largest_event_case_,
+      largest_poll_case_;
+};
+
+// Every first move of every setup, with the longest names: every answer
+// fits in 2048 bytes whole.
+TEST_F(CompactSizeTest, EverySetupsFirstMovesFitWhole) {
+  for (const SetupInfo& setup : AllSetups()) {
+    const Position start = SetupPosition(setup.id).value();
+    MoveList moves;
+    GenerateMoves(start, &moves);
+    for (const Move m : moves) {
+      const Game game = NewGame(std::string(setup.id), "");
+      Play(game, FormatMove(start, m),
+           absl::StrCat(std::string(setup.id), " ", FormatMove(start, m)),
+           /*whole=*/true);
+    }
+  }
+  Report();
+}
+
+// Whole random games on the beam-splitter setups: every answer fits whole.
+TEST_F(CompactSizeTest, RandomGamesWithEyesFitWhole) {
+  std::mt19937 random(11);
+  for (const std::string setup : {"osiris", "isis"}) {
+    for (int round = 0; round < 2; ++round) {
+      const Game game = NewGame(setup, "");
+      Position pos = SetupPosition(setup).value();
+      for (int ply = 0; ply < 80; ++ply) {
+        MoveList moves;
+        GenerateMoves(pos, &moves);
+        const Move m = moves.moves[std::uniform_int_distribution<int>(
+            0, moves.size - 1)(random)];
+        const std::string notation = FormatMove(pos, m);
+        Play(game, notation, absl::StrCat(setup, " ply ", ply, " ", notation),
+             /*whole=*/true);
+        if (HasFailure()) return;
+        if (MakeMove(&pos, m) != 0) break;  // a Pharaoh was hit
+      }
+    }
+  }
+  Report();
+}
+
+// Boards crowded with Eyes whose lasers split into hundreds of beams (the
+// longest paths a hill climb finds): the answers still fit, cut as the
+// bound says.
+TEST_F(CompactSizeTest, MonstrousLasersAreCutToFit) {
+  for (uint32_t seed = 1; seed <= 1; ++seed) {
+    const std::string text = LongLaserSearch(seed).Climb(2000);
+    const Position start = ParsePosition(text).value();
+    MoveList moves;
+    GenerateMoves(start, &moves);
+    int i = 0;
+    for (const Move m : moves) {
+      if (i++ % 5 != 0) continue;
+      const Game game = NewGame("", text);
+      Play(game, FormatMove(start, m),
+           absl::StrCat("'", text, "' ", FormatMove(start, m)),
+           /*whole=*/false);
+    }
+  }
+  EXPECT_GT(cut_lasers_, 0);
+  Report();
+}
+
+v1::MakeMoveResponse SampleReply() {
+  v1::MakeMoveResponse reply;
+  reply.set_version(12);
+  reply.mutable_move()->set_notation("j1L");
+  *reply.mutable_shot() = Shot("osiris", Color::kSilver);
+  *reply.mutable_board() = BoardToProto(SetupPosition("osiris").value());
+  reply.mutable_result()->set_outcome(v1::ONGOING);
+  reply.set_announcement("Silver plays j1L.");
+  return reply;
+}
+
+TEST(CompactCutTest, ALongAnnouncementIsShortenedFirst) {
+  v1::MakeMoveResponse reply = SampleReply();
+  std::string announcement;
+  for (int i = 0; i < 1000; ++i) announcement += "\xc3\xa9\"";  // é and a quote
+  reply.set_announcement(announcement);
+  const std::string compact = CompactMoveReply(reply);
+  EXPECT_LE(compact.size(), kCompactLimit);
+  EXPECT_GE(compact.size(), kCompactLimit - 8);  // it uses the room it has
+  const json parsed = json::parse(compact);      // still valid UTF-8 and JSON
+  EXPECT_THAT(parsed["ann"].get<std::string>(), EndsWith("..."));
+  EXPECT_EQ(parsed["laser"], CompactLaser(reply.shot()));
+  EXPECT_EQ(parsed["pos"], reply.board().position());
+}
+
+TEST(CompactCutTest, AnOverlongLaserLosesItsLastBeams) {
+  v1::MakeMoveResponse reply = SampleReply();
+  v1::LaserShot& shot = *reply.mutable_shot();
+  // 400 more beams like beam 1, "f4f1S".
+  const v1::Beam beam = shot.beams(1);
+  v1::BeamSegment segment;
+  for (const v1::BeamSegment& s : shot.segments()) {
+    if (s.beam_id() == 1) segment = s;
+  }
+  for (int i = 0; i < 400; ++i) {
+    v1::Beam& added = *shot.add_beams();
+    added = beam;
+    added.set_id(shot.beams_size() - 1);
+    *shot.add_segments() = segment;
+    shot.mutable_segments(shot.segments_size() - 1)->set_beam_id(added.id());
+  }
+  const std::string compact = CompactMoveReply(reply);
+  EXPECT_LE(compact.size(), kCompactLimit);
+  const json parsed = json::parse(compact);
+  EXPECT_THAT(parsed["laser"].get<std::string>(),
+              ::testing::StartsWith("j1j4f4y f4f1S"));
+  EXPECT_THAT(parsed["laser"].get<std::string>(), EndsWith(" +"));
+  EXPECT_EQ(parsed["ann"], "Silver plays j1L.");  // short: kept
+  EXPECT_EQ(parsed["pos"], reply.board().position());
+}
+
+TEST(CompactEventsTest, PacksWhatFitsAndAtLeastOne) {
+  std::vector<v1::Event> events;
+  for (int i = 1; i <= 32; ++i) {
+    v1::Event event;
+    event.set_version(i);
+    v1::MoveMade& made = *event.mutable_move_made();
+    made.set_mover(v1::SILVER);
+    *made.mutable_move() = SampleReply().move();
+    *made.mutable_shot() = SampleReply().shot();
+    *made.mutable_board() = SampleReply().board();
+    event.set_announcement(std::string(300, 'a'));
+    events.push_back(event);
+  }
+  const CompactEventList list = CompactEvents(events, 0);
+  EXPECT_LE(list.json.size(), kCompactLimit);
+  EXPECT_GE(list.count, 2);
+  EXPECT_LT(list.count, 32);
+  const json parsed = json::parse(list.json);
+  EXPECT_EQ(parsed["events"].size(), static_cast<size_t>(list.count));
+  EXPECT_EQ(parsed["v"], list.count);
+  EXPECT_EQ(parsed["more"], true);
+  EXPECT_EQ(parsed["events"][0]["kind"], "move");
+  EXPECT_EQ(parsed["events"][0]["by"], "s");
+
+  events[0].set_announcement(std::string(5000, 'b'));
+  const CompactEventList one = CompactEvents({events[0]}, 0);
+  EXPECT_EQ(one.count, 1);
+  EXPECT_LE(one.json.size(), kCompactLimit);
+  EXPECT_EQ(json::parse(one.json)["more"], false);
+
+  const CompactEventList none = CompactEvents({}, 7);
+  EXPECT_EQ(none.json, R"({"v":7,"events":[],"more":false})");
+}
+
+TEST(CompactEventsTest, EveryKind) {
+  v1::Event seat;
+  seat.set_version(1);
+  seat.mutable_seat_changed()->mutable_seat()->set_color(v1::RED);
+  seat.mutable_seat_changed()->mutable_seat()->set_player_name("bob");
+  seat.mutable_seat_changed()->set_joined(true);
+  EXPECT_EQ(CompactEvent(seat),
+            R"({"v":1,"kind":"seat","color":"r","name":"bob","joined":true,)"
+            R"("computer":0,"ann":""})");
+  v1::Event over;
+  over.set_version(9);
+  over.mutable_game_over()->mutable_result()->set_outcome(v1::RED_WINS);
+  over.mutable_game_over()->mutable_result()->set_reason(v1::RESIGNATION);
+  over.set_announcement("Silver resigns.");
+  EXPECT_EQ(CompactEvent(over),
+            R"({"v":9,"kind":"over","res":"R","why":"resignation",)"
+            R"("ann":"Silver resigns."})");
+  v1::Event reset;
+  reset.set_version(10);
+  reset.mutable_game_reset()->set_timed_out(true);
+  EXPECT_EQ(CompactEvent(reset),
+            R"({"v":10,"kind":"reset","timedOut":true,"ann":""})");
+  v1::Event settings;
+  settings.set_version(11);
+  settings.mutable_settings_changed()->mutable_settings()->set_color_scheme(
+      "nile");
+  settings.mutable_settings_changed()->mutable_settings()->set_scale_meters(
+      2.5);
+  EXPECT_EQ(CompactEvent(settings),
+            R"({"v":11,"kind":"settings","quiet":false,"scheme":"nile",)"
+            R"("scale":2.5,"ann":""})");
+  v1::Event deleted;
+  deleted.set_version(12);
+  deleted.mutable_session_deleted();
+  EXPECT_EQ(CompactEvent(deleted), R"({"v":12,"kind":"deleted","ann":""})");
+}
+
+TEST(CompactLegalMovesTest, ListsAndCutsWithMore) {
+  v1::ListLegalMovesResponse moves;
+  moves.add_moves()->set_notation("e4-e5");
+  moves.add_moves()->set_notation("e4R");
+  EXPECT_EQ(CompactLegalMoves(moves), R"({"moves":"e4-e5 e4R","more":false})");
+  for (int i = 0; i < 500; ++i) moves.add_moves()->set_notation("e4-e5");
+  const std::string cut = CompactLegalMoves(moves);
+  EXPECT_LE(cut.size(), kCompactLimit);
+  EXPECT_EQ(json::parse(cut)["more"], true);
+}
+
+}  // namespace
+}  // namespace khet
