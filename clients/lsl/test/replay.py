@@ -410,7 +410,7 @@ def main():
                             run_guarded(s, base, variables, stats)),
                         daemon=True)
                     thread.start()
-                    time.sleep(0.3)  # let it reach the server and wait there
+                    time.sleep(1.0)  # let it reach the server and wait there
                     waiting = (thread, outcome)
                     continue
                 run_step(step, base, variables, stats)
