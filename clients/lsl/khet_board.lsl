@@ -1,0 +1,802 @@
+// khet_board.lsl: an in-world Khet board played through khetd's HTTP/JSON
+// gateway (docs/http-api.md). One script in the board's root prim: touch
+// menus (Setup, Play, Settings), moves by touching a piece, the laser drawn
+// with beam prims, chat announcements, and long polling for what others do.
+// clients/lsl/README.md tells an owner how to set it up. Every route the
+// script calls is written below as a literal path template ("{id}" and the
+// other names in braces are filled in by route()); the replay test
+// (clients/lsl/test/) checks these templates against its transcript.
+
+// ---- Limits ----------------------------------------------------------------
+integer BUDGET = 20;         // requests per 20 s, below the region's 25
+float   WINDOW = 20.0;
+integer WAIT = 25;           // long poll waitSeconds (LSL gives up after 60 s)
+integer MAX_TRIES = 5;       // attempts of one action on 429/499/5xx
+integer BOARD_FACE = 0;      // the root prim's face showing the squares
+float   LASER_SECONDS = 12.0;
+// Creating a board and taking a seat answer with the whole session (4-6 KB)
+// and the token last: those two answers are read up to this many bytes.
+// Every other answer the script reads is compact (at most 2048 bytes).
+integer BIG_ANSWER = 16384;
+
+// What an answer is for (the action slot holds one at a time).
+integer K_CREATE = 1;
+integer K_SETUP = 2;
+integer K_JOIN = 3;
+integer K_LEAVE = 4;
+integer K_COMPUTER = 5;
+integer K_SETTINGS = 6;
+integer K_RESET = 7;
+integer K_REFRESH = 8;
+integer K_MOVES = 9;
+integer K_MOVE = 10;
+
+// ---- State -------------------------------------------------------------------
+string  gServer;           // base URL, no trailing slash
+integer gDebug;
+string  gId;               // session id; "" until the owner picks a setup
+string  gOwnerToken;
+integer gVersion;          // the last version applied
+string  gStatus;           // "W", "P" or "F"
+string  gTurn;             // "s" or "r"
+string  gPos;              // position notation
+list    gBoard;            // 80 piece tokens ("" empty), rank 8 first
+integer gQuiet;
+string  gScheme = "classic";
+list    gPlayers;          // [avatar, side "s"/"r", token] per seat held here
+string  gSilver;           // the seats' players as the server names them
+string  gRed;
+
+list    gSent;             // llGetTime() of recent requests (the budget)
+key     gPollKey = NULL_KEY;
+float   gPollDue = -1.0;   // when to poll next; -1: not scheduled
+float   gPollSent;
+integer gPollFails;
+
+key     gActKey = NULL_KEY;  // the action in flight, or NULL_KEY
+float   gActDue = -1.0;      // a retry waiting for its time; -1: none
+integer gActKind;
+string  gActMethod;
+string  gActPath;
+string  gActBody;
+string  gActToken;
+key     gActWho;
+integer gActTries;
+string  gActArg;           // the setup id, side, square or move
+string  gRetryMove;        // a move refused as stale, to send again
+string  gRetryPos;
+
+float   gLaserUntil = -1.0;
+integer gChannel;
+list    gPieceLinks;       // link numbers of piece prims
+list    gPieceSquares;     // the square each piece prim stands on
+list    gBeamLinks;        // link numbers of beam prims
+integer gNotecardLine;
+
+list SETUPS_2 = ["classic-2", "imhotep-2", "dynasty-2", "classic-2b",
+                 "imhotep-2b", "dynasty-2b", "osiris", "isis"];
+list SETUPS_1 = ["classic-1", "imhotep-1", "dynasty-1", "classic-1b",
+                 "imhotep-1b", "dynasty-1b"];
+// Scheme id, Silver, Red, beam (as the server's ListColorSchemes).
+list SCHEMES = ["classic", <0.75, 0.75, 0.75>, <0.61, 0.07, 0.12>, <1.0, 0.13, 0.13>,
+                "deflexion", <0.75, 0.75, 0.75>, <0.83, 0.69, 0.22>, <1.0, 0.13, 0.13>,
+                "nile", <1.0, 0.55, 0.0>, <0.12, 0.35, 0.66>, <0.22, 1.0, 0.08>,
+                "royal", <0.18, 0.55, 0.34>, <0.42, 0.05, 0.68>, <1.0, 0.13, 0.13>];
+list TIMEOUTS = ["Timeout off", 0, "15 min", 900, "30 min", 1800, "1 h", 3600,
+                 "2 h", 7200, "6 h", 21600];
+list SCALES = ["1 m", "2 m", "3 m", "4 m", "5 m", "6 m", "8 m", "10 m", "15 m",
+               "20 m", "30 m"];
+
+// ---- Requests ----------------------------------------------------------------
+
+// `tpl` with every "{name}" in `names_values` replaced, {id} by the session.
+string route(string tpl, list names_values) {
+    names_values = ["{id}", gId] + names_values;
+    integer i;
+    for (i = 0; i < llGetListLength(names_values); i += 2) {
+        tpl = llDumpList2String(llParseStringKeepNulls(tpl,
+                  [llList2String(names_values, i)], []),
+                  llList2String(names_values, i + 1));
+    }
+    return tpl;
+}
+
+// Sends one request if the budget allows; NULL_KEY if not (or throttled).
+// `big`: read an answer of up to BIG_ANSWER bytes, not LSL's 2048.
+key send(string method, string path, string body, string token, integer big) {
+    float now = llGetTime();
+    while (llGetListLength(gSent) > 0 && now - llList2Float(gSent, 0) > WINDOW)
+        gSent = llDeleteSubList(gSent, 0, 0);
+    if (llGetListLength(gSent) >= BUDGET) return NULL_KEY;
+    list opts = [HTTP_METHOD, method, HTTP_MIMETYPE, "application/json"];
+    if (token != "") opts += [HTTP_CUSTOM_HEADER, "X-Khet-Token", token];
+    if (big) opts += [HTTP_BODY_MAXLENGTH, BIG_ANSWER];
+    key id = llHTTPRequest(gServer + path, opts, body);
+    if (id != NULL_KEY) gSent += [now];
+    return id;
+}
+
+// Starts an action for `who`; one at a time, retried through backOff().
+act(integer kind, key who, string method, string path, string body,
+    string token, string arg) {
+    if (gActKey != NULL_KEY || gActDue >= 0.0) {
+        tell(who, "The board is busy; try again in a moment.");
+        return;
+    }
+    gActKind = kind; gActWho = who; gActMethod = method; gActPath = path;
+    gActBody = body; gActToken = token; gActArg = arg; gActTries = 0;
+    sendAction();
+}
+
+sendAction() {
+    ++gActTries;
+    gActKey = send(gActMethod, gActPath, gActBody, gActToken,
+                   gActKind == K_CREATE || gActKind == K_JOIN);
+    if (gActKey == NULL_KEY) backOff();
+}
+
+// Waits 2, 4, 8... s (at most 60) plus up to as much again, then retries;
+// gives up after MAX_TRIES attempts.
+backOff() {
+    gActKey = NULL_KEY;
+    if (gActTries >= MAX_TRIES) {
+        gActDue = -1.0;
+        tell(gActWho, "The Khet server does not answer; try again later.");
+        keepPolling();
+        return;
+    }
+    float wait = llPow(2.0, (float)gActTries);
+    if (wait > 60.0) wait = 60.0;
+    gActDue = llGetTime() + wait + llFrand(wait);
+    schedule();
+}
+
+poll() {
+    if (gId == "" || gPollKey != NULL_KEY) return;
+    gPollKey = send("GET", route(
+        "/v1/sessions/{id}/events?afterVersion={after}&waitSeconds={wait}&view=compact",
+        ["{after}", gVersion, "{wait}", WAIT]), "", "", FALSE);
+    gPollSent = llGetTime();
+    gPollDue = -1.0;
+    if (gPollKey == NULL_KEY) pollLater();
+}
+
+// Polls unless a poll is in flight or waiting for its time.
+keepPolling() {
+    if (gPollKey == NULL_KEY && gPollDue < 0.0) poll();
+}
+
+pollLater() {
+    float wait = llPow(2.0, (float)gPollFails);
+    if (wait > 60.0) wait = 60.0;
+    if (gPollFails < 6) ++gPollFails;
+    gPollDue = llGetTime() + wait + llFrand(wait);
+    schedule();
+}
+
+refresh(key who) {
+    act(K_REFRESH, who, "GET", route("/v1/sessions/{id}?view=compact", []),
+        "", "", "");
+}
+
+// The timer fires at the earliest pending retry, poll or laser end.
+schedule() {
+    float now = llGetTime();
+    float next = -1.0;
+    if (gActDue >= 0.0) next = gActDue;
+    if (gPollDue >= 0.0 && (next < 0.0 || gPollDue < next)) next = gPollDue;
+    if (gLaserUntil >= 0.0 && (next < 0.0 || gLaserUntil < next)) next = gLaserUntil;
+    if (next < 0.0) llSetTimerEvent(0.0);
+    else if (next - now < 0.1) llSetTimerEvent(0.1);
+    else llSetTimerEvent(next - now);
+}
+
+// ---- Chat and menus ------------------------------------------------------------
+
+tell(key who, string text) {
+    if (who == NULL_KEY) llOwnerSay(text);
+    else llRegionSayTo(who, 0, text);
+}
+
+// Announcements go to local chat; a quiet board says only results.
+announce(string text, integer result) {
+    if (text != "" && (!gQuiet || result)) llSay(0, text);
+}
+
+menu(key who, string text, list buttons) {
+    llDialog(who, text, buttons, gChannel);
+}
+
+string sideName(string side) {
+    if (side == "s") return "Silver";
+    return "Red";
+}
+
+string seatOf(key who) {
+    integer i = llListFindList(gPlayers, [who]);
+    if (i < 0) return "";
+    return llList2String(gPlayers, i + 1);
+}
+
+string tokenOf(key who) {
+    integer i = llListFindList(gPlayers, [who]);
+    if (i < 0) return "";
+    return llList2String(gPlayers, i + 2);
+}
+
+dropSide(string side) {
+    integer i;
+    for (i = llGetListLength(gPlayers) - 3; i >= 0; i -= 3)
+        if (llList2String(gPlayers, i + 1) == side)
+            gPlayers = llDeleteSubList(gPlayers, i, i + 2);
+    save();
+}
+
+// Keeps the session and tokens across script resets (linkset data).
+save() {
+    llLinksetDataWrite("khet", llDumpList2String([gId, gOwnerToken, gQuiet,
+        gScheme] + gPlayers, "|"));
+}
+
+// The board is gone on the server: start again from nothing.
+forget(key who, string why) {
+    tell(who, why);
+    gId = ""; gOwnerToken = ""; gPlayers = []; gVersion = 0; gStatus = "";
+    gPos = ""; gBoard = []; gRetryMove = ""; gSilver = ""; gRed = "";
+    gPollKey = NULL_KEY;  // a late answer about the old board is ignored
+    gPollDue = -1.0;
+    save();
+    draw();
+    drawLaser("");
+    llSetText("Khet: touch Setup to start a board", <1, 1, 1>, 1.0);
+}
+
+// ---- The board -------------------------------------------------------------------
+
+// The 80 tokens of a position, rank 8 first, files a..j.
+list parseBoard(string pos) {
+    string ranks = llList2String(llParseString2List(pos, [" "], []), 0);
+    list out = [];
+    integer n = llStringLength(ranks);
+    integer i = 0;
+    while (i < n) {
+        string c = llGetSubString(ranks, i, i);
+        integer kind = llSubStringIndex("KkPpAaXxSsEeOo", c);
+        if (kind >= 0) {
+            integer len = 1;
+            if (kind < 2) len = 0;
+            else if (kind < 4) len = 2;
+            out += [llGetSubString(ranks, i, i + len)];
+            i += len + 1;
+        } else if (c == "/") {
+            ++i;
+        } else {
+            integer empty = (integer)c;
+            if (c == "1" && llGetSubString(ranks, i + 1, i + 1) == "0") {
+                empty = 10;
+                ++i;
+            }
+            ++i;
+            while (empty-- > 0) out += [""];
+        }
+    }
+    return out;
+}
+
+string squareName(integer file, integer rank) {
+    return llGetSubString("abcdefghij", file, file) + (string)(rank + 1);
+}
+
+// The centre of a square ("e4") on the board's top, in the root's frame.
+vector squareCentre(string sq, float lift) {
+    vector size = llGetScale();
+    float step = size.x / 10.0;
+    integer file = llSubStringIndex("abcdefghij", llGetSubString(sq, 0, 0));
+    integer rank = (integer)llGetSubString(sq, 1, 1) - 1;
+    return <(file + 0.5) * step - size.x / 2.0,
+            (rank + 0.5) * step - size.y / 2.0, size.z / 2.0 + lift>;
+}
+
+string tokenAt(string sq) {
+    integer file = llSubStringIndex("abcdefghij", llGetSubString(sq, 0, 0));
+    integer rank = (integer)llGetSubString(sq, 1, 1) - 1;
+    return llList2String(gBoard, (7 - rank) * 10 + file);
+}
+
+vector schemeColour(integer which) {  // 1 Silver, 2 Red, 3 beam
+    integer i = llListFindList(SCHEMES, [gScheme]);
+    if (i < 0) i = 0;
+    return llList2Vector(SCHEMES, i + which);
+}
+
+// Places a piece prim on every occupied square and hides the rest; tints
+// the board's edge with the colour to move, or all of it with the winner's.
+draw() {
+    list params = [];
+    integer used = 0;
+    vector size = llGetScale();
+    float step = size.x / 10.0;
+    integer i;
+    gPieceSquares = [];
+    for (i = 0; i < llGetListLength(gBoard); ++i) {
+        string t = llList2String(gBoard, i);
+        if (t != "" && used < llGetListLength(gPieceLinks)) {
+            string sq = squareName(i % 10, 7 - i / 10);
+            string letter = llGetSubString(t, 0, 0);
+            string attr = llToLower(llGetSubString(t, 1, -1));
+            integer turn = llListFindList(["ne", "nw", "sw", "se", "n", "w",
+                                           "s", "e", "/", "\\"], [attr]);
+            if (turn < 0) turn = 0;
+            integer side = 2;
+            if (llToUpper(letter) == letter) side = 1;
+            float height = step * 0.5;
+            if (attr == "2") height = step;
+            params += [PRIM_LINK_TARGET, llList2Integer(gPieceLinks, used),
+                PRIM_POS_LOCAL, squareCentre(sq, height / 2.0),
+                PRIM_ROT_LOCAL, llEuler2Rot(<0, 0, (turn % 4) * PI_BY_TWO>),
+                PRIM_SIZE, <step * 0.8, step * 0.8, height>,
+                PRIM_TEXTURE, 0, llToUpper(letter), <1, 1, 0>, ZERO_VECTOR, 0.0,
+                PRIM_COLOR, ALL_SIDES, schemeColour(side), 1.0];
+            gPieceSquares += [sq];
+            ++used;
+        }
+    }
+    for (i = used; i < llGetListLength(gPieceLinks); ++i)
+        params += [PRIM_LINK_TARGET, llList2Integer(gPieceLinks, i),
+            PRIM_POS_LOCAL, ZERO_VECTOR, PRIM_COLOR, ALL_SIDES, ZERO_VECTOR, 0.0];
+    vector edge = <0.3, 0.3, 0.3>;
+    if (gStatus == "P") edge = schemeColour(1 + (gTurn == "r"));
+    params += [PRIM_LINK_TARGET, LINK_ROOT, PRIM_COLOR, ALL_SIDES, edge, 1.0,
+               PRIM_COLOR, BOARD_FACE, <1, 1, 1>, 1.0];
+    llSetLinkPrimitiveParamsFast(LINK_ROOT, params);
+}
+
+// One beam prim per straight run of the laser path string ("j1j4h4h5j5j8N
+// f4f2x"): squares where a beam starts, turns and ends, then how it ended.
+drawLaser(string laser) {
+    list beams = llParseString2List(laser, [" "], []);
+    list params = [];
+    integer used = 0;
+    vector size = llGetScale();
+    float step = size.x / 10.0;
+    float thick = step * 0.08;
+    integer b;
+    for (b = 0; b < llGetListLength(beams); ++b) {
+        string beam = llList2String(beams, b);
+        integer points = (llStringLength(beam) - 1) / 2;
+        string end = llGetSubString(beam, -1, -1);
+        integer p;
+        for (p = 0; p + 1 < points; ++p) {
+            vector a = squareCentre(llGetSubString(beam, 2 * p, 2 * p + 1), step * 0.3);
+            vector z = squareCentre(llGetSubString(beam, 2 * p + 2, 2 * p + 3), step * 0.3);
+            if (p + 2 == points && llSubStringIndex("NESW", end) >= 0) {
+                // A beam that left the board runs on to the edge.
+                integer d = llSubStringIndex("NESW", end);
+                z += step / 2.0 * llList2Vector([<0, 1, 0>, <1, 0, 0>,
+                                                  <0, -1, 0>, <-1, 0, 0>], d);
+            }
+            vector run = z - a;
+            if (used < llGetListLength(gBeamLinks) && llVecMag(run) > 0.001) {
+                params += [PRIM_LINK_TARGET, llList2Integer(gBeamLinks, used),
+                    PRIM_POS_LOCAL, (a + z) / 2.0,
+                    PRIM_SIZE, <llFabs(run.x) + thick, llFabs(run.y) + thick, thick>,
+                    PRIM_COLOR, ALL_SIDES, schemeColour(3), 1.0,
+                    PRIM_GLOW, ALL_SIDES, 0.3, PRIM_FULLBRIGHT, ALL_SIDES, TRUE];
+                ++used;
+            }
+        }
+    }
+    integer i;
+    for (i = used; i < llGetListLength(gBeamLinks); ++i)
+        params += [PRIM_LINK_TARGET, llList2Integer(gBeamLinks, i),
+            PRIM_POS_LOCAL, ZERO_VECTOR, PRIM_COLOR, ALL_SIDES, ZERO_VECTOR, 0.0,
+            PRIM_GLOW, ALL_SIDES, 0.0];
+    if (params != []) llSetLinkPrimitiveParamsFast(LINK_ROOT, params);
+    if (laser != "") {
+        if (gDebug) llOwnerSay("laser " + laser + "; memory used "
+                               + (string)llGetUsedMemory());
+        gLaserUntil = llGetTime() + LASER_SECONDS;
+    } else {
+        gLaserUntil = -1.0;
+    }
+    schedule();
+}
+
+// Hover text: the players and whose turn it is.
+showStatus() {
+    string text = "Silver: " + gSilver + "\nRed: " + gRed + "\n";
+    if (gStatus == "W") text += "Waiting for players (touch Play)";
+    else if (gStatus == "P") text += sideName(gTurn) + " to move";
+    else if (gStatus == "F") text += "Game over";
+    llSetText(text, <1, 1, 1>, 1.0);
+}
+
+// A compact session or move: position, side to move, status, laser.
+applyBoard(string json) {
+    string pos = llJsonGetValue(json, ["pos"]);
+    if (pos != JSON_INVALID && pos != "") {
+        gPos = pos;
+        gBoard = parseBoard(pos);
+    }
+    gTurn = llList2String(llParseString2List(gPos, [" "], []), 1);
+    string v = llJsonGetValue(json, ["st"]);
+    if (v != JSON_INVALID && v != "") gStatus = v;
+    v = llJsonGetValue(json, ["scheme"]);
+    if (v != JSON_INVALID && v != "") gScheme = v;
+    v = llJsonGetValue(json, ["silver"]);
+    if (v != JSON_INVALID) gSilver = v;
+    v = llJsonGetValue(json, ["red"]);
+    if (v != JSON_INVALID) gRed = v;
+    draw();
+    if (gStatus == "F") {
+        string winner = llJsonGetValue(json, ["res"]);
+        if (winner == "S" || winner == "R")
+            llSetLinkPrimitiveParamsFast(LINK_ROOT, [PRIM_COLOR, ALL_SIDES,
+                schemeColour(1 + (winner == "R")), 1.0]);
+    }
+    showStatus();
+}
+
+// One event of a long poll (docs/http-api.md, compact view).
+applyEvent(string ev) {
+    string kind = llJsonGetValue(ev, ["kind"]);
+    if (kind == "move") {
+        applyBoard(ev);
+        drawLaser(llJsonGetValue(ev, ["laser"]));
+    } else if (kind == "setup" || kind == "start") {
+        if (kind == "start") gStatus = "P";
+        else gStatus = "W";
+        applyBoard(ev);
+        drawLaser("");
+    } else if (kind == "over") {
+        gStatus = "F";
+        applyBoard(ev);
+    } else if (kind == "seat") {
+        string side = llJsonGetValue(ev, ["color"]);
+        string name = llJsonGetValue(ev, ["name"]);
+        if (llJsonGetValue(ev, ["joined"]) == JSON_FALSE) {
+            dropSide(side);
+            name = "";
+        }
+        if (side == "s") gSilver = name;
+        else gRed = name;
+        showStatus();
+    } else if (kind == "reset") {
+        gPlayers = [];
+        gSilver = "";
+        gRed = "";
+        gStatus = "W";
+        save();
+        showStatus();
+        drawLaser("");
+    } else if (kind == "settings") {
+        gQuiet = llJsonGetValue(ev, ["quiet"]) == JSON_TRUE;
+        gScheme = llJsonGetValue(ev, ["scheme"]);
+        save();
+        // The board's longest edge (x) follows the owner's Scale setting.
+        vector size = llGetScale();
+        float scale = (float)llJsonGetValue(ev, ["scale"]);
+        if (scale >= 1.0 && llFabs(scale - size.x) > 0.01)
+            llScaleByFactor(scale / size.x);
+        draw();
+    } else if (kind == "deleted") {
+        forget(NULL_KEY, "The board's session was closed on the server.");
+        return;
+    }
+    announce(llJsonGetValue(ev, ["ann"]), kind == "over");
+}
+
+// ---- Answers ---------------------------------------------------------------------
+
+onPoll(integer code, string body) {
+    if (code == 200) {
+        gPollFails = 0;
+        integer n = 0;
+        string ev = llJsonGetValue(body, ["events", n]);
+        while (ev != JSON_INVALID) {
+            integer v = (integer)llJsonGetValue(ev, ["v"]);
+            if (v > gVersion) {   // skip what an answer already showed
+                applyEvent(ev);
+                if (gId == "") return;
+                gVersion = v;
+            }
+            ev = llJsonGetValue(body, ["events", ++n]);
+        }
+        integer last = (integer)llJsonGetValue(body, ["v"]);
+        if (last > gVersion) gVersion = last;
+        // An answer in under a second with nothing new: pause, don't spin.
+        if (n == 0 && llGetTime() - gPollSent < 1.0) {
+            gPollDue = llGetTime() + 2.0;
+            schedule();
+        } else {
+            poll();
+        }
+    } else if (code == 404) {
+        forget(NULL_KEY, "The Khet server no longer knows this board: "
+            + llJsonGetValue(body, ["error", "message"]));
+    } else if (code >= 400 && code < 500 && code != 429 && code != 499 &&
+               gActKey == NULL_KEY && gActDue < 0.0) {
+        refresh(NULL_KEY);  // the poll itself was refused: start over from now
+    } else {
+        pollLater();
+    }
+}
+
+onAction(integer code, string body) {
+    key who = gActWho;
+    integer kind = gActKind;
+    if (code == 429 || code == 499 || code >= 500 || code == 0) {
+        backOff();
+        return;
+    }
+    gActDue = -1.0;
+    string error = llJsonGetValue(body, ["error", "message"]);
+    if (code != 200) {
+        if (kind == K_MOVE && llJsonGetValue(body, ["error", "code"]) == "ABORTED") {
+            // The board changed since the move was chosen: look again.
+            gRetryMove = gActArg;
+            gRetryPos = gPos;
+            refresh(who);
+        } else if (code == 404 && kind != K_CREATE) {
+            forget(who, "The Khet server no longer knows this board: " + error);
+        } else {
+            tell(who, "Khet: " + error);
+            keepPolling();
+        }
+        return;
+    }
+    if (kind == K_CREATE) {
+        gId = llJsonGetValue(body, ["session", "id"]);
+        gOwnerToken = llJsonGetValue(body, ["ownerToken"]);
+        gVersion = 0;
+        save();
+        refresh(who);  // which then starts the long poll
+        return;
+    } else if (kind == K_JOIN) {
+        gPlayers += [who, gActArg, llJsonGetValue(body, ["playerToken"])];
+        save();
+        tell(who, "You play " + sideName(gActArg) + ".");
+    } else if (kind == K_LEAVE) {
+        dropSide(gActArg);
+    } else if (kind == K_REFRESH) {
+        gVersion = (integer)llJsonGetValue(body, ["v"]);
+        applyBoard(body);
+        drawLaser(llJsonGetValue(body, ["laser"]));
+        string move = gRetryMove;
+        gRetryMove = "";
+        if (move != "") {
+            if (gPos == gRetryPos && seatOf(who) == gTurn) sendMove(who, move);
+            else tell(who, "The board changed; choose your move again.");
+        }
+        poll();
+    } else if (kind == K_MOVES) {
+        list moves = llParseString2List(llJsonGetValue(body, ["moves"]), [" "], []);
+        if (moves == []) {
+            tell(who, "That piece cannot move now.");
+            return;
+        }
+        string text = "Moves of " + gActArg + ": " + llDumpList2String(moves, " ");
+        if (llGetListLength(moves) > 11) moves = llList2List(moves, 0, 10);
+        menu(who, llGetSubString(text, 0, 500), moves + ["Type move"]);
+    } else if (kind == K_MOVE) {
+        gVersion = (integer)llJsonGetValue(body, ["v"]);
+        applyBoard(body);
+        drawLaser(llJsonGetValue(body, ["laser"]));
+        announce(llJsonGetValue(body, ["ann"]), llJsonGetValue(body, ["res"]) != "");
+    }
+    keepPolling();
+}
+
+// ---- Actions ---------------------------------------------------------------------
+
+sendMove(key who, string move) {
+    act(K_MOVE, who, "POST", route("/v1/sessions/{id}:move?view=compact", []),
+        llList2Json(JSON_OBJECT, ["move", llList2Json(JSON_OBJECT,
+            ["notation", move]), "expectedVersion", gVersion,
+            "requestId", (string)llGenerateKey()]), tokenOf(who), move);
+}
+
+chooseSetup(key who, string setup) {
+    if (gId == "")
+        act(K_CREATE, who, "POST", route("/v1/sessions", []),
+            llList2Json(JSON_OBJECT, ["name", llGetObjectName(), "setupId", setup]),
+            "", setup);
+    else
+        act(K_SETUP, who, "POST", route("/v1/sessions/{id}:chooseSetup", []),
+            llList2Json(JSON_OBJECT, ["setupId", setup]), gOwnerToken, setup);
+}
+
+settings(key who, string update) {
+    act(K_SETTINGS, who, "POST", route("/v1/sessions/{id}:updateSettings", []),
+        "{\"settings\":" + update + "}", gOwnerToken, "");
+}
+
+// A touch on the board face or a piece prim: the square, or "".
+string touchedSquare() {
+    integer link = llDetectedLinkNumber(0);
+    integer i = llListFindList(gPieceLinks, [link]);
+    if (i >= 0) return llList2String(gPieceSquares, i);
+    if (link > 1 || llDetectedTouchFace(0) != BOARD_FACE) return "";
+    vector st = llDetectedTouchST(0);
+    if (st.x < 0.0) return "";
+    integer file = (integer)(st.x * 10.0);
+    integer rank = (integer)(st.y * 8.0);
+    if (file > 9) file = 9;
+    if (rank > 7) rank = 7;
+    return squareName(file, rank);
+}
+
+onButton(key who, string b) {
+    integer owner = who == llGetOwner();
+    string side = seatOf(who);
+    integer i;
+    if (b == "Setup" && owner) {
+        menu(who, "Choose the rules", ["Khet 2.0", "Khet 1.0"]);
+    } else if (b == "Khet 2.0" && owner) {
+        menu(who, "Khet 2.0 setups (b: Eye of Horus)", SETUPS_2);
+    } else if (b == "Khet 1.0" && owner) {
+        menu(who, "Khet 1.0 setups (b: Eye of Horus)", SETUPS_1);
+    } else if (llListFindList(SETUPS_2 + SETUPS_1, [b]) >= 0 && owner) {
+        chooseSetup(who, b);
+    } else if (b == "Play") {
+        menu(who, "Take a seat, leave it, or seat the computer",
+             ["Silver", "Red", "Leave", "Computer"]);
+    } else if ((b == "Silver" || b == "Red") && gId != "") {
+        string want = llToLower(llGetSubString(b, 0, 0));
+        act(K_JOIN, who, "POST", route("/v1/sessions/{id}:join", []),
+            llList2Json(JSON_OBJECT, ["color", llToUpper(b),
+                "playerName", llKey2Name(who)]), "", want);
+    } else if (b == "Leave") {
+        if (side == "") tell(who, "You have no seat at this board.");
+        else act(K_LEAVE, who, "POST", route("/v1/sessions/{id}:leave", []),
+                 "{}", tokenOf(who), side);
+    } else if (b == "Computer") {
+        menu(who, "The computer's level: 1 A'NOOB'IS ... 5 KHET GRANDMASTER",
+             ["Level 1", "Level 2", "Level 3", "Level 4", "Level 5"]);
+    } else if (llGetSubString(b, 0, 5) == "Level " && gId != "") {
+        string token = tokenOf(who);
+        if (token == "" && owner) token = gOwnerToken;
+        act(K_COMPUTER, who, "POST", route("/v1/sessions/{id}:seatComputer", []),
+            "{\"level\":" + llGetSubString(b, 6, 6) + "}", token, "");
+    } else if (b == "Settings" && owner) {
+        menu(who, "Board settings", ["Timeout", "Quiet", "Scale", "Colours", "Reset"]);
+    } else if (b == "Timeout" && owner) {
+        menu(who, "Reset a game after no move for...", llList2ListStrided(TIMEOUTS, 0, -1, 2));
+    } else if ((i = llListFindList(TIMEOUTS, [b])) >= 0 && owner) {
+        integer seconds = llList2Integer(TIMEOUTS, i + 1);
+        if (seconds == 0) settings(who, "{\"timeoutEnabled\":false}");
+        else settings(who, "{\"timeoutEnabled\":true,\"timeoutSeconds\":" +
+                      (string)seconds + "}");
+    } else if (b == "Quiet" && owner) {
+        menu(who, "Quiet: only results and errors in chat", ["Quiet on", "Quiet off"]);
+    } else if ((b == "Quiet on" || b == "Quiet off") && owner) {
+        settings(who, "{\"quiet\":" + llList2String(["false", "true"], b == "Quiet on")
+                 + "}");
+    } else if (b == "Scale" && owner) {
+        menu(who, "The board's longest edge", SCALES);
+    } else if (llListFindList(SCALES, [b]) >= 0 && owner) {
+        settings(who, "{\"scaleMeters\":" + (string)((integer)b) + "}");
+    } else if (b == "Colours" && owner) {
+        menu(who, "Colour scheme", llList2ListStrided(SCHEMES, 0, -1, 4));
+    } else if (llListFindList(SCHEMES, [b]) >= 0 && owner) {
+        settings(who, "{\"colorScheme\":\"" + b + "\"}");
+    } else if (b == "Reset" && owner && gId != "") {
+        act(K_RESET, who, "POST", route("/v1/sessions/{id}:reset", []), "{}",
+            gOwnerToken, "");
+    } else if (b == "Type move" && side != "") {
+        llTextBox(who, "Type a move, e.g. e4-e5, f4=g3 or j1L", gChannel);
+    } else if (side != "" && gId != "") {
+        sendMove(who, llStringTrim(b, STRING_TRIM));  // a move button or typed
+    }
+}
+
+readConfig(string line) {
+    list kv = llParseString2List(line, ["="], []);
+    string k = llStringTrim(llList2String(kv, 0), STRING_TRIM);
+    string v = llStringTrim(llList2String(kv, 1), STRING_TRIM);
+    if (k == "server") gServer = v;
+    else if (k == "debug") gDebug = (integer)v;
+}
+
+start() {
+    if (llGetSubString(gServer, -1, -1) == "/") gServer = llGetSubString(gServer, 0, -2);
+    if (gServer == "") {
+        llOwnerSay("Put the Khet server's URL in the description or a notecard "
+                   + "\"khet config\" (server=https://...).");
+        return;
+    }
+    list saved = llParseStringKeepNulls(llLinksetDataRead("khet"), ["|"], []);
+    gId = llList2String(saved, 0);
+    gOwnerToken = llList2String(saved, 1);
+    gQuiet = llList2Integer(saved, 2);
+    if (llList2String(saved, 3) != "") gScheme = llList2String(saved, 3);
+    integer i;
+    for (i = 4; i + 2 < llGetListLength(saved); i += 3)
+        gPlayers += [llList2Key(saved, i), llList2String(saved, i + 1),
+                     llList2String(saved, i + 2)];
+    if (gId == "") forget(NULL_KEY, "Khet board ready: touch it and choose Setup.");
+    else refresh(NULL_KEY);
+}
+
+default {
+    state_entry() {
+        gChannel = -1000000 - (integer)llFrand(1000000000.0);
+        llListen(gChannel, "", NULL_KEY, "");
+        integer i;
+        for (i = 2; i <= llGetNumberOfPrims(); ++i) {
+            string name = llGetLinkName(i);
+            if (name == "piece") gPieceLinks += [i];
+            else if (name == "beam") gBeamLinks += [i];
+        }
+        gServer = llStringTrim(llGetObjectDesc(), STRING_TRIM);
+        if (llGetSubString(gServer, 0, 3) != "http") gServer = "";
+        if (gServer == "" &&
+            llGetInventoryType("khet config") == INVENTORY_NOTECARD)
+            llGetNotecardLine("khet config", gNotecardLine);
+        else
+            start();
+    }
+
+    dataserver(key id, string data) {
+        if (data == EOF) {
+            start();
+        } else {
+            readConfig(data);
+            llGetNotecardLine("khet config", ++gNotecardLine);
+        }
+    }
+
+    changed(integer change) {
+        if (change & (CHANGED_OWNER | CHANGED_INVENTORY | CHANGED_LINK)) {
+            if (change & CHANGED_OWNER) llLinksetDataDelete("khet");
+            llResetScript();
+        }
+    }
+
+    touch_start(integer n) {
+        key who = llDetectedKey(0);
+        string sq = touchedSquare();
+        string side = seatOf(who);
+        string t = "";
+        if (sq != "") t = tokenAt(sq);
+        if (t != "" && side != "" && gStatus == "P" &&
+            ((llToUpper(t) == t) == (side == "s"))) {
+            if (side != gTurn) {
+                tell(who, "It is " + sideName(gTurn) + "'s turn.");
+                return;
+            }
+            act(K_MOVES, who, "GET", route(
+                "/v1/sessions/{id}/legalMoves?square={square}&view=compact",
+                ["{square}", sq]), "", "", sq);
+            return;
+        }
+        list buttons = ["Play"];
+        if (who == llGetOwner()) buttons = ["Setup", "Play", "Settings"];
+        menu(who, "Khet", buttons);
+    }
+
+    listen(integer channel, string name, key id, string message) {
+        onButton(id, message);
+    }
+
+    http_response(key id, integer code, list meta, string body) {
+        if (id == gPollKey) {
+            gPollKey = NULL_KEY;
+            onPoll(code, body);
+        } else if (id == gActKey) {
+            gActKey = NULL_KEY;
+            onAction(code, body);
+        }
+    }
+
+    timer() {
+        float now = llGetTime();
+        if (gLaserUntil >= 0.0 && now >= gLaserUntil) drawLaser("");
+        if (gActDue >= 0.0 && now >= gActDue) {
+            gActDue = -1.0;
+            sendAction();
+        }
+        if (gPollDue >= 0.0 && now >= gPollDue) poll();
+        schedule();
+    }
+}

@@ -1,0 +1,452 @@
+#!/usr/bin/python3
+"""Replays the in-world board's HTTP exchanges against a real khetd.
+
+The board script (clients/lsl/khet_board.lsl) cannot run outside a virtual
+world, so scenario.txt writes down, request by request, what it sends and
+which fields of each answer it reads. This runner starts khetd with its HTTP
+gateway on free loopback ports, sends every request as LSL's llHTTPRequest
+would, and checks the status, the fields, the content type and that each
+answer the script receives fits in LSL's default 2048-byte body. It also
+checks that the script and the transcript use the same routes, so the two
+cannot drift apart.
+
+Transcript format (one directive a line, '#' starts a comment):
+  ## title                  a new step
+  by other                  the request comes from another client (a web
+                            page, the owner's khetctl): not the script's
+  set NAME VALUE            a variable; VALUE "@uuid" makes a fresh one
+  METHOD TEMPLATE           the request; "{name}" is filled from variables
+  token NAME                sends X-Khet-Token: <value of NAME>
+  body JSON                 the body; "$name" is filled from variables
+  status CODE               the expected HTTP status
+  expect PATH = JSON        a field the script reads equals a JSON value
+                            ("$name" allowed)
+  expect PATH ~ REGEX       ... matches (as text)
+  expect PATH present       ... is there
+  check PATH ...            as expect, for a field the script does not read
+                            (the server's side of the scenario)
+  save NAME PATH            keeps a field's value for later steps
+  repeat N                  send again (after 0.2 s) until the expects
+                            hold, at most N times
+  limit N                   the script reads this answer up to N bytes
+                            (HTTP_BODY_MAXLENGTH); default LSL's 2048
+  background                the request stays open (a long poll) while
+                            the next step runs; checked after that step
+  cut                       the script reads only the status of a 200
+                            answer, so LSL may cut it at 2048 bytes; an
+                            error answer (read for its message) must fit
+PATH is dotted (events.0.kind); "events[kind=move]" picks the first element
+whose field has that value.
+"""
+
+import argparse
+import gzip
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+import zlib
+
+LSL_BODY_LIMIT = 2048
+# What llHTTPRequest adds to every request (besides HTTP_CUSTOM_HEADER).
+LSL_HEADERS = {
+    "User-Agent": "Second Life LSL/2024.01.01.000000 (http://secondlife.com)",
+    "Accept": "text/*, application/xhtml+xml, application/atom+xml, "
+              "application/json, application/xml, application/llsd+xml, "
+              "application/x-javascript, application/javascript, "
+              "application/x-www-form-urlencoded, application/rss+xml",
+    "Accept-Charset": "utf-8;q=1.0, *;q=0.5",
+    "Accept-Encoding": "deflate, gzip",
+    "Cache-Control": "max-age=259200",
+    "Pragma": "no-cache",
+    "X-SecondLife-Shard": "Production",
+    "X-SecondLife-Object-Name": "Khet board",
+    "X-SecondLife-Object-Key": "2b0d3f5e-3c5c-4d8e-9f39-7c5a2a1e0b11",
+    "X-SecondLife-Region": "Giza (256000, 256000)",
+    "X-SecondLife-Local-Position": "(128.0, 128.0, 22.5)",
+    "X-SecondLife-Owner-Name": "Owner Resident",
+    "X-SecondLife-Owner-Key": "7d1c2c5a-0f0e-4f7b-8a38-0b8f1d7f6a21",
+}
+LSL_CONTENT_TYPES = ("application/json", "text/")
+
+
+class Failure(Exception):
+    pass
+
+
+def parse_transcript(text):
+    steps = []
+    step = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or (line.startswith("#") and not line.startswith("##")):
+            continue
+        if line.startswith("## "):
+            step = {"title": line[3:], "line": number, "by": "script",
+                    "sets": [], "token": None, "body": "", "status": 200,
+                    "expects": [], "saves": [], "repeat": 1,
+                    "limit": LSL_BODY_LIMIT, "cut": False,
+                    "background": False}
+            steps.append(step)
+            continue
+        if step is None:
+            raise Failure(f"line {number}: directive before the first step")
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+        if word in ("GET", "POST", "DELETE", "PUT"):
+            step["method"], step["template"] = word, rest
+        elif word == "by":
+            step["by"] = rest
+        elif word == "set":
+            name, _, value = rest.partition(" ")
+            step["sets"].append((name, value))
+        elif word == "token":
+            step["token"] = rest
+        elif word == "body":
+            step["body"] = rest
+        elif word == "status":
+            step["status"] = int(rest)
+        elif word in ("expect", "check"):
+            match = re.fullmatch(r"(\S+)\s+(=|~)\s+(.*)", rest) or \
+                re.fullmatch(r"(\S+)\s+(present)()", rest)
+            if not match:
+                raise Failure(f"line {number}: bad {word}: {rest}")
+            step["expects"].append(match.groups() + (word == "expect",))
+        elif word == "save":
+            name, _, path = rest.partition(" ")
+            step["saves"].append((name, path.strip()))
+        elif word == "repeat":
+            step["repeat"] = int(rest)
+        elif word == "limit":
+            step["limit"] = int(rest)
+        elif word == "cut":
+            step["cut"] = True
+        elif word == "background":
+            step["background"] = True
+        else:
+            raise Failure(f"line {number}: unknown directive {word!r}")
+    for step in steps:
+        if "method" not in step:
+            raise Failure(f"line {step['line']}: step has no request")
+        if step["cut"] and step["status"] == 200 and step["expects"]:
+            raise Failure(f"line {step['line']}: a cut answer cannot be read")
+    return steps
+
+
+def lookup(doc, path):
+    """The value at a dotted path, or KeyError."""
+    value = doc
+    for part in path.split("."):
+        select = re.fullmatch(r"(\w+)\[(\w+)=([^\]]*)\]", part)
+        if select:
+            name, field, want = select.groups()
+            items = value[name]
+            found = [item for item in items
+                     if isinstance(item, dict) and str(item.get(field)) == want]
+            if not found:
+                raise KeyError(part)
+            value = found[0]
+        elif isinstance(value, list):
+            value = value[int(part)]
+        else:
+            value = value[part]
+    return value
+
+
+def fill(text, variables, pattern):
+    def one(match):
+        name = match.group(1)
+        if name not in variables:
+            raise Failure(f"unknown variable {name!r}")
+        return str(variables[name])
+    return re.sub(pattern, one, text)
+
+
+def script_routes(script_text):
+    """(method, template) of every request the script can send."""
+    routes = set(re.findall(
+        r'"(GET|POST|DELETE|PUT)",\s*route\(\s*"(/v1/[^"]*)"', script_text))
+    stray = set(re.findall(r'"(/v1/[^"]*)"', script_text)) - \
+        {template for _, template in routes}
+    if stray:
+        raise Failure(f"paths outside a route(...) request: {sorted(stray)}")
+    if script_text.count("llHTTPRequest(") != 1:
+        raise Failure("the script must send every request through send()")
+    return routes
+
+
+def names_in(step):
+    """The JSON names a script step writes in its body and reads back."""
+    names = set()
+
+    def walk(value):
+        if isinstance(value, dict):
+            for name, inner in value.items():
+                names.add(name)
+                walk(inner)
+    if step["body"]:
+        walk(json.loads(re.sub(r"\$\w+", "0", step["body"])))
+    for path, _, _, read in step["expects"]:
+        if read:
+            for part in path.split("."):
+                select = re.fullmatch(r"(\w+)\[(\w+)=[^\]]*\]", part)
+                if select:
+                    names.update(select.groups())
+                elif not part.isdigit():
+                    names.add(part)
+    return names
+
+
+LSL_WORDS = {"if", "for", "while", "do", "return", "jump", "state",
+             "default", "integer", "float", "string", "key", "vector",
+             "rotation", "list"}
+LSL_EVENTS = {"state_entry", "dataserver", "changed", "touch_start", "listen",
+              "http_response", "timer"}
+
+
+def check_calls(script_text):
+    """A light check of what cannot be compiled here: brackets balance, and
+    every call is to an ll* function, a keyword, an event or a function
+    the script defines."""
+    code = re.sub(r'"(\\.|[^"\\])*"', '""', script_text)
+    code = re.sub(r"//[^\n]*", "", code)
+    for open_, close in ("()", "[]", "{}"):
+        if code.count(open_) != code.count(close):
+            raise Failure(f"the script's {open_}{close} do not balance")
+    defined = set(re.findall(r"^(?:\w+\s+)?(\w+)\s*\([^;{]*\)\s*\{",
+                             code, re.M))
+    for name in set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", code)):
+        if not (name.startswith("ll") or name in LSL_WORDS or
+                name in LSL_EVENTS or name in defined):
+            raise Failure(f"the script calls {name}() but does not define it")
+    # Every other lower-case name is a variable the script declares (upper
+    # case names are LSL's constants or the script's own).
+    declared = set(re.findall(
+        r"\b(?:integer|float|string|key|vector|rotation|list)\s+(\w+)", code))
+    code = re.sub(r"\.[xyzs]\b", "", code)  # vector and rotation members
+    for name in set(re.findall(r"\b([a-z]\w*)\b(?!\s*\()", code)):
+        if name not in declared | LSL_WORDS | {"else"}:
+            raise Failure(f"the script uses {name} but never declares it")
+
+
+def check_agreement(steps, script_text):
+    """The script and the transcript use the same routes and JSON names."""
+    used = {(s["method"], s["template"]) for s in steps if s["by"] == "script"}
+    check_calls(script_text)
+    declared = script_routes(script_text)
+    if used - declared:
+        raise Failure(f"transcript routes missing from the script: "
+                      f"{sorted(used - declared)}")
+    if declared - used:
+        raise Failure(f"script routes the transcript does not replay: "
+                      f"{sorted(declared - used)}")
+    for step in steps:
+        if step["by"] != "script":
+            continue
+        limit = re.search(r"HTTP_BODY_MAXLENGTH,\s*(\w+)", script_text)
+        if step["limit"] != LSL_BODY_LIMIT and not (limit and (
+                limit.group(1) == str(step["limit"]) or re.search(
+                    rf"\b{limit.group(1)}\s*=\s*{step['limit']};",
+                    script_text))):
+            raise Failure(f"step {step['title']!r}: the script never sets "
+                          f"HTTP_BODY_MAXLENGTH to {step['limit']}")
+        for name in names_in(step):
+            if f'"{name}"' not in script_text and \
+                    f'\\"{name}\\"' not in script_text:
+                raise Failure(f"step {step['title']!r}: the script never "
+                              f"writes or reads the JSON name {name!r}")
+    return declared
+
+
+def start_khetd(binary, workdir):
+    log = open(os.path.join(workdir, "khetd.log"), "w")
+    proc = subprocess.Popen(
+        [binary, "--listen", "127.0.0.1:0", "--http_listen", "127.0.0.1:0",
+         "--store", "memory"],
+        stdout=subprocess.PIPE, stderr=log, text=True)
+    deadline = time.time() + 20
+    http = None
+    lines = []
+    while time.time() < deadline and http is None:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line.strip())
+        match = re.search(r"khetd http listening on (\S+)", line)
+        if match:
+            http = match.group(1)
+    if http is None:
+        proc.kill()
+        raise Failure(f"khetd printed no HTTP address: {lines}")
+    return proc, "http://" + http
+
+
+def exchange(base, method, path, body, token, from_script):
+    headers = {"Content-Type": "application/json"}  # HTTP_MIMETYPE
+    if from_script:
+        headers.update(LSL_HEADERS)
+    if token is not None:
+        headers["X-Khet-Token"] = token
+    data = body.encode() if method != "GET" else None
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=40) as answer:
+            status, got, raw = answer.status, answer.headers, answer.read()
+    except urllib.error.HTTPError as error:
+        status, got, raw = error.code, error.headers, error.read()
+    # The region unpacks a compressed answer; the limit is on what it hands on.
+    if got.get("Content-Encoding", "") == "gzip":
+        raw = gzip.decompress(raw)
+    elif got.get("Content-Encoding", "") == "deflate":
+        raw = zlib.decompress(raw)
+    return status, got.get("Content-Type", ""), raw
+
+
+def check_expects(step, doc, variables):
+    """The first unmet expectation, or None."""
+    for path, op, want, _ in step["expects"]:
+        try:
+            got = lookup(doc, path)
+        except (KeyError, IndexError, ValueError, TypeError):
+            return f"{path} is missing"
+        if op == "=":
+            expected = json.loads(fill(want, variables, r"\$(\w+)"))
+            if got != expected:
+                return f"{path} is {json.dumps(got)}, expected {want}"
+        elif op == "~":
+            if not re.search(want, got if isinstance(got, str) else
+                             json.dumps(got)):
+                return f"{path} is {json.dumps(got)}, does not match /{want}/"
+    return None
+
+
+def run_step(step, base, variables, stats):
+    for name, value in step["sets"]:
+        variables[name] = str(uuid.uuid4()) if value == "@uuid" else \
+            fill(value, variables, r"\$(\w+)")
+    path = fill(step["template"], variables, r"\{(\w+)\}")
+    body = fill(step["body"], variables, r"\$(\w+)")
+    if step["body"]:
+        json.loads(body)  # the transcript's own bodies must be JSON
+    token = variables[step["token"]] if step["token"] else None
+    from_script = step["by"] == "script"
+    for attempt in range(step["repeat"]):
+        status, content_type, raw = exchange(base, step["method"], path, body,
+                                             token, from_script)
+        where = f"step {step['title']!r} ({step['method']} {path})"
+        if status != step["status"]:
+            raise Failure(f"{where}: status {status}, expected "
+                          f"{step['status']}: {raw[:300]!r}")
+        if from_script:
+            cut = step["cut"] and status == 200
+            stats.append((len(raw), "cut" if cut else step["limit"],
+                          step["title"]))
+            if not cut and len(raw) > step["limit"]:
+                raise Failure(f"{where}: the answer has {len(raw)} bytes; the "
+                              f"script reads at most {step['limit']}")
+            if not content_type.startswith(LSL_CONTENT_TYPES):
+                raise Failure(f"{where}: content type {content_type!r} is not "
+                              "one LSL hands to scripts")
+        try:
+            doc = json.loads(raw) if raw else {}
+        except ValueError:
+            raise Failure(f"{where}: the answer is not JSON: {raw[:200]!r}")
+        problem = check_expects(step, doc, variables)
+        if problem is None:
+            break
+        if attempt + 1 == step["repeat"]:
+            raise Failure(f"{where}: {problem}\n  answer: "
+                          f"{raw.decode(errors='replace')}")
+        time.sleep(0.2)
+    for name, field in step["saves"]:
+        try:
+            variables[name] = lookup(doc, field)
+        except (KeyError, IndexError, ValueError, TypeError):
+            raise Failure(f"{where}: no {field} to save as {name}")
+    return status
+
+
+def run_guarded(step, base, variables, stats):
+    """run_step for a thread: the Failure, or None."""
+    try:
+        run_step(step, base, variables, stats)
+        return None
+    except Failure as failure:
+        return failure
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--khetd", required=True)
+    parser.add_argument("--transcript", required=True)
+    parser.add_argument("--script", required=True)
+    args = parser.parse_args()
+
+    steps = parse_transcript(open(args.transcript).read())
+    script = open(args.script).read()
+    declared = check_agreement(steps, script)
+
+    with tempfile.TemporaryDirectory() as workdir:
+        proc, base = start_khetd(args.khetd, workdir)
+        try:
+            variables = {}
+            stats = []
+            started = time.time()
+            waiting = None  # a background step's thread and its outcome
+            for step in steps:
+                if step["background"]:
+                    outcome = []
+                    thread = threading.Thread(
+                        target=lambda s=step: outcome.append(
+                            run_guarded(s, base, variables, stats)),
+                        daemon=True)
+                    thread.start()
+                    time.sleep(1.0)  # let it reach the server and wait there
+                    waiting = (thread, outcome)
+                    continue
+                run_step(step, base, variables, stats)
+                if waiting:
+                    waiting[0].join(timeout=40)
+                    if waiting[1] and waiting[1][0] is not None:
+                        raise waiting[1][0]
+                    if not waiting[1]:
+                        raise Failure("a background request never finished")
+                    waiting = None
+            if proc.poll() is not None:
+                raise Failure(f"khetd exited with {proc.returncode}")
+            print(f"{len(steps)} exchanges ({len(stats)} by the script) in "
+                  f"{time.time() - started:.1f} s; {len(declared)} routes")
+            for kind in (LSL_BODY_LIMIT, "cut", *sorted(
+                    {k for _, k, _ in stats if k not in (LSL_BODY_LIMIT, "cut")})):
+                sizes = [(size, title) for size, k, title in stats if k == kind]
+                if sizes:
+                    size, title = max(sizes)
+                    print(f"  answers read up to {kind}: {len(sizes)}, largest "
+                          f"{size} bytes ({title})")
+        except Failure:
+            sys.stderr.write(open(os.path.join(workdir, "khetd.log")).read()[-3000:])
+            raise
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Failure as failure:
+        print(f"FAIL: {failure}", file=sys.stderr)
+        sys.exit(1)
