@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cerrno>
 #include <fstream>
+#include <functional>
 #include <latch>
 #include <random>
 #include <string>
@@ -230,6 +231,197 @@ TEST(SqliteStoreTest, TwoConnectionsRacingHaveOneWinner) {
     KHET_ASSERT_OK(events);
     EXPECT_THAT(*events, SizeIs(kRounds));
   }
+}
+
+// ---- Group commit ---------------------------------------------------------
+
+// Waits until `n` writes are queued or in a batch; fails after 10 s.
+void WaitForWaiting(SqliteStore& store, int64_t n) {
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (store.write_stats().waiting != n) {
+    ASSERT_LT(absl::Now(), deadline)
+        << "waiting writes: " << store.write_stats().waiting << ", not " << n;
+    absl::SleepFor(absl::Milliseconds(1));
+  }
+}
+
+// Makes `writes` queue up behind a batch that cannot commit yet: another
+// connection holds the file's write lock while a first write (creating the
+// session "leader") leads a batch of its own and waits for the lock; the
+// writes queue behind it one at a time, in order, and form the next
+// batch(es) once the lock is released. Returns each write's status.
+std::vector<absl::Status> RunQueuedBehindALock(
+    const std::string& path, SqliteStore& store,
+    const std::vector<std::function<absl::Status()>>& writes) {
+  RawDb blocker(path);
+  blocker.Exec("BEGIN IMMEDIATE");
+  const int64_t before = store.write_stats().waiting;
+  std::thread leader([&] {
+    EXPECT_TRUE(store.Create({"leader", 0, ""}, {}).ok());
+  });
+  WaitForWaiting(store, before + 1);
+  std::vector<absl::Status> statuses(writes.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < writes.size(); ++i) {
+    threads.emplace_back([&, i] { statuses[i] = writes[i](); });
+    WaitForWaiting(store, before + 2 + static_cast<int64_t>(i));
+  }
+  blocker.Exec("COMMIT");
+  leader.join();
+  for (std::thread& thread : threads) thread.join();
+  return statuses;
+}
+
+TEST(SqliteStoreBatchTest, ConcurrentWritesShareOneTransaction) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  absl::StatusOr<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path);
+  KHET_ASSERT_OK(opened);
+  SqliteStore& store = **opened;
+  constexpr int kWriters = 20;
+  for (int i = 0; i < kWriters; ++i) {
+    KHET_ASSERT_OK(store.Create({absl::StrCat("s", i), 0, ""}, {}));
+  }
+  const SqliteWriteStats before = store.write_stats();
+  std::vector<std::function<absl::Status()>> writes;
+  for (int i = 0; i < kWriters; ++i) {
+    writes.push_back([&store, i] {
+      const EventRecord event = Event(1);
+      return store.Update({absl::StrCat("s", i), 1, absl::StrCat("v1 ", i)}, 0,
+                          {&event, 1});
+    });
+  }
+  for (const absl::Status& status : RunQueuedBehindALock(path, store, writes)) {
+    KHET_EXPECT_OK(status);
+  }
+  const SqliteWriteStats after = store.write_stats();
+  EXPECT_EQ(after.writes - before.writes, kWriters + 1);
+  EXPECT_EQ(after.transactions - before.transactions, 2)
+      << "the leader's transaction and one for the writes queued behind it";
+  EXPECT_EQ(after.waiting, 0);
+
+  opened->reset();  // every write must be in the file for a new connection
+  absl::StatusOr<std::unique_ptr<SqliteStore>> reopened =
+      SqliteStore::Open(path);
+  KHET_ASSERT_OK(reopened);
+  for (int i = 0; i < kWriters; ++i) {
+    const std::string id = absl::StrCat("s", i);
+    absl::StatusOr<SessionRecord> got = (*reopened)->Get(id);
+    KHET_ASSERT_OK(got);
+    EXPECT_EQ(got->version, 1);
+    EXPECT_EQ(got->state, absl::StrCat("v1 ", i));
+    absl::StatusOr<std::vector<EventRecord>> events =
+        (*reopened)->EventsAfter(id, 0, 10);
+    KHET_ASSERT_OK(events);
+    EXPECT_THAT(*events, SizeIs(1));
+  }
+}
+
+TEST(SqliteStoreBatchTest, AFailingWriteLeavesTheRestOfItsBatchAlone) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  absl::StatusOr<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path);
+  KHET_ASSERT_OK(opened);
+  SqliteStore& store = **opened;
+  for (const char* id : {"good1", "stale", "bad-events", "good2", "gone"}) {
+    KHET_ASSERT_OK(store.Create({id, 0, "start"}, {}));
+  }
+  const SqliteWriteStats before = store.write_stats();
+  const EventRecord one = Event(1);
+  const std::vector<EventRecord> backwards = {Event(2), Event(1)};
+  const std::vector<std::function<absl::Status()>> writes = {
+      [&] {
+        return store.Update({"good1", 1, "next"}, 0, {&one, 1});
+      },
+      [&] {
+        return store.Update({"stale", 8, "next"}, 7, {});
+      },
+      [&] {
+        return store.Create({"good1", 0, "again"}, {});
+      },
+      [&] {
+        return store.Update({"bad-events", 2, "next"}, 0, backwards);
+      },
+      [&] {
+        return store.Update({"nobody", 1, "next"}, 0, {});
+      },
+      [&] { return store.Delete("gone"); },
+      [&] { return store.Delete("gone"); },
+      [&] {
+        return store.Update({"good2", 1, "next"}, 0, {&one, 1});
+      },
+  };
+  const std::vector<absl::Status> statuses =
+      RunQueuedBehindALock(path, store, writes);
+  KHET_EXPECT_OK(statuses[0]);
+  EXPECT_THAT(statuses[1], StatusIs(absl::StatusCode::kAborted, "version 0"));
+  EXPECT_THAT(statuses[2], StatusIs(absl::StatusCode::kAlreadyExists, "good1"));
+  EXPECT_THAT(statuses[3],
+              StatusIs(absl::StatusCode::kInvalidArgument, "bad-events"));
+  EXPECT_THAT(statuses[4], StatusIs(absl::StatusCode::kNotFound, "nobody"));
+  KHET_EXPECT_OK(statuses[5]);
+  EXPECT_THAT(statuses[6], StatusIs(absl::StatusCode::kNotFound, "gone"));
+  KHET_EXPECT_OK(statuses[7]);
+  EXPECT_EQ(store.write_stats().transactions - before.transactions, 2);
+
+  for (const char* id : {"good1", "good2"}) {
+    absl::StatusOr<SessionRecord> got = store.Get(id);
+    KHET_ASSERT_OK(got);
+    EXPECT_EQ(got->version, 1) << id;
+    EXPECT_EQ(got->state, "next") << id;
+  }
+  for (const char* id : {"stale", "bad-events"}) {
+    absl::StatusOr<SessionRecord> got = store.Get(id);
+    KHET_ASSERT_OK(got);
+    EXPECT_EQ(got->version, 0) << id;
+    EXPECT_EQ(got->state, "start") << id;
+    absl::StatusOr<std::vector<EventRecord>> events =
+        store.EventsAfter(id, 0, 10);
+    KHET_ASSERT_OK(events);
+    EXPECT_THAT(*events, SizeIs(0)) << id;
+  }
+  EXPECT_THAT(store.Get("gone"), StatusIs(absl::StatusCode::kNotFound, ""));
+  EXPECT_THAT(store.Get("nobody"), StatusIs(absl::StatusCode::kNotFound, ""));
+}
+
+TEST(SqliteStoreBatchTest, BatchesAreBoundedAndKeepArrivalOrder) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  SqliteStoreOptions options;
+  options.max_batch = 4;
+  absl::StatusOr<std::unique_ptr<SqliteStore>> opened =
+      SqliteStore::Open(path, options);
+  KHET_ASSERT_OK(opened);
+  SqliteStore& store = **opened;
+  KHET_ASSERT_OK(store.Create({"chain", 0, ""}, {}));
+  const SqliteWriteStats before = store.write_stats();
+  // Write i takes the session from version i to i + 1: only arrival order
+  // lets every one of them succeed.
+  constexpr int kWrites = 10;
+  std::vector<std::function<absl::Status()>> writes;
+  for (int i = 0; i < kWrites; ++i) {
+    writes.push_back([&store, i] {
+      const EventRecord event = Event(i + 1);
+      return store.Update({"chain", i + 1, absl::StrCat(i + 1)}, i,
+                          {&event, 1});
+    });
+  }
+  for (const absl::Status& status : RunQueuedBehindALock(path, store, writes)) {
+    KHET_EXPECT_OK(status);
+  }
+  // The leader alone, then the 10 writes in batches of at most 4: 4, 4, 2.
+  EXPECT_EQ(store.write_stats().transactions - before.transactions, 4);
+  absl::StatusOr<SessionRecord> got = store.Get("chain");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->version, kWrites);
+}
+
+TEST(SqliteStoreBatchTest, RefusesABatchLimitBelowOne) {
+  ScratchDir dir;
+  SqliteStoreOptions options;
+  options.max_batch = 0;
+  EXPECT_THAT(SqliteStore::Open(dir.File("s.db"), options),
+              StatusIs(absl::StatusCode::kInvalidArgument, "max_batch"));
 }
 
 // The crash test's session: its state at each version, sized so that

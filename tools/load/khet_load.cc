@@ -27,8 +27,8 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "absl/flags/usage_config.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
@@ -130,7 +130,8 @@ v1::RuleOptions LoadRulesProto() {
 
 std::unique_ptr<grpc::ClientContext> NewContext(const std::string& token) {
   auto context = std::make_unique<grpc::ClientContext>();
-  context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  context->set_deadline(std::chrono::system_clock::now() +
+                        std::chrono::seconds(60));
   if (!token.empty()) {
     context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
   }
@@ -153,7 +154,8 @@ absl::Status JoinBoth(v1::KhetService::Stub& stub, Player& player) {
     const grpc::Status status =
         stub.JoinSeat(NewContext("").get(), join, &joined);
     if (!status.ok()) {
-      return absl::UnavailableError(absl::StrCat("JoinSeat: ", Describe(status)));
+      return absl::UnavailableError(
+          absl::StrCat("JoinSeat: ", Describe(status)));
     }
     player.tokens[color == v1::SILVER ? 0 : 1] = joined.player_token();
   }
@@ -188,7 +190,7 @@ enum class Kind { kHealth, kMove };
 // What one phase measures: which call, by how many sessions, and when.
 struct Phase {
   Kind kind;
-  int active;                   // sessions 0..active-1 take part
+  int active;  // sessions 0..active-1 take part
   std::atomic<bool> stop{false};
   int64_t window_start_ns = 0;  // calls started before are warm-up
 };
@@ -204,8 +206,10 @@ struct Sample {
 class Worker {
  public:
   Worker(const std::string& address, int index)
-      : index_(index), channel_(NewChannel(address, index)),
-        stub_(v1::KhetService::NewStub(channel_)), generic_(channel_) {}
+      : index_(index),
+        channel_(NewChannel(address, index)),
+        stub_(v1::KhetService::NewStub(channel_)),
+        generic_(channel_) {}
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
   // Every call has ended when Run returns, so the queue holds no call.
@@ -261,8 +265,7 @@ class Worker {
     std::unique_ptr<grpc::ClientAsyncResponseReader<v1::MakeMoveResponse>>
         move_reader;
     v1::Session reset_response;
-    std::unique_ptr<grpc::ClientAsyncResponseReader<v1::Session>>
-        reset_reader;
+    std::unique_ptr<grpc::ClientAsyncResponseReader<v1::Session>> reset_reader;
     v1::JoinSeatResponse join_response;
     std::unique_ptr<grpc::ClientAsyncResponseReader<v1::JoinSeatResponse>>
         join_reader;
@@ -273,8 +276,8 @@ class Worker {
     grpc::ChannelArguments args;
     // A distinct argument gives each thread its own connection.
     args.SetInt("khet.load.connection", index);
-    return grpc::CreateCustomChannel(
-        address, grpc::InsecureChannelCredentials(), args);
+    return grpc::CreateCustomChannel(address,
+                                     grpc::InsecureChannelCredentials(), args);
   }
 
   // Starts the phase's kind of call for `player`; returns 1 (one call
@@ -288,7 +291,8 @@ class Worker {
     auto* call = new Call;
     call->step = step;
     call->player = player;
-    call->context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+    call->context.set_deadline(std::chrono::system_clock::now() +
+                               std::chrono::seconds(60));
     auto authorize = [&](const std::string& token) {
       call->context.AddMetadata("authorization",
                                 absl::StrCat("Bearer ", token));
@@ -373,8 +377,8 @@ class Worker {
     Player* player = call.player;
     const bool stopping = phase_->stop.load(std::memory_order_relaxed);
     if (!call.status.ok()) {
-      Fail(player, absl::StrCat(StepName(call.step), ": ",
-                                Describe(call.status)));
+      Fail(player,
+           absl::StrCat(StepName(call.step), ": ", Describe(call.status)));
       return 0;
     }
     switch (call.step) {
@@ -387,8 +391,7 @@ class Worker {
           Fail(player, "the local game refused a move khetd took");
           return 0;
         }
-        const bool over =
-            call.move_response.result().outcome() != v1::ONGOING;
+        const bool over = call.move_response.result().outcome() != v1::ONGOING;
         if (over != player->game->over()) {
           Fail(player, "khetd and the local game disagree on the result");
           return 0;
@@ -556,8 +559,8 @@ bool Measure(const std::string& label, const std::string& address, pid_t pid) {
     const int creators = std::max(threads, 16);
     std::vector<std::unique_ptr<v1::KhetService::Stub>> stubs;
     for (int t = 0; t < creators; ++t) {
-      stubs.push_back(v1::KhetService::NewStub(grpc::CreateChannel(
-          address, grpc::InsecureChannelCredentials())));
+      stubs.push_back(v1::KhetService::NewStub(
+          grpc::CreateChannel(address, grpc::InsecureChannelCredentials())));
     }
     const absl::Time start = absl::Now();
     absl::Status created = Parallel(creators, idle, [&](int job) {
@@ -610,14 +613,12 @@ bool Measure(const std::string& label, const std::string& address, pid_t pid) {
       Phase phase;
       phase.kind = specs[p].kind;
       phase.active = specs[p].active;
-      phase.window_start_ns =
-          NowNanos() + static_cast<int64_t>(warmup * 1e9);
+      phase.window_start_ns = NowNanos() + static_cast<int64_t>(warmup * 1e9);
       std::vector<std::vector<Sample>> samples(threads);
       std::vector<std::thread> running;
       for (int t = 0; t < threads; ++t) {
-        running.emplace_back([&, t] {
-          workers[t]->Run(phase, indices[t], &samples[t]);
-        });
+        running.emplace_back(
+            [&, t] { workers[t]->Run(phase, indices[t], &samples[t]); });
       }
       absl::SleepFor(absl::Seconds(warmup + seconds));
       const int64_t window_end = NowNanos();
@@ -631,8 +632,8 @@ bool Measure(const std::string& label, const std::string& address, pid_t pid) {
   const std::optional<int64_t> rss_active = rss();
 
   if (rss_start && rss_idle && rss_active) {
-    std::string line = absl::StrFormat("  memory: RSS %s at start",
-                                       FormatBytes(*rss_start));
+    std::string line =
+        absl::StrFormat("  memory: RSS %s at start", FormatBytes(*rss_start));
     if (idle > 0) {
       const double per = double(*rss_idle - *rss_start) / idle;
       absl::StrAppend(&line,
@@ -658,8 +659,8 @@ bool Measure(const std::string& label, const std::string& address, pid_t pid) {
          {std::pair<const char*, Figures>{"health check (baseline)", health},
           {"MakeMove", move}}) {
       std::printf("    %-24s %8lld %10.0f %9.3f %9.3f %9.3f\n", name,
-                  static_cast<long long>(f.calls), f.calls_per_second,
-                  f.p50_ms, f.p99_ms, f.p999_ms);
+                  static_cast<long long>(f.calls), f.calls_per_second, f.p50_ms,
+                  f.p99_ms, f.p999_ms);
     }
     std::printf("    MakeMove / health check: p50 %.2fx, calls/s %.2fx\n",
                 health.p50_ms > 0 ? move.p50_ms / health.p50_ms : 0.0,
@@ -754,8 +755,8 @@ int Run() {
   std::vector<std::string> stores =
       absl::StrSplit(absl::GetFlag(FLAGS_stores), ',', absl::SkipEmpty());
   const bool have_url = !absl::GetFlag(FLAGS_postgres_url).empty();
-  if (have_url && std::find(stores.begin(), stores.end(), "postgres") ==
-                      stores.end()) {
+  if (have_url &&
+      std::find(stores.begin(), stores.end(), "postgres") == stores.end()) {
     stores.push_back("postgres");
   }
   for (const std::string& store : stores) {

@@ -9,10 +9,10 @@
 #include <fstream>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
@@ -61,8 +61,8 @@ absl::StatusOr<std::unique_ptr<KhetdProcess>> KhetdProcess::Start(
   if (pipe2(out, O_CLOEXEC) != 0) {
     return absl::UnavailableError("khetd: cannot make a pipe");
   }
-  const int log_fd = open(log_path.c_str(),
-                          O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  const int log_fd =
+      open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (log_fd < 0 || null_fd < 0) {
     close(out[0]);
@@ -105,8 +105,8 @@ absl::StatusOr<std::unique_ptr<KhetdProcess>> KhetdProcess::Start(
     const size_t at = output.find(kReadyPrefix);
     const size_t end = output.find('\n', at);
     if (at != std::string::npos && end != std::string::npos) {
-      address = output.substr(at + kReadyPrefixSize,
-                              end - at - kReadyPrefixSize);
+      address =
+          output.substr(at + kReadyPrefixSize, end - at - kReadyPrefixSize);
     }
   }
   close(out[0]);  // khetd writes nothing else to stdout
