@@ -443,6 +443,7 @@ class Worker {
 
 struct Figures {
   double calls_per_second = 0;  // median over rounds
+  double server_cpu_us = 0;     // khetd's CPU time per call, median; 0: unknown
   double p50_ms = 0, p99_ms = 0, p999_ms = 0;
   int64_t calls = 0;
 };
@@ -465,8 +466,9 @@ double Median(std::vector<double> values) {
 // started and ended inside its window.
 class Tally {
  public:
+  // `server_cpu_ns`: khetd's CPU time during the window (0: unknown).
   void AddRound(const std::vector<Sample>& samples, int64_t window_start,
-                int64_t window_end) {
+                int64_t window_end, int64_t server_cpu_ns) {
     int64_t n = 0;
     for (const Sample& s : samples) {
       if (s.start_ns < window_start || s.end_ns > window_end) continue;
@@ -474,12 +476,14 @@ class Tally {
       ++n;
     }
     rates_.push_back(n / ((window_end - window_start) / 1e9));
+    if (server_cpu_ns > 0 && n > 0) cpu_us_.push_back(server_cpu_ns / 1e3 / n);
   }
 
   Figures Compute() {
     std::sort(latencies_.begin(), latencies_.end());
     Figures f;
     f.calls_per_second = Median(rates_);
+    f.server_cpu_us = Median(cpu_us_);
     f.p50_ms = Percentile(latencies_, 0.5);
     f.p99_ms = Percentile(latencies_, 0.99);
     f.p999_ms = Percentile(latencies_, 0.999);
@@ -490,6 +494,7 @@ class Tally {
  private:
   std::vector<int64_t> latencies_;
   std::vector<double> rates_;
+  std::vector<double> cpu_us_;
 };
 
 std::string FormatBytes(double bytes) {
@@ -546,6 +551,11 @@ bool Measure(const std::string& label, const std::string& address, pid_t pid) {
   for (int t = 0; t < threads; ++t) {
     workers.push_back(std::make_unique<Worker>(address, t));
   }
+  auto cpu = [pid]() -> std::optional<int64_t> {
+    if (pid <= 0) return std::nullopt;
+    absl::StatusOr<int64_t> nanos = CpuNanos(pid);
+    return nanos.ok() ? std::optional<int64_t>(*nanos) : std::nullopt;
+  };
   auto rss = [pid]() -> std::optional<int64_t> {
     if (pid <= 0) return std::nullopt;
     absl::StatusOr<int64_t> bytes = ResidentBytes(pid);
@@ -620,13 +630,17 @@ bool Measure(const std::string& label, const std::string& address, pid_t pid) {
         running.emplace_back(
             [&, t] { workers[t]->Run(phase, indices[t], &samples[t]); });
       }
-      absl::SleepFor(absl::Seconds(warmup + seconds));
+      absl::SleepFor(absl::Seconds(warmup));
+      const std::optional<int64_t> cpu_start = cpu();
+      absl::SleepFor(absl::Seconds(seconds));
+      const std::optional<int64_t> cpu_end = cpu();
       const int64_t window_end = NowNanos();
       phase.stop = true;
       for (std::thread& thread : running) thread.join();
       std::vector<Sample> all;
       for (const auto& s : samples) all.insert(all.end(), s.begin(), s.end());
-      tallies[p].AddRound(all, phase.window_start_ns, window_end);
+      tallies[p].AddRound(all, phase.window_start_ns, window_end,
+                          cpu_start && cpu_end ? *cpu_end - *cpu_start : 0);
     }
   }
   const std::optional<int64_t> rss_active = rss();
@@ -651,22 +665,26 @@ bool Measure(const std::string& label, const std::string& address, pid_t pid) {
   for (int group = 0; group < 2; ++group) {
     const Figures health = tallies[2 * group].Compute();
     const Figures move = tallies[2 * group + 1].Compute();
-    std::printf("  %d session%s at once  %10s %10s %9s %9s %9s\n",
+    std::printf("  %d session%s at once  %10s %10s %9s %9s %9s %12s\n",
                 specs[2 * group].active,
                 specs[2 * group].active == 1 ? " " : "s", "calls", "calls/s",
-                "p50 ms", "p99 ms", "p99.9 ms");
+                "p50 ms", "p99 ms", "p99.9 ms", "khetd CPU us");
     for (const auto& [name, f] :
          {std::pair<const char*, Figures>{"health check (baseline)", health},
           {"MakeMove", move}}) {
-      std::printf("    %-24s %8lld %10.0f %9.3f %9.3f %9.3f\n", name,
+      std::printf("    %-24s %8lld %10.0f %9.3f %9.3f %9.3f %12.1f\n", name,
                   static_cast<long long>(f.calls), f.calls_per_second, f.p50_ms,
-                  f.p99_ms, f.p999_ms);
+                  f.p99_ms, f.p999_ms, f.server_cpu_us);
     }
-    std::printf("    MakeMove / health check: p50 %.2fx, calls/s %.2fx\n",
-                health.p50_ms > 0 ? move.p50_ms / health.p50_ms : 0.0,
-                health.calls_per_second > 0
-                    ? move.calls_per_second / health.calls_per_second
-                    : 0.0);
+    std::printf(
+        "    MakeMove / health check: p50 %.2fx, calls/s %.2fx, khetd CPU "
+        "per call %.2fx\n",
+        health.p50_ms > 0 ? move.p50_ms / health.p50_ms : 0.0,
+        health.calls_per_second > 0
+            ? move.calls_per_second / health.calls_per_second
+            : 0.0,
+        health.server_cpu_us > 0 ? move.server_cpu_us / health.server_cpu_us
+                                 : 0.0);
   }
   bool ok = true;
   for (const auto& worker : workers) {

@@ -8,11 +8,13 @@
 
 #include <fstream>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
@@ -151,6 +153,29 @@ absl::StatusOr<int64_t> ResidentBytes(pid_t pid) {
   }
   return absl::NotFoundError(
       absl::StrCat("no VmRSS line in /proc/", pid, "/status"));
+}
+
+absl::StatusOr<int64_t> CpuNanos(pid_t pid) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
+  std::string stat;
+  std::getline(in, stat);
+  // The command name (field 2) may hold spaces; count from its ")".
+  const size_t close = stat.rfind(')');
+  if (close == std::string::npos) {
+    return absl::NotFoundError(
+        absl::StrCat("cannot read /proc/", pid, "/stat"));
+  }
+  std::vector<absl::string_view> fields =
+      absl::StrSplit(absl::string_view(stat).substr(close + 2), ' ');
+  // Fields 14 and 15 of the file (utime, stime) are 11 and 12 after ")".
+  int64_t utime = 0, stime = 0;
+  if (fields.size() < 13 || !absl::SimpleAtoi(fields[11], &utime) ||
+      !absl::SimpleAtoi(fields[12], &stime)) {
+    return absl::NotFoundError(
+        absl::StrCat("cannot read /proc/", pid, "/stat"));
+  }
+  const int64_t ticks = sysconf(_SC_CLK_TCK);
+  return (utime + stime) * (1'000'000'000 / ticks);
 }
 
 }  // namespace khet

@@ -48,6 +48,10 @@ class KhetdProcess {
 // /proc/PID/status); NOT_FOUND if the process or the line is missing.
 absl::StatusOr<int64_t> ResidentBytes(pid_t pid);
 
+// The CPU time process `pid` has used, user and system, in nanoseconds
+// (from /proc/PID/stat); NOT_FOUND if it cannot be read.
+absl::StatusOr<int64_t> CpuNanos(pid_t pid);
+
 }  // namespace khet
 
 #endif  // KHET_TOOLS_LOAD_KHETD_PROCESS_H_
