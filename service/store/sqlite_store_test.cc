@@ -545,5 +545,133 @@ TEST(SqliteStoreCrashTest, EveryAcknowledgedUpdateSurvivesSigkill) {
   RecordProperty("versions_written", static_cast<int>(stored));
 }
 
+// The concurrent child: kWriters threads update sessions "game0"... each
+// from wherever it is, so that their writes share transactions; each
+// reports {writer, version} on `report_fd` after its Update returned OK.
+constexpr int kWriters = 4;
+
+[[noreturn]] void RunConcurrentCrashChild(const std::string& path,
+                                          int report_fd) {
+  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
+  if (!store.ok()) _exit(10);
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      const std::string id = absl::StrCat("game", w);
+      absl::StatusOr<SessionRecord> record = (*store)->Get(id);
+      if (!record.ok()) _exit(11);
+      for (int64_t v = record->version + 1;; ++v) {
+        EventRecord event = Event(v);
+        if (!(*store)
+                 ->Update({id, v, CrashState(v)}, v - 1, {&event, 1})
+                 .ok()) {
+          _exit(12);
+        }
+        const int64_t report[2] = {w, v};
+        if (write(report_fd, report, sizeof report) != sizeof report) _exit(13);
+      }
+    });
+  }
+  for (std::thread& writer : writers) writer.join();
+  _exit(14);  // not reached: the writers run until the process is killed
+}
+
+// Reads {writer, version} reports until `deadline` (or the end of the
+// pipe), raising (*highest)[writer].
+void ReadConcurrentReports(int fd, absl::Time deadline,
+                           std::vector<int64_t>* highest) {
+  for (;;) {
+    const absl::Duration left = deadline - absl::Now();
+    if (left <= absl::ZeroDuration()) return;
+    pollfd p{fd, POLLIN, 0};
+    const int timeout_ms = left == absl::InfiniteDuration()
+                               ? -1
+                               : static_cast<int>(absl::ToInt64Milliseconds(
+                                     left + absl::Milliseconds(1)));
+    const int ready = poll(&p, 1, timeout_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return;
+    int64_t report[2];
+    // Each report is one 16-byte write, which a pipe keeps whole.
+    const ssize_t n = read(fd, report, sizeof report);
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) return;
+    if (n != sizeof report || report[0] < 0 || report[0] >= kWriters) {
+      ADD_FAILURE() << "bad report of " << n << " bytes";
+      return;
+    }
+    EXPECT_GT(report[1], (*highest)[report[0]]) << "reports out of order";
+    (*highest)[report[0]] = report[1];
+  }
+}
+
+// As above with several threads writing at once, so that group commit puts
+// their updates into shared transactions: every update any thread had
+// acknowledged survives, for each session.
+TEST(SqliteStoreCrashTest, GroupCommittedUpdatesSurviveSigkill) {
+  ScratchDir dir;
+  const std::string path = dir.File("crash.db");
+  {
+    absl::StatusOr<std::unique_ptr<SqliteStore>> store =
+        SqliteStore::Open(path);
+    KHET_ASSERT_OK(store);
+    for (int w = 0; w < kWriters; ++w) {
+      KHET_ASSERT_OK(
+          (*store)->Create({absl::StrCat("game", w), 0, CrashState(0)}, {}));
+    }
+  }
+  const unsigned seed = std::random_device()();
+  SCOPED_TRACE(absl::StrCat("seed ", seed));
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<int> delay_ms(20, 150);
+  std::vector<int64_t> stored(kWriters, 0);
+  int64_t written = 0;
+  for (int round = 0; round < 4; ++round) {
+    SCOPED_TRACE(absl::StrCat("round ", round));
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      close(fds[0]);
+      RunConcurrentCrashChild(path, fds[1]);
+    }
+    close(fds[1]);
+    std::vector<int64_t> reported = stored;
+    ReadConcurrentReports(
+        fds[0], absl::Now() + absl::Milliseconds(delay_ms(random)), &reported);
+    ASSERT_EQ(kill(child, SIGKILL), 0);
+    int wait_status = 0;
+    ASSERT_EQ(waitpid(child, &wait_status, 0), child);
+    ReadConcurrentReports(fds[0], absl::InfiniteFuture(), &reported);
+    close(fds[0]);
+    ASSERT_TRUE(WIFSIGNALED(wait_status) && WTERMSIG(wait_status) == SIGKILL)
+        << "child exited with status " << wait_status;
+
+    absl::StatusOr<std::unique_ptr<SqliteStore>> store =
+        SqliteStore::Open(path);
+    KHET_ASSERT_OK(store);
+    for (int w = 0; w < kWriters; ++w) {
+      const std::string id = absl::StrCat("game", w);
+      absl::StatusOr<SessionRecord> record = (*store)->Get(id);
+      KHET_ASSERT_OK(record);
+      EXPECT_GE(record->version, reported[w])
+          << id << ": an acknowledged update was lost";
+      EXPECT_LE(record->version, reported[w] + 1) << id;
+      EXPECT_TRUE(record->state == CrashState(record->version)) << id;
+      absl::StatusOr<std::vector<EventRecord>> events =
+          (*store)->EventsAfter(id, 0, 1'000'000);
+      KHET_ASSERT_OK(events);
+      ASSERT_EQ(static_cast<int64_t>(events->size()), record->version) << id;
+      written += record->version - stored[w];
+      stored[w] = record->version;
+    }
+    store->reset();
+    RawDb raw(path);
+    EXPECT_EQ(raw.Text("PRAGMA integrity_check"), "ok");
+  }
+  EXPECT_GT(written, 0) << "the children never got to write";
+}
+
 }  // namespace
 }  // namespace khet
