@@ -31,6 +31,8 @@ packages=(
   postgresql               # PostgreSQL 15 server for the shared store's tests
   libpq-dev                # libpq: the PostgreSQL store's client library
   nginx                    # gRPC load balancer in front of two replicas
+  # Deployment files:
+  python3-yaml             # the deploy test parses deploy/'s YAML
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #include "service/convert.h"
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "engine/bitboard.h"
@@ -129,9 +130,11 @@ v1::Edition ToProto(Edition e) {
   return e == Edition::kKhet1 ? v1::KHET_1 : v1::KHET_2;
 }
 
-v1::Piece PieceToProto(Square square, Piece piece, Edition edition) {
+namespace {
+
+// Every field of PieceToProto's answer but the square.
+v1::Piece PieceFields(Piece piece, Edition edition) {
   v1::Piece out;
-  out.set_square(SquareName(square));
   out.set_color(ToProto(piece.color()));
   // The engine's piece types are numbered as the contract's.
   out.set_type(static_cast<v1::PieceType>(static_cast<int>(piece.type())));
@@ -139,6 +142,31 @@ v1::Piece PieceToProto(Square square, Piece piece, Edition edition) {
   out.set_height(piece.type() == PieceType::kObelisk ? piece.height() : 1);
   out.set_token(PieceToken(piece));
   out.set_description(DescribePiece(piece, edition));
+  return out;
+}
+
+// PieceFields of every piece code in both editions, made once: building
+// their strings was most of the cost of a board (and so of a move).
+const v1::Piece& CachedPieceFields(Piece piece, Edition edition) {
+  constexpr int kCodes = 64;
+  static const auto* const kFields = [] {
+    auto* fields = new std::vector<v1::Piece>(2 * kCodes);
+    for (int code = 1; code < kCodes; ++code) {
+      for (Edition e : {Edition::kKhet1, Edition::kKhet2}) {
+        (*fields)[2 * code + (e == Edition::kKhet2)] =
+            PieceFields(Piece::FromCode(static_cast<uint8_t>(code)), e);
+      }
+    }
+    return fields;
+  }();
+  return (*kFields)[2 * piece.code() + (edition == Edition::kKhet2)];
+}
+
+}  // namespace
+
+v1::Piece PieceToProto(Square square, Piece piece, Edition edition) {
+  v1::Piece out = CachedPieceFields(piece, edition);
+  out.set_square(SquareName(square));
   return out;
 }
 

@@ -32,11 +32,17 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/util/json_util.h"
+#include "google/protobuf/wire_format_lite.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/impl/codegen/client_unary_call.h"
 #include "grpcpp/security/credentials.h"
+#include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/status.h"
 #include "khet/v1/khet_service.grpc.pb.h"
 #include "service/grpc/status_conversion.h"
@@ -100,6 +106,10 @@ Commands (SESSION is the session id, given first or as --session ID):
        [--setup ID] [rules]       against the computer: creates a session
                                   (or takes a seat in SESSION), seats the
                                   computer in the other seat, then plays
+  health [--service NAME]         grpc.health.v1 Check of khetd (or of one
+                                  service): prints SERVING, NOT_SERVING...;
+                                  exits 0 only for SERVING (a container or
+                                  orchestrator health check)
   help                            this text
 
 Rules flags: --both_pharaohs_hit_draws, --automatic_repetition_draw,
@@ -159,7 +169,8 @@ class CommandLine {
                                   "depth",
                                   "nodes",
                                   "time_ms",
-                                  "vs_computer"};
+                                  "vs_computer",
+                                  "service"};
     return *kValued;
   }
   static const std::set<std::string>& Switches() {
@@ -923,6 +934,94 @@ int RunPlayVsComputer(Client& client, const CommandLine& flags,
   return RunPlay(client, session, joined.color());
 }
 
+// ---- Health
+// ------------------------------------------------------------------
+
+// grpc.health.v1 has no generated code in Debian's packages, so the check
+// is a raw call: HealthCheckRequest{service = 1} in, HealthCheckResponse
+// {status = 1} out.
+std::string HealthStatusName(uint32_t status) {
+  switch (status) {
+    case 0:
+      return "UNKNOWN";
+    case 1:
+      return "SERVING";
+    case 2:
+      return "NOT_SERVING";
+    case 3:
+      return "SERVICE_UNKNOWN";
+    default:
+      return absl::StrCat("status ", status);
+  }
+}
+
+// The status field of a serialized HealthCheckResponse; nullopt if the
+// bytes do not parse.
+std::optional<uint32_t> ParseHealthStatus(const std::string& bytes) {
+  using google::protobuf::internal::WireFormatLite;
+  google::protobuf::io::CodedInputStream in(
+      reinterpret_cast<const uint8_t*>(bytes.data()),
+      static_cast<int>(bytes.size()));
+  uint32_t status = 0;  // absent: UNKNOWN
+  while (const uint32_t tag = in.ReadTag()) {
+    if (tag == WireFormatLite::MakeTag(1, WireFormatLite::WIRETYPE_VARINT)) {
+      if (!in.ReadVarint32(&status)) return std::nullopt;
+    } else if (!WireFormatLite::SkipField(&in, tag)) {
+      return std::nullopt;
+    }
+  }
+  if (!in.ConsumedEntireMessage()) return std::nullopt;
+  return status;
+}
+
+int RunHealth(const CommandLine& flags, int deadline_seconds) {
+  const std::string service = flags.Get("service");
+  std::string request_bytes;
+  {
+    google::protobuf::io::StringOutputStream stream(&request_bytes);
+    google::protobuf::io::CodedOutputStream out(&stream);
+    if (!service.empty()) {
+      google::protobuf::internal::WireFormatLite::WriteString(1, service, &out);
+    }
+  }
+  grpc::Slice slice(request_bytes);
+  grpc::ByteBuffer request(&slice, 1);
+  grpc::ByteBuffer response;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(deadline_seconds));
+  const std::shared_ptr<grpc::Channel> channel =
+      grpc::CreateChannel(flags.Get("server", "127.0.0.1:50051"),
+                          grpc::InsecureChannelCredentials());
+  const grpc::Status status =
+      grpc::internal::BlockingUnaryCall<grpc::ByteBuffer, grpc::ByteBuffer>(
+          channel.get(),
+          grpc::internal::RpcMethod("/grpc.health.v1.Health/Check",
+                                    grpc::internal::RpcMethod::NORMAL_RPC),
+          &context, request, &response);
+  if (!status.ok()) return RpcError(status);
+  std::vector<grpc::Slice> slices;
+  std::string response_bytes;
+  if (response.Dump(&slices).ok()) {
+    for (const grpc::Slice& s : slices) {
+      response_bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+    }
+  }
+  const std::optional<uint32_t> health = ParseHealthStatus(response_bytes);
+  if (!health.has_value()) {
+    std::cerr << "khetctl: the health check's answer does not parse"
+              << std::endl;
+    return kExitError;
+  }
+  const std::string name = HealthStatusName(*health);
+  if (flags.Switch("json")) {
+    std::cout << "{\"status\": \"" << name << "\"}" << std::endl;
+  } else {
+    std::cout << name << std::endl;
+  }
+  return *health == 1 ? kExitOk : kExitError;
+}
+
 // ---- Commands
 // ------------------------------------------------------------------
 
@@ -946,6 +1045,7 @@ const std::map<std::string, Command>& Commands() {
       {"leave", {{"session", "color"}, 0, true}},
       {"computer", {{"session", "color", "level"}, 0, true}},
       {"levels", {{}, 0, false}},
+      {"health", {{"service"}, 0, false}},
       {"suggest", {{"session", "level", "depth", "nodes", "time_ms"}, 0, true}},
       {"setup",
        {Union({{"session", "setup", "position"}, kRulesFlags}), 0, true}},
@@ -1156,6 +1256,9 @@ int Run(int argc, char** argv) {
     }
     return client.Call(&v1::KhetService::Stub::SeatComputer, request,
                        SessionText);
+  }
+  if (name == "health") {
+    return RunHealth(flags, static_cast<int>(*deadline));
   }
   if (name == "levels") {
     return client.Call(&v1::KhetService::Stub::ListLevels,

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <iterator>
 #include <utility>
 
@@ -131,7 +132,13 @@ absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
     sqlite3_close(db);
     return status;
   }
-  std::unique_ptr<SqliteStore> store(new SqliteStore(db, path, options.clock));
+  if (options.max_batch < 1) {
+    sqlite3_close(db);
+    return absl::InvalidArgumentError(absl::StrCat(
+        "SqliteStore max_batch must be >= 1, not ", options.max_batch));
+  }
+  std::unique_ptr<SqliteStore> store(
+      new SqliteStore(db, path, options.clock, options.max_batch));
   {
     MutexLock lock(&store->mu_);
     if (absl::Status s = store->Configure(options); !s.ok()) return s;
@@ -140,8 +147,9 @@ absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
   return store;
 }
 
-SqliteStore::SqliteStore(sqlite3* db, std::string path, Clock* clock)
-    : path_(std::move(path)), clock_(clock), db_(db) {}
+SqliteStore::SqliteStore(sqlite3* db, std::string path, Clock* clock,
+                         int max_batch)
+    : path_(std::move(path)), clock_(clock), max_batch_(max_batch), db_(db) {}
 
 SqliteStore::~SqliteStore() {
   MutexLock lock(&mu_);
@@ -263,25 +271,140 @@ int64_t SqliteStore::NowMicros() {
   return absl::ToUnixMicros(clock_ != nullptr ? clock_->Now() : absl::Now());
 }
 
+struct SqliteStore::Write {
+  enum class Kind { kCreate, kUpdate, kDelete };
+  Write(Kind k, std::string_view session_id,
+        const SessionRecord* session = nullptr, int64_t expected = 0,
+        absl::Span<const EventRecord> new_events = {})
+      : kind(k),
+        id(session_id),
+        record(session),
+        expected_version(expected),
+        events(new_events) {}
+
+  const Kind kind;
+  const std::string_view id;
+  const SessionRecord* const record;           // Create and Update
+  const int64_t expected_version;              // Update
+  const absl::Span<const EventRecord> events;  // Create and Update
+
+  // Set by the batch's leader, under queue_mu_.
+  bool done = false;
+  absl::Status status;
+  CondVar cv;  // signalled when done, or when this write leads the queue
+};
+
 absl::Status SqliteStore::Create(const SessionRecord& record,
                                  absl::Span<const EventRecord> events) {
-  MutexLock lock(&mu_);
-  if (absl::Status s = Run("BEGIN IMMEDIATE"); !s.ok()) return s;
-  return Finish(CreateLocked(record, events));
+  Write write(Write::Kind::kCreate, record.id, &record, 0, events);
+  return Submit(write);
 }
 
 absl::Status SqliteStore::Update(const SessionRecord& record,
                                  int64_t expected_version,
                                  absl::Span<const EventRecord> events) {
-  MutexLock lock(&mu_);
-  if (absl::Status s = Run("BEGIN IMMEDIATE"); !s.ok()) return s;
-  return Finish(UpdateLocked(record, expected_version, events));
+  Write write(Write::Kind::kUpdate, record.id, &record, expected_version,
+              events);
+  return Submit(write);
 }
 
 absl::Status SqliteStore::Delete(std::string_view id) {
-  MutexLock lock(&mu_);
-  if (absl::Status s = Run("BEGIN IMMEDIATE"); !s.ok()) return s;
-  return Finish(DeleteLocked(id));
+  Write write(Write::Kind::kDelete, id);
+  return Submit(write);
+}
+
+absl::Status SqliteStore::Submit(Write& write) {
+  std::vector<Write*> batch;
+  {
+    MutexLock lock(&queue_mu_);
+    queue_.push_back(&write);
+    while (!write.done && queue_.front() != &write) {
+      write.cv.WaitWithTimeout(&queue_mu_, absl::Seconds(1));
+    }
+    if (write.done) return write.status;
+    // First in the queue: lead a batch of the oldest writes.
+    const size_t size =
+        std::min(queue_.size(), static_cast<size_t>(max_batch_));
+    batch.assign(queue_.begin(), queue_.begin() + size);
+  }
+  {
+    MutexLock lock(&mu_);
+    CommitBatch(batch);
+  }
+  MutexLock lock(&queue_mu_);
+  // The batch is still the queue's front: only leaders remove writes.
+  queue_.erase(queue_.begin(), queue_.begin() + batch.size());
+  writes_done_ += static_cast<int64_t>(batch.size());
+  ++transactions_;
+  for (Write* member : batch) {
+    member->done = true;
+    if (member != &write) member->cv.Signal();
+  }
+  if (!queue_.empty()) queue_.front()->cv.Signal();  // the next leader
+  return write.status;
+}
+
+void SqliteStore::CommitBatch(const std::vector<Write*>& batch) {
+  absl::Status begun = Run("BEGIN IMMEDIATE");
+  if (!begun.ok()) {
+    for (Write* write : batch) write->status = begun;
+    return;
+  }
+  // The members that were applied, for a failed COMMIT.
+  std::vector<Write*> applied;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    Write& write = *batch[i];
+    absl::Status status = Run("SAVEPOINT member");
+    if (status.ok()) status = Apply(write);
+    if (status.ok()) status = Run("RELEASE member");
+    if (status.ok()) {
+      applied.push_back(&write);
+      continue;
+    }
+    write.status = status;
+    if (sqlite3_get_autocommit(db_) != 0) {
+      // SQLite rolled the whole transaction back (an I/O error, a full
+      // disk): the earlier members are undone and the rest are not tried.
+      for (Write* undone : applied) undone->status = status;
+      for (size_t j = i + 1; j < batch.size(); ++j) {
+        batch[j]->status = status;
+      }
+      return;
+    }
+    // Undo this member alone; the transaction goes on.
+    absl::Status undone = Run("ROLLBACK TO member");
+    if (undone.ok()) undone = Run("RELEASE member");
+    if (!undone.ok()) {
+      for (Write* member : applied) member->status = undone;
+      for (size_t j = i + 1; j < batch.size(); ++j) {
+        batch[j]->status = undone;
+      }
+      Finish(undone).IgnoreError();  // rolls back
+      return;
+    }
+  }
+  const absl::Status committed = Finish(absl::OkStatus());
+  if (!committed.ok()) {
+    for (Write* write : applied) write->status = committed;
+  }
+}
+
+absl::Status SqliteStore::Apply(const Write& write) {
+  switch (write.kind) {
+    case Write::Kind::kCreate:
+      return CreateLocked(*write.record, write.events);
+    case Write::Kind::kUpdate:
+      return UpdateLocked(*write.record, write.expected_version, write.events);
+    case Write::Kind::kDelete:
+      return DeleteLocked(write.id);
+  }
+  return absl::InternalError("unknown kind of write");
+}
+
+SqliteWriteStats SqliteStore::write_stats() {
+  MutexLock lock(&queue_mu_);
+  return SqliteWriteStats{writes_done_, transactions_,
+                          static_cast<int64_t>(queue_.size())};
 }
 
 absl::Status SqliteStore::CreateLocked(const SessionRecord& record,

@@ -1,9 +1,19 @@
 // A SessionStore in one SQLite file: the default, durable store. Every
-// Create, Update and Delete is one IMMEDIATE transaction, version check
-// included, written to the write-ahead log and synced (synchronous=FULL)
-// before the call returns, so a process killed right after an OK loses
-// nothing. Thread-safe: one connection behind a mutex. Other processes may
-// open the same file; they wait up to busy_timeout for its lock.
+// Create, Update and Delete is written to the write-ahead log and synced
+// (synchronous=FULL) before the call returns, so a process killed right
+// after an OK loses nothing. Thread-safe: one connection behind a mutex.
+// Other processes may open the same file; they wait up to busy_timeout for
+// its lock.
+//
+// Group commit: concurrent writes share transactions. Writers queue in
+// arrival order; the first in the queue takes up to max_batch writes from
+// its front and applies them in order in one IMMEDIATE transaction, each
+// under its own SAVEPOINT, and commits once (one sync). Each write's checks
+// (version, existence, event versions) are exact, as if the writes ran one
+// after another; a write that fails is rolled back to its savepoint and gets
+// its own error without touching the others. Every writer returns only when
+// the transaction holding its write has committed (or with the commit's
+// error). Writes arriving while a batch commits form the next batch.
 //
 // Errors besides the SessionStore ones: UNAVAILABLE for I/O, locking and
 // open failures (disk full, file busy past the timeout, unreadable path),
@@ -14,6 +24,7 @@
 #define KHET_SERVICE_STORE_SQLITE_STORE_H_
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -40,6 +51,15 @@ struct SqliteStoreOptions {
   // Stamps each session's updated time. nullptr (the default): the system
   // clock. Not owned; must outlive the store.
   Clock* clock = nullptr;
+  // The most writes one transaction carries (group commit); >= 1.
+  int max_batch = 256;
+};
+
+// Counters of the writes (Create, Update, Delete) since Open.
+struct SqliteWriteStats {
+  int64_t writes = 0;        // writes done (committed or failed)
+  int64_t transactions = 0;  // transactions that carried them
+  int64_t waiting = 0;       // writes queued or in a batch right now
 };
 
 class SqliteStore final : public SessionStore {
@@ -69,8 +89,22 @@ class SqliteStore final : public SessionStore {
                                                        int64_t after_version,
                                                        int limit) override;
 
+  SqliteWriteStats write_stats();
+
  private:
-  SqliteStore(sqlite3* db, std::string path, Clock* clock);
+  // One queued write: what to do, and, once done, its outcome.
+  struct Write;
+
+  SqliteStore(sqlite3* db, std::string path, Clock* clock, int max_batch);
+
+  // Queues `write`, waits until it is done (leading a batch when it is
+  // first in the queue) and returns its status.
+  absl::Status Submit(Write& write);
+  // Applies `batch` in one transaction; sets each write's status.
+  void CommitBatch(const std::vector<Write*>& batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // One write's body, inside the batch's transaction.
+  absl::Status Apply(const Write& write) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // Connection set-up at Open: pragmas, then migrations.
   absl::Status Configure(const SqliteStoreOptions& options)
@@ -88,7 +122,7 @@ class SqliteStore final : public SessionStore {
   absl::Status Error(int code, std::string_view doing)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  // The bodies of the writes, inside BEGIN IMMEDIATE.
+  // The bodies of the writes, inside a transaction.
   absl::Status CreateLocked(const SessionRecord& record,
                             absl::Span<const EventRecord> events)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -111,7 +145,16 @@ class SqliteStore final : public SessionStore {
 
   const std::string path_;
   Clock* const clock_;  // nullptr: absl::Now()
-  Mutex mu_;
+  const int max_batch_;
+
+  // The write queue, in arrival order; its front leads the next batch.
+  // Lock order: queue_mu_ is never taken while holding mu_.
+  Mutex queue_mu_;
+  std::deque<Write*> queue_ ABSL_GUARDED_BY(queue_mu_);
+  int64_t writes_done_ ABSL_GUARDED_BY(queue_mu_) = 0;
+  int64_t transactions_ ABSL_GUARDED_BY(queue_mu_) = 0;
+
+  Mutex mu_;  // the connection
   sqlite3* const db_ ABSL_PT_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, sqlite3_stmt*> statements_
       ABSL_GUARDED_BY(mu_);

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cerrno>
 #include <fstream>
+#include <functional>
 #include <latch>
 #include <random>
 #include <string>
@@ -232,6 +233,197 @@ TEST(SqliteStoreTest, TwoConnectionsRacingHaveOneWinner) {
   }
 }
 
+// ---- Group commit ---------------------------------------------------------
+
+// Waits until `n` writes are queued or in a batch; fails after 10 s.
+void WaitForWaiting(SqliteStore& store, int64_t n) {
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (store.write_stats().waiting != n) {
+    ASSERT_LT(absl::Now(), deadline)
+        << "waiting writes: " << store.write_stats().waiting << ", not " << n;
+    absl::SleepFor(absl::Milliseconds(1));
+  }
+}
+
+// Makes `writes` queue up behind a batch that cannot commit yet: another
+// connection holds the file's write lock while a first write (creating the
+// session "leader") leads a batch of its own and waits for the lock; the
+// writes queue behind it one at a time, in order, and form the next
+// batch(es) once the lock is released. Returns each write's status.
+std::vector<absl::Status> RunQueuedBehindALock(
+    const std::string& path, SqliteStore& store,
+    const std::vector<std::function<absl::Status()>>& writes) {
+  RawDb blocker(path);
+  blocker.Exec("BEGIN IMMEDIATE");
+  const int64_t before = store.write_stats().waiting;
+  std::thread leader([&] {
+    EXPECT_TRUE(store.Create({"leader", 0, ""}, {}).ok());
+  });
+  WaitForWaiting(store, before + 1);
+  std::vector<absl::Status> statuses(writes.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < writes.size(); ++i) {
+    threads.emplace_back([&, i] { statuses[i] = writes[i](); });
+    WaitForWaiting(store, before + 2 + static_cast<int64_t>(i));
+  }
+  blocker.Exec("COMMIT");
+  leader.join();
+  for (std::thread& thread : threads) thread.join();
+  return statuses;
+}
+
+TEST(SqliteStoreBatchTest, ConcurrentWritesShareOneTransaction) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  absl::StatusOr<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path);
+  KHET_ASSERT_OK(opened);
+  SqliteStore& store = **opened;
+  constexpr int kWriters = 20;
+  for (int i = 0; i < kWriters; ++i) {
+    KHET_ASSERT_OK(store.Create({absl::StrCat("s", i), 0, ""}, {}));
+  }
+  const SqliteWriteStats before = store.write_stats();
+  std::vector<std::function<absl::Status()>> writes;
+  for (int i = 0; i < kWriters; ++i) {
+    writes.push_back([&store, i] {
+      const EventRecord event = Event(1);
+      return store.Update({absl::StrCat("s", i), 1, absl::StrCat("v1 ", i)}, 0,
+                          {&event, 1});
+    });
+  }
+  for (const absl::Status& status : RunQueuedBehindALock(path, store, writes)) {
+    KHET_EXPECT_OK(status);
+  }
+  const SqliteWriteStats after = store.write_stats();
+  EXPECT_EQ(after.writes - before.writes, kWriters + 1);
+  EXPECT_EQ(after.transactions - before.transactions, 2)
+      << "the leader's transaction and one for the writes queued behind it";
+  EXPECT_EQ(after.waiting, 0);
+
+  opened->reset();  // every write must be in the file for a new connection
+  absl::StatusOr<std::unique_ptr<SqliteStore>> reopened =
+      SqliteStore::Open(path);
+  KHET_ASSERT_OK(reopened);
+  for (int i = 0; i < kWriters; ++i) {
+    const std::string id = absl::StrCat("s", i);
+    absl::StatusOr<SessionRecord> got = (*reopened)->Get(id);
+    KHET_ASSERT_OK(got);
+    EXPECT_EQ(got->version, 1);
+    EXPECT_EQ(got->state, absl::StrCat("v1 ", i));
+    absl::StatusOr<std::vector<EventRecord>> events =
+        (*reopened)->EventsAfter(id, 0, 10);
+    KHET_ASSERT_OK(events);
+    EXPECT_THAT(*events, SizeIs(1));
+  }
+}
+
+TEST(SqliteStoreBatchTest, AFailingWriteLeavesTheRestOfItsBatchAlone) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  absl::StatusOr<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path);
+  KHET_ASSERT_OK(opened);
+  SqliteStore& store = **opened;
+  for (const char* id : {"good1", "stale", "bad-events", "good2", "gone"}) {
+    KHET_ASSERT_OK(store.Create({id, 0, "start"}, {}));
+  }
+  const SqliteWriteStats before = store.write_stats();
+  const EventRecord one = Event(1);
+  const std::vector<EventRecord> backwards = {Event(2), Event(1)};
+  const std::vector<std::function<absl::Status()>> writes = {
+      [&] {
+        return store.Update({"good1", 1, "next"}, 0, {&one, 1});
+      },
+      [&] {
+        return store.Update({"stale", 8, "next"}, 7, {});
+      },
+      [&] {
+        return store.Create({"good1", 0, "again"}, {});
+      },
+      [&] {
+        return store.Update({"bad-events", 2, "next"}, 0, backwards);
+      },
+      [&] {
+        return store.Update({"nobody", 1, "next"}, 0, {});
+      },
+      [&] { return store.Delete("gone"); },
+      [&] { return store.Delete("gone"); },
+      [&] {
+        return store.Update({"good2", 1, "next"}, 0, {&one, 1});
+      },
+  };
+  const std::vector<absl::Status> statuses =
+      RunQueuedBehindALock(path, store, writes);
+  KHET_EXPECT_OK(statuses[0]);
+  EXPECT_THAT(statuses[1], StatusIs(absl::StatusCode::kAborted, "version 0"));
+  EXPECT_THAT(statuses[2], StatusIs(absl::StatusCode::kAlreadyExists, "good1"));
+  EXPECT_THAT(statuses[3],
+              StatusIs(absl::StatusCode::kInvalidArgument, "bad-events"));
+  EXPECT_THAT(statuses[4], StatusIs(absl::StatusCode::kNotFound, "nobody"));
+  KHET_EXPECT_OK(statuses[5]);
+  EXPECT_THAT(statuses[6], StatusIs(absl::StatusCode::kNotFound, "gone"));
+  KHET_EXPECT_OK(statuses[7]);
+  EXPECT_EQ(store.write_stats().transactions - before.transactions, 2);
+
+  for (const char* id : {"good1", "good2"}) {
+    absl::StatusOr<SessionRecord> got = store.Get(id);
+    KHET_ASSERT_OK(got);
+    EXPECT_EQ(got->version, 1) << id;
+    EXPECT_EQ(got->state, "next") << id;
+  }
+  for (const char* id : {"stale", "bad-events"}) {
+    absl::StatusOr<SessionRecord> got = store.Get(id);
+    KHET_ASSERT_OK(got);
+    EXPECT_EQ(got->version, 0) << id;
+    EXPECT_EQ(got->state, "start") << id;
+    absl::StatusOr<std::vector<EventRecord>> events =
+        store.EventsAfter(id, 0, 10);
+    KHET_ASSERT_OK(events);
+    EXPECT_THAT(*events, SizeIs(0)) << id;
+  }
+  EXPECT_THAT(store.Get("gone"), StatusIs(absl::StatusCode::kNotFound, ""));
+  EXPECT_THAT(store.Get("nobody"), StatusIs(absl::StatusCode::kNotFound, ""));
+}
+
+TEST(SqliteStoreBatchTest, BatchesAreBoundedAndKeepArrivalOrder) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  SqliteStoreOptions options;
+  options.max_batch = 4;
+  absl::StatusOr<std::unique_ptr<SqliteStore>> opened =
+      SqliteStore::Open(path, options);
+  KHET_ASSERT_OK(opened);
+  SqliteStore& store = **opened;
+  KHET_ASSERT_OK(store.Create({"chain", 0, ""}, {}));
+  const SqliteWriteStats before = store.write_stats();
+  // Write i takes the session from version i to i + 1: only arrival order
+  // lets every one of them succeed.
+  constexpr int kWrites = 10;
+  std::vector<std::function<absl::Status()>> writes;
+  for (int i = 0; i < kWrites; ++i) {
+    writes.push_back([&store, i] {
+      const EventRecord event = Event(i + 1);
+      return store.Update({"chain", i + 1, absl::StrCat(i + 1)}, i,
+                          {&event, 1});
+    });
+  }
+  for (const absl::Status& status : RunQueuedBehindALock(path, store, writes)) {
+    KHET_EXPECT_OK(status);
+  }
+  // The leader alone, then the 10 writes in batches of at most 4: 4, 4, 2.
+  EXPECT_EQ(store.write_stats().transactions - before.transactions, 4);
+  absl::StatusOr<SessionRecord> got = store.Get("chain");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->version, kWrites);
+}
+
+TEST(SqliteStoreBatchTest, RefusesABatchLimitBelowOne) {
+  ScratchDir dir;
+  SqliteStoreOptions options;
+  options.max_batch = 0;
+  EXPECT_THAT(SqliteStore::Open(dir.File("s.db"), options),
+              StatusIs(absl::StatusCode::kInvalidArgument, "max_batch"));
+}
+
 // The crash test's session: its state at each version, sized so that
 // versions span different numbers of pages.
 std::string CrashState(int64_t version) {
@@ -351,6 +543,134 @@ TEST(SqliteStoreCrashTest, EveryAcknowledgedUpdateSurvivesSigkill) {
   }
   EXPECT_GT(killed_mid_run, 0) << "the child never got to write";
   RecordProperty("versions_written", static_cast<int>(stored));
+}
+
+// The concurrent child: kWriters threads update sessions "game0"... each
+// from wherever it is, so that their writes share transactions; each
+// reports {writer, version} on `report_fd` after its Update returned OK.
+constexpr int kWriters = 4;
+
+[[noreturn]] void RunConcurrentCrashChild(const std::string& path,
+                                          int report_fd) {
+  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
+  if (!store.ok()) _exit(10);
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      const std::string id = absl::StrCat("game", w);
+      absl::StatusOr<SessionRecord> record = (*store)->Get(id);
+      if (!record.ok()) _exit(11);
+      for (int64_t v = record->version + 1;; ++v) {
+        EventRecord event = Event(v);
+        if (!(*store)
+                 ->Update({id, v, CrashState(v)}, v - 1, {&event, 1})
+                 .ok()) {
+          _exit(12);
+        }
+        const int64_t report[2] = {w, v};
+        if (write(report_fd, report, sizeof report) != sizeof report) _exit(13);
+      }
+    });
+  }
+  for (std::thread& writer : writers) writer.join();
+  _exit(14);  // not reached: the writers run until the process is killed
+}
+
+// Reads {writer, version} reports until `deadline` (or the end of the
+// pipe), raising (*highest)[writer].
+void ReadConcurrentReports(int fd, absl::Time deadline,
+                           std::vector<int64_t>* highest) {
+  for (;;) {
+    const absl::Duration left = deadline - absl::Now();
+    if (left <= absl::ZeroDuration()) return;
+    pollfd p{fd, POLLIN, 0};
+    const int timeout_ms = left == absl::InfiniteDuration()
+                               ? -1
+                               : static_cast<int>(absl::ToInt64Milliseconds(
+                                     left + absl::Milliseconds(1)));
+    const int ready = poll(&p, 1, timeout_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return;
+    int64_t report[2];
+    // Each report is one 16-byte write, which a pipe keeps whole.
+    const ssize_t n = read(fd, report, sizeof report);
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) return;
+    if (n != sizeof report || report[0] < 0 || report[0] >= kWriters) {
+      ADD_FAILURE() << "bad report of " << n << " bytes";
+      return;
+    }
+    EXPECT_GT(report[1], (*highest)[report[0]]) << "reports out of order";
+    (*highest)[report[0]] = report[1];
+  }
+}
+
+// As above with several threads writing at once, so that group commit puts
+// their updates into shared transactions: every update any thread had
+// acknowledged survives, for each session.
+TEST(SqliteStoreCrashTest, GroupCommittedUpdatesSurviveSigkill) {
+  ScratchDir dir;
+  const std::string path = dir.File("crash.db");
+  {
+    absl::StatusOr<std::unique_ptr<SqliteStore>> store =
+        SqliteStore::Open(path);
+    KHET_ASSERT_OK(store);
+    for (int w = 0; w < kWriters; ++w) {
+      KHET_ASSERT_OK(
+          (*store)->Create({absl::StrCat("game", w), 0, CrashState(0)}, {}));
+    }
+  }
+  const unsigned seed = std::random_device()();
+  SCOPED_TRACE(absl::StrCat("seed ", seed));
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<int> delay_ms(20, 150);
+  std::vector<int64_t> stored(kWriters, 0);
+  int64_t written = 0;
+  for (int round = 0; round < 4; ++round) {
+    SCOPED_TRACE(absl::StrCat("round ", round));
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      close(fds[0]);
+      RunConcurrentCrashChild(path, fds[1]);
+    }
+    close(fds[1]);
+    std::vector<int64_t> reported = stored;
+    ReadConcurrentReports(
+        fds[0], absl::Now() + absl::Milliseconds(delay_ms(random)), &reported);
+    ASSERT_EQ(kill(child, SIGKILL), 0);
+    int wait_status = 0;
+    ASSERT_EQ(waitpid(child, &wait_status, 0), child);
+    ReadConcurrentReports(fds[0], absl::InfiniteFuture(), &reported);
+    close(fds[0]);
+    ASSERT_TRUE(WIFSIGNALED(wait_status) && WTERMSIG(wait_status) == SIGKILL)
+        << "child exited with status " << wait_status;
+
+    absl::StatusOr<std::unique_ptr<SqliteStore>> store =
+        SqliteStore::Open(path);
+    KHET_ASSERT_OK(store);
+    for (int w = 0; w < kWriters; ++w) {
+      const std::string id = absl::StrCat("game", w);
+      absl::StatusOr<SessionRecord> record = (*store)->Get(id);
+      KHET_ASSERT_OK(record);
+      EXPECT_GE(record->version, reported[w])
+          << id << ": an acknowledged update was lost";
+      EXPECT_LE(record->version, reported[w] + 1) << id;
+      EXPECT_TRUE(record->state == CrashState(record->version)) << id;
+      absl::StatusOr<std::vector<EventRecord>> events =
+          (*store)->EventsAfter(id, 0, 1'000'000);
+      KHET_ASSERT_OK(events);
+      ASSERT_EQ(static_cast<int64_t>(events->size()), record->version) << id;
+      written += record->version - stored[w];
+      stored[w] = record->version;
+    }
+    store->reset();
+    RawDb raw(path);
+    EXPECT_EQ(raw.Text("PRAGMA integrity_check"), "ok");
+  }
+  EXPECT_GT(written, 0) << "the children never got to write";
 }
 
 }  // namespace

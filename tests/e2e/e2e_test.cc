@@ -885,5 +885,26 @@ TEST_F(EndToEndTest, SigtermShutsDownCleanlyWithAWatchOpen) {
   EXPECT_EQ(session.status(), v1::IN_PROGRESS);
 }
 
+TEST_F(EndToEndTest, HealthSaysServingAndFailsWhenTheServerIsGone) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const CtlResult serving = Ctl(*server_, {"health"});
+  EXPECT_EQ(serving.exit_code, 0) << serving.err;
+  EXPECT_EQ(serving.out, "SERVING\n");
+  const CtlResult service =
+      Ctl(*server_, {"health", "--service", "khet.v1.KhetService", "--json"});
+  EXPECT_EQ(service.exit_code, 0) << service.err;
+  EXPECT_EQ(service.out, "{\"status\": \"SERVING\"}\n");
+  const CtlResult unknown = Ctl(*server_, {"health", "--service", "no.Such"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_THAT(unknown.err, HasSubstr("NOT_FOUND"));
+  EXPECT_EQ(Ctl(*server_, {"health", "extra"}).exit_code, 2);
+
+  server_->process().Signal(SIGTERM);
+  EXPECT_EQ(server_->process().Wait(absl::Seconds(30)), 0);
+  const CtlResult gone = Ctl(*server_, {"health", "--deadline", "2"});
+  EXPECT_EQ(gone.exit_code, 1);
+  EXPECT_THAT(gone.err, HasSubstr("UNAVAILABLE"));
+}
+
 }  // namespace
 }  // namespace khet
