@@ -185,7 +185,12 @@ RouteHandler EventStreamHandler(const RouteContext& context) {
         [state](size_t, httplib::DataSink& sink) {
           return StreamStep(*state, sink);
         },
-        [state](bool) {
+        [state](bool success) {
+          if (!success && state->end.ok()) {  // the server cut it short
+            state->end = state->waiting->shutting_down()
+                             ? ShuttingDown(state->sent)
+                             : absl::CancelledError("the connection ended");
+          }
           state->log->Done(HttpStatusFor(state->end.code()), state->end);
           state->place.reset();  // forgets the stream before it goes
           state->stream.reset();

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -72,6 +73,9 @@ class HttpGateway::Server {
       return new httplib::ThreadPool(threads);
     };
     http_.set_payload_max_length(options_.max_body_bytes);
+    http_.set_keep_alive_timeout(std::max<time_t>(
+        1, absl::ToInt64Seconds(options_.keep_alive_timeout)));
+    http_.set_keep_alive_max_count(100);
     const auto dispatch = [this](const httplib::Request& request,
                                  httplib::Response& response) {
       Dispatch(request, response);
@@ -135,7 +139,10 @@ class HttpGateway::Server {
   }
 
   void Shutdown() {
+    // Long polls and streams end at once and answer before the server
+    // stops; a stream stuck writing to a slow client is cut by the stop.
     waiting_.Shutdown();
+    waiting_.WaitUntilNoneWaits(absl::Seconds(2));
     http_.stop();
     if (thread_.joinable()) thread_.join();
   }
