@@ -282,7 +282,8 @@ class Server {
                                        const std::string& log_path) {
     auto server = std::unique_ptr<Server>(new Server(log_path));
     server->process_ = Process::Start(
-        {KHETD_PATH, "--listen=127.0.0.1:0", "--data_dir=" + data_dir,
+        {KHETD_PATH, "--listen=127.0.0.1:0", "--http_listen=",
+         "--data_dir=" + data_dir,
          "--store=sqlite", "--timeout_sweep_seconds=1"},
         log_path);
     if (server->process_ == nullptr) return nullptr;
