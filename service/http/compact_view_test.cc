@@ -457,6 +457,9 @@ TEST(CompactEventsTest, PacksWhatFitsAndAtLeastOne) {
   EXPECT_LE(one.json.size(), kCompactLimit);
   EXPECT_EQ(json::parse(one.json)["more"], false);
 
+  const CompactEventList full_batch = CompactEvents({events[1]}, 0, true);
+  EXPECT_EQ(json::parse(full_batch.json)["more"], true);
+
   const CompactEventList none = CompactEvents({}, 7);
   EXPECT_EQ(none.json, R"({"v":7,"events":[],"more":false})");
 }

@@ -79,7 +79,9 @@ RouteHandler LongPollHandler(const RouteContext& context) {
     }
 
     if (compact) {
-      Reply(call, CompactEvents(events, after).json);
+      // A full batch may have more behind it.
+      Reply(call,
+            CompactEvents(events, after, events.size() == kMaxPollEvents).json);
       return absl::OkStatus();
     }
     std::string body = R"({"events":[)";

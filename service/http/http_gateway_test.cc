@@ -21,6 +21,7 @@
 #include "httplib.h"
 #include "nlohmann/json.hpp"
 #include "service/http/compact_view.h"
+#include "service/http/http_routes.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
@@ -96,6 +97,20 @@ std::string StreamRequest(const std::string& id, const std::string& extra) {
   return absl::StrCat("GET /v1/sessions/", id,
                       "/events:stream HTTP/1.1\r\nHost: localhost\r\n", extra,
                       "\r\n");
+}
+
+TEST(MatchRouteTest, TakesTheIdBetweenPrefixAndSuffix) {
+  std::string id;
+  EXPECT_TRUE(MatchRoute("/v1/setups", "/v1/setups", &id));
+  EXPECT_FALSE(MatchRoute("/v1/setups", "/v1/setups/", &id));
+  EXPECT_TRUE(
+      MatchRoute("/v1/sessions/{id}:move", "/v1/sessions/a-b_9:move", &id));
+  EXPECT_EQ(id, "a-b_9");
+  EXPECT_FALSE(MatchRoute("/v1/sessions/{id}", "/v1/sessions/x:move", &id));
+  EXPECT_FALSE(MatchRoute("/v1/sessions/{id}", "/v1/sessions/x/events", &id));
+  EXPECT_FALSE(MatchRoute("/v1/sessions/{id}", "/v1/sessions/", &id));
+  EXPECT_FALSE(MatchRoute("/v1/sessions/{id}/events",
+                          "/v1/sessions/x/events:stream", &id));
 }
 
 class HttpGatewayTest : public ::testing::Test {
@@ -695,6 +710,28 @@ TEST_F(HttpGatewayTest, BodiesOfAnyContentTypeAndEncodedQueries) {
   ASSERT_TRUE(head);
   EXPECT_EQ(head->status, 200);
   EXPECT_TRUE(head->body.empty());
+}
+
+TEST_F(HttpGatewayTest, ASuggestionWithoutTimeToSearch) {
+  const Game game = NewGame();
+  // Best play to depth 64 within 1 ms: cut short, or no move at all.
+  Answer suggest = Post("/v1/sessions/" + game.id + ":suggest?timeoutMs=1",
+                        R"({"limits":{"maxDepth":64}})");
+  if (suggest.status == 200) {
+    EXPECT_TRUE(suggest.body["cutShort"].get<bool>()) << suggest.text;
+  } else {
+    EXPECT_EQ(suggest.status, 504) << suggest.text;
+    EXPECT_EQ(suggest.body["error"]["code"], "DEADLINE_EXCEEDED");
+  }
+}
+
+TEST_F(HttpGatewayTest, MalformedRequestsGetJsonErrors) {
+  RawConnection brew(port_, "BREW /v1/setups HTTP/1.1\r\nHost: x\r\n\r\n");
+  ASSERT_TRUE(brew.WaitFor("}}")) << brew.received();
+  EXPECT_THAT(brew.received(), HasSubstr("HTTP/1.1 400"));
+  EXPECT_THAT(brew.received(), HasSubstr(R"("code":"INVALID_ARGUMENT")"));
+  EXPECT_THAT(Log().back(),
+              HasSubstr("method=BREW route=- session=- status=400"));
 }
 
 TEST_F(HttpGatewayTest, TokenHeaders) {
