@@ -114,9 +114,11 @@ std::string PieceShape(const v1::Piece& piece, absl::string_view fill,
           absl::StrFormat(
               R"(<rect x="%.1f" y="%.1f" width="36" height="36" %s/>)", cx - 18,
               cy - 18, style),
-          "<polygon points=\"", At(cx, cy, dx + dy * 0.6, dy - dx * 0.6), " ",
-          At(cx, cy, dx - dy * 0.6, dy + dx * 0.6), " ",
-          At(cx, cy, dx * 0.3, dy * 0.3), "\" fill=\"", kOutline, "\"/>");
+          // Its head: a wedge pointing the way it faces.
+          "<polygon points=\"",
+          At(cx, cy, dx * 0.4 + dy * 0.5, dy * 0.4 - dx * 0.5), " ",
+          At(cx, cy, dx * 0.4 - dy * 0.5, dy * 0.4 + dx * 0.5), " ",
+          At(cx, cy, dx, dy), "\" fill=\"", kOutline, "\"/>");
     }
     case v1::SPHINX: {
       const auto [dx, dy] = Facing(o);

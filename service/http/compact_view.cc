@@ -430,7 +430,7 @@ std::string CompactEvent(const v1::Event& event, size_t limit) {
 }
 
 CompactEventList CompactEvents(absl::Span<const v1::Event> events,
-                               int64_t after_version) {
+                               int64_t after_version, bool events_follow) {
   // {"v":<up to 20 digits>,"events":[...],"more":false} around the events.
   constexpr size_t kFrame = 64;
   CompactEventList list;
@@ -449,7 +449,9 @@ CompactEventList CompactEvents(absl::Span<const v1::Event> events,
   }
   list.json = absl::StrCat(
       R"({"v":)", version, R"(,"events":[)", joined, R"(],"more":)",
-      list.count < static_cast<int>(events.size()) ? "true" : "false", "}");
+      events_follow || list.count < static_cast<int>(events.size()) ? "true"
+                                                                    : "false",
+      "}");
   return list;
 }
 

@@ -51,13 +51,14 @@ std::string CompactEvent(const v1::Event& event, size_t limit = kCompactLimit);
 // A long poll's answer {"v":N,"events":[...],"more":false} holding the
 // first events that fit in kCompactLimit, at least one; "v" is the last
 // one's version, or `after_version` when `events` is empty; "more" tells
-// that events were left out (poll again at once).
+// that events were left out, or that `events_follow` (poll again at once).
 struct CompactEventList {
   std::string json;
   int count = 0;  // how many of the events it holds
 };
 CompactEventList CompactEvents(absl::Span<const v1::Event> events,
-                               int64_t after_version);
+                               int64_t after_version,
+                               bool events_follow = false);
 
 }  // namespace khet
 

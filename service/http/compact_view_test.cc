@@ -127,13 +127,13 @@ class LongLaserSearch {
     return best;
   }
 
-  // The compact laser's length of Silver's shot, 0 for an invalid text.
+  // How long Silver's path is (its segments and beams), 0 for an invalid
+  // text.
   static size_t LaserLength(const std::string& text) {
     absl::StatusOr<Position> pos = ParsePosition(text);
     if (!pos.ok()) return 0;
-    return CompactLaser(
-               ShotToProto(TraceLaser(*pos, Color::kSilver), Edition::kKhet2))
-        .size();
+    const BeamTrace trace = TraceLaser(*pos, Color::kSilver);
+    return trace.segments.size() + trace.beams.size();
   }
 
  private:
@@ -365,7 +365,7 @@ TEST_F(CompactSizeTest, MonstrousLasersAreCutToFit) {
     GenerateMoves(start, &moves);
     int i = 0;
     for (const Move m : moves) {
-      if (i++ % 5 != 0) continue;
+      if (i++ % 20 != 0) continue;
       const Game game = NewGame("", text);
       Play(game, FormatMove(start, m),
            absl::StrCat("'", text, "' ", FormatMove(start, m)),
@@ -456,6 +456,9 @@ TEST(CompactEventsTest, PacksWhatFitsAndAtLeastOne) {
   EXPECT_EQ(one.count, 1);
   EXPECT_LE(one.json.size(), kCompactLimit);
   EXPECT_EQ(json::parse(one.json)["more"], false);
+
+  const CompactEventList full_batch = CompactEvents({events[1]}, 0, true);
+  EXPECT_EQ(json::parse(full_batch.json)["more"], true);
 
   const CompactEventList none = CompactEvents({}, 7);
   EXPECT_EQ(none.json, R"({"v":7,"events":[],"more":false})");

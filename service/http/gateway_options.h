@@ -19,6 +19,9 @@ struct HttpGatewayOptions {
   // Threads for every other request; the server has max_waiting +
   // serving_threads threads, so waiting requests never starve the rest.
   int serving_threads = 8;
+  // An idle kept-alive connection is closed after this long; it holds a
+  // thread meanwhile, and shutdown waits for it.
+  absl::Duration keep_alive_timeout = absl::Seconds(2);
   // An event stream sends a comment line after this long without events.
   absl::Duration stream_keepalive = absl::Seconds(15);
   // SuggestMove's deadline when the request gives no timeoutMs, and the

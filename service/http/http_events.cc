@@ -79,7 +79,9 @@ RouteHandler LongPollHandler(const RouteContext& context) {
     }
 
     if (compact) {
-      Reply(call, CompactEvents(events, after).json);
+      // A full batch may have more behind it.
+      Reply(call,
+            CompactEvents(events, after, events.size() == kMaxPollEvents).json);
       return absl::OkStatus();
     }
     std::string body = R"({"events":[)";
@@ -185,7 +187,12 @@ RouteHandler EventStreamHandler(const RouteContext& context) {
         [state](size_t, httplib::DataSink& sink) {
           return StreamStep(*state, sink);
         },
-        [state](bool) {
+        [state](bool success) {
+          if (!success && state->end.ok()) {  // the server cut it short
+            state->end = state->waiting->shutting_down()
+                             ? ShuttingDown(state->sent)
+                             : absl::CancelledError("the connection ended");
+          }
           state->log->Done(HttpStatusFor(state->end.code()), state->end);
           state->place.reset();  // forgets the stream before it goes
           state->stream.reset();

@@ -2,10 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <map>
-#include <regex>
 #include <string>
 #include <thread>
 #include <utility>
@@ -72,6 +72,9 @@ class HttpGateway::Server {
       return new httplib::ThreadPool(threads);
     };
     http_.set_payload_max_length(options_.max_body_bytes);
+    http_.set_keep_alive_timeout(
+        std::max<time_t>(1, absl::ToInt64Seconds(options_.keep_alive_timeout)));
+    http_.set_keep_alive_max_count(100);
     const auto dispatch = [this](const httplib::Request& request,
                                  httplib::Response& response) {
       Dispatch(request, response);
@@ -135,7 +138,10 @@ class HttpGateway::Server {
   }
 
   void Shutdown() {
+    // Long polls and streams end at once and answer before the server
+    // stops; a stream stuck writing to a slow client is cut by the stop.
     waiting_.Shutdown();
+    waiting_.WaitUntilNoneWaits(absl::Seconds(2));
     http_.stop();
     if (thread_.joinable()) thread_.join();
   }
@@ -146,15 +152,14 @@ class HttpGateway::Server {
     const std::string method =
         request.method == "HEAD" ? "GET" : request.method;
     std::vector<std::string> allowed;
-    std::smatch match;
+    std::string id;
     for (const Route& route : routes_) {
-      if (!std::regex_match(request.path, match, route.path)) continue;
+      if (!MatchRoute(route.path, request.path, &id)) continue;
       allowed.push_back(route.method);
       if (route.method != method) continue;
-      HttpCall call{request, response, match.size() > 1 ? match[1].str() : "",
-                    nullptr};
+      HttpCall call{request, response, id, nullptr};
       call.log = std::make_shared<RequestLog>(&options_.log, request.method,
-                                              route.name, call.session_id);
+                                              route.path, call.session_id);
       const absl::Status status = route.handler(call);
       if (!status.ok())
         WriteError(response, status, HttpStatusFor(status.code()));

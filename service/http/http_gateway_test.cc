@@ -21,6 +21,7 @@
 #include "httplib.h"
 #include "nlohmann/json.hpp"
 #include "service/http/compact_view.h"
+#include "service/http/http_routes.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
@@ -33,6 +34,84 @@ using ::testing::HasSubstr;
 
 // Red to move wins at once with a1R; Silver's e1-d1 first keeps it so.
 constexpr char kShortGame[] = "xs4k4/10/10/10/10/10/10/pnw3K4Xn s 2";
+
+// A raw HTTP connection for reading an event stream as it arrives.
+class RawConnection {
+ public:
+  RawConnection(int port, const std::string& request) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(
+        ::connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)),
+        0);
+    timeval timeout{0, 100 * 1000};
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+    EXPECT_EQ(::send(fd_, request.data(), request.size(), 0),
+              static_cast<ssize_t>(request.size()));
+  }
+  ~RawConnection() { Close(); }
+
+  void Close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+  // Reads until `text` has arrived (true) or `limit` passed or the server
+  // closed the connection (false).
+  bool WaitFor(const std::string& text,
+               std::chrono::milliseconds limit = std::chrono::seconds(5)) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!absl::StrContains(received_, text)) {
+      if (std::chrono::steady_clock::now() > deadline || closed_) return false;
+      Read();
+    }
+    return true;
+  }
+
+  // Reads until the server closes the connection (true) or `limit` passed.
+  bool WaitForEnd(std::chrono::milliseconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!closed_ && std::chrono::steady_clock::now() < deadline) Read();
+    return closed_;
+  }
+
+  const std::string& received() const { return received_; }
+
+ private:
+  void Read() {
+    char buffer[4096];
+    const ssize_t n = ::recv(fd_, buffer, sizeof(buffer), 0);
+    if (n > 0) received_.append(buffer, static_cast<size_t>(n));
+    if (n == 0) closed_ = true;
+  }
+
+  int fd_ = -1;
+  std::string received_;
+  bool closed_ = false;
+};
+
+std::string StreamRequest(const std::string& id, const std::string& extra) {
+  return absl::StrCat("GET /v1/sessions/", id,
+                      "/events:stream HTTP/1.1\r\nHost: localhost\r\n", extra,
+                      "\r\n");
+}
+
+TEST(MatchRouteTest, TakesTheIdBetweenPrefixAndSuffix) {
+  std::string id;
+  EXPECT_TRUE(MatchRoute("/v1/setups", "/v1/setups", &id));
+  EXPECT_FALSE(MatchRoute("/v1/setups", "/v1/setups/", &id));
+  EXPECT_TRUE(
+      MatchRoute("/v1/sessions/{id}:move", "/v1/sessions/a-b_9:move", &id));
+  EXPECT_EQ(id, "a-b_9");
+  EXPECT_FALSE(MatchRoute("/v1/sessions/{id}", "/v1/sessions/x:move", &id));
+  EXPECT_FALSE(MatchRoute("/v1/sessions/{id}", "/v1/sessions/x/events", &id));
+  EXPECT_FALSE(MatchRoute("/v1/sessions/{id}", "/v1/sessions/", &id));
+  EXPECT_FALSE(MatchRoute("/v1/sessions/{id}/events",
+                          "/v1/sessions/x/events:stream", &id));
+}
 
 class HttpGatewayTest : public ::testing::Test {
  protected:
@@ -50,6 +129,7 @@ class HttpGatewayTest : public ::testing::Test {
     }
     options.serving_threads = 4;
     options.stream_keepalive = absl::Milliseconds(200);
+    options.keep_alive_timeout = absl::Seconds(1);
     options.log = [this](const std::string& line) {
       MutexLock lock(&log_mu_);
       log_.push_back(line);
@@ -126,13 +206,14 @@ class HttpGatewayTest : public ::testing::Test {
     return std::stoll(session.body["version"].get<std::string>());
   }
 
+  // Declared before the gateway, which logs until it is gone.
+  Mutex log_mu_;
+  std::vector<std::string> log_;
   MemoryStore store_;
   std::unique_ptr<SessionService> core_;
   std::unique_ptr<HttpGateway> gateway_;
   std::unique_ptr<httplib::Client> client_;
   int port_ = 0;
-  Mutex log_mu_;
-  std::vector<std::string> log_;
 };
 
 TEST_F(HttpGatewayTest, ListsSetupsSchemesAndLevels) {
@@ -529,6 +610,145 @@ TEST_F(HttpGatewayTest, LogsOneLinePerRequestWithoutTokens) {
     EXPECT_THAT(line, Not(HasSubstr(game.silver)));
     EXPECT_THAT(line, Not(HasSubstr(game.owner)));
   }
+}
+
+TEST_F(HttpGatewayTest, EventStreamSendsHistoryThenLiveEvents) {
+  const Game game = NewGame();
+  RawConnection stream(port_, StreamRequest(game.id, ""));
+  ASSERT_TRUE(stream.WaitFor("id: 3\nevent: gameStarted\ndata: {"))
+      << stream.received();
+  EXPECT_THAT(stream.received(), HasSubstr("Content-Type: text/event-stream"));
+  EXPECT_THAT(stream.received(), HasSubstr("id: 1\nevent: seatChanged\n"));
+  EXPECT_EQ(Post("/v1/sessions/" + game.id + ":move",
+                 R"({"move":{"notation":"j1L"}})", game.silver)
+                .status,
+            200);
+  ASSERT_TRUE(
+      stream.WaitFor("id: 4\nevent: moveMade\ndata: {\"version\":\"4\""))
+      << stream.received();
+  // Quiet for longer than the keep-alive interval: a comment line.
+  EXPECT_TRUE(stream.WaitFor("\n: keep-alive\n\n")) << stream.received();
+}
+
+TEST_F(HttpGatewayTest, EventStreamResumesAfterLastEventId) {
+  const Game game = NewGame();
+  RawConnection stream(port_, StreamRequest(game.id, "Last-Event-ID: 2\r\n"));
+  ASSERT_TRUE(stream.WaitFor("id: 3\n")) << stream.received();
+  EXPECT_THAT(stream.received(), Not(HasSubstr("id: 1\n")));
+  EXPECT_THAT(stream.received(), Not(HasSubstr("id: 2\n")));
+  RawConnection bad(port_, StreamRequest(game.id, "Last-Event-ID: two\r\n"));
+  ASSERT_TRUE(bad.WaitFor("HTTP/1.1 400")) << bad.received();
+  EXPECT_TRUE(bad.WaitFor("Last-Event-ID"));
+}
+
+TEST_F(HttpGatewayTest, EventStreamEndsWhenTheSessionIsDeleted) {
+  const Game game = NewGame();
+  RawConnection stream(port_, StreamRequest(game.id, ""));
+  ASSERT_TRUE(stream.WaitFor("id: 3\n"));
+  EXPECT_EQ(Read(client_->Delete(("/v1/sessions/" + game.id).c_str(),
+                                 Auth(game.owner)))
+                .status,
+            200);
+  EXPECT_TRUE(stream.WaitFor("event: sessionDeleted\n")) << stream.received();
+  EXPECT_TRUE(stream.WaitFor("0\r\n\r\n")) << stream.received();  // the end
+}
+
+TEST_F(HttpGatewayTest, ShutdownEndsAnEventStreamPromptly) {
+  const Game game = NewGame();
+  RawConnection stream(port_, StreamRequest(game.id, ""));
+  ASSERT_TRUE(stream.WaitFor("id: 3\n"));
+  const auto start = std::chrono::steady_clock::now();
+  gateway_->Shutdown();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  EXPECT_TRUE(stream.WaitForEnd(std::chrono::seconds(3)));
+  EXPECT_THAT(stream.received(), HasSubstr(": khetd is shutting down\n"));
+  const std::vector<std::string> log = Log();
+  EXPECT_THAT(log.back(), HasSubstr("route=/v1/sessions/{id}/events:stream"));
+  EXPECT_THAT(log.back(), HasSubstr("code=UNAVAILABLE"));
+}
+
+TEST_F(HttpGatewayTest, AStreamWhoseClientLeftGivesBackItsPlace) {
+  const Game game = NewGame();
+  {
+    std::vector<std::unique_ptr<RawConnection>> streams;
+    for (int i = 0; i < 4; ++i) {  // the fixture's max_waiting
+      streams.push_back(
+          std::make_unique<RawConnection>(port_, StreamRequest(game.id, "")));
+      ASSERT_TRUE(streams.back()->WaitFor("id: 3\n"));
+    }
+    EXPECT_EQ(Get("/v1/sessions/" + game.id + "/events?waitSeconds=0").status,
+              429);
+  }  // closed: each is noticed at its next keep-alive (200 ms here)
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  EXPECT_EQ(Get("/v1/sessions/" + game.id + "/events?waitSeconds=0").status,
+            200);
+  int gone = 0;
+  for (const std::string& line : Log()) {
+    gone += absl::StrContains(line, "code=CANCELLED") &&
+            absl::StrContains(line, "the client went away");
+  }
+  EXPECT_EQ(gone, 4);
+}
+
+TEST_F(HttpGatewayTest, BodiesOfAnyContentTypeAndEncodedQueries) {
+  // curl's default form type: the JSON body is still the body, and its
+  // text is no query parameter.
+  Answer created = Read(client_->Post("/v1/sessions", R"({"name":"form"})",
+                                      "application/x-www-form-urlencoded"));
+  ASSERT_EQ(created.status, 200) << created.text;
+  const std::string id = created.body["session"]["id"];
+  Answer joined = Read(client_->Post(("/v1/sessions/" + id + ":join").c_str(),
+                                     R"({"playerName":"ann"})",
+                                     "text/plain;charset=utf-8"));
+  ASSERT_EQ(joined.status, 200) << joined.text;
+  Answer legal = Get("/v1/sessions/" + id + "/legalMoves?sq%75are=%6a1");
+  ASSERT_EQ(legal.status, 200) << legal.text;
+  EXPECT_EQ(legal.body["moves"].size(), 1u);  // j1L
+  EXPECT_EQ(Get("/v1/sessions/" + id + "?view=%zz").status, 400);
+  EXPECT_EQ(Get("/v1/sessions/" + id + "?view=compact&view=full").status, 400);
+  auto head = client_->Head(("/v1/sessions/" + id).c_str());
+  ASSERT_TRUE(head);
+  EXPECT_EQ(head->status, 200);
+  EXPECT_TRUE(head->body.empty());
+}
+
+TEST_F(HttpGatewayTest, ASuggestionWithoutTimeToSearch) {
+  const Game game = NewGame();
+  // Best play to depth 64 within 1 ms: cut short, or no move at all.
+  Answer suggest = Post("/v1/sessions/" + game.id + ":suggest?timeoutMs=1",
+                        R"({"limits":{"maxDepth":64}})");
+  if (suggest.status == 200) {
+    EXPECT_TRUE(suggest.body["cutShort"].get<bool>()) << suggest.text;
+  } else {
+    EXPECT_EQ(suggest.status, 504) << suggest.text;
+    EXPECT_EQ(suggest.body["error"]["code"], "DEADLINE_EXCEEDED");
+  }
+}
+
+TEST_F(HttpGatewayTest, MalformedRequestsGetJsonErrors) {
+  RawConnection brew(port_, "BREW /v1/setups HTTP/1.1\r\nHost: x\r\n\r\n");
+  ASSERT_TRUE(brew.WaitFor("}}")) << brew.received();
+  EXPECT_THAT(brew.received(), HasSubstr("HTTP/1.1 400"));
+  EXPECT_THAT(brew.received(), HasSubstr(R"("code":"INVALID_ARGUMENT")"));
+  EXPECT_THAT(Log().back(),
+              HasSubstr("method=BREW route=- session=- status=400"));
+}
+
+TEST_F(HttpGatewayTest, TokenHeaders) {
+  const Game game = NewGame();
+  const std::string move = "/v1/sessions/" + game.id + ":move";
+  const std::string body = R"({"move":{"notation":"j1L"}})";
+  Answer differ = Read(client_->Post(
+      move.c_str(),
+      {{"Authorization", "Bearer " + game.silver}, {"X-Khet-Token", game.red}},
+      body, "application/json"));
+  EXPECT_EQ(differ.status, 401) << differ.text;
+  EXPECT_THAT(differ.text, HasSubstr("different tokens"));
+  Answer same = Read(client_->Post(move.c_str(),
+                                   {{"Authorization", "bearer " + game.silver},
+                                    {"X-Khet-Token", game.silver}},
+                                   body, "application/json"));
+  EXPECT_EQ(same.status, 200) << same.text;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "service/http/board_svg.h"
@@ -18,9 +19,27 @@ void Reply(HttpCall& call, std::string body, const char* content_type) {
   call.response.set_content(std::move(body), content_type);
 }
 
-namespace {
+bool MatchRoute(const std::string& route_path, const std::string& path,
+                std::string* id) {
+  constexpr absl::string_view kId = "{id}";
+  const size_t at = route_path.find(kId.data(), 0, kId.size());
+  if (at == std::string::npos) return path == route_path;
+  const absl::string_view prefix(route_path.data(), at);
+  const absl::string_view suffix =
+      absl::string_view(route_path).substr(at + kId.size());
+  const absl::string_view text(path);
+  if (text.size() <= prefix.size() + suffix.size() ||
+      !absl::StartsWith(text, prefix) || !absl::EndsWith(text, suffix)) {
+    return false;
+  }
+  const absl::string_view value =
+      text.substr(prefix.size(), text.size() - prefix.size() - suffix.size());
+  if (value.find_first_of("/:") != absl::string_view::npos) return false;
+  *id = std::string(value);
+  return true;
+}
 
-constexpr char kId[] = "([^/:]+)";
+namespace {
 
 // The request message of a route on one session: the body's JSON with the
 // path's id. A body naming another session is INVALID_ARGUMENT.
@@ -65,17 +84,11 @@ RouteHandler WithToken(SessionService* core, Method method) {
   };
 }
 
-Route Get(std::string name, std::string path, RouteHandler handler) {
-  return {"GET", std::move(name), std::regex(std::move(path)),
-          std::move(handler)};
+Route Get(std::string path, RouteHandler handler) {
+  return {"GET", std::move(path), std::move(handler)};
 }
-Route Post(std::string name, std::string path, RouteHandler handler) {
-  return {"POST", std::move(name), std::regex(std::move(path)),
-          std::move(handler)};
-}
-
-std::string SessionPath(absl::string_view suffix) {
-  return absl::StrCat("/v1/sessions/", kId, std::string(suffix));
+Route Post(std::string path, RouteHandler handler) {
+  return {"POST", std::move(path), std::move(handler)};
 }
 
 }  // namespace
@@ -85,24 +98,23 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
   const HttpGatewayOptions* const options = context.options;
   std::vector<Route> routes;
 
-  routes.push_back(Get("/v1/setups", "/v1/setups", [core](HttpCall& call) {
+  routes.push_back(Get("/v1/setups", [core](HttpCall& call) {
     KHET_RETURN_IF_ERROR(NoQuery(call));
     Reply(call, ToJson(core->ListSetups()));
     return absl::OkStatus();
   }));
-  routes.push_back(
-      Get("/v1/colorSchemes", "/v1/colorSchemes", [core](HttpCall& call) {
-        KHET_RETURN_IF_ERROR(NoQuery(call));
-        Reply(call, ToJson(core->ListColorSchemes()));
-        return absl::OkStatus();
-      }));
-  routes.push_back(Get("/v1/levels", "/v1/levels", [core](HttpCall& call) {
+  routes.push_back(Get("/v1/colorSchemes", [core](HttpCall& call) {
+    KHET_RETURN_IF_ERROR(NoQuery(call));
+    Reply(call, ToJson(core->ListColorSchemes()));
+    return absl::OkStatus();
+  }));
+  routes.push_back(Get("/v1/levels", [core](HttpCall& call) {
     KHET_RETURN_IF_ERROR(NoQuery(call));
     Reply(call, ToJson(core->ListLevels()));
     return absl::OkStatus();
   }));
 
-  routes.push_back(Post("/v1/sessions", "/v1/sessions", [core](HttpCall& call) {
+  routes.push_back(Post("/v1/sessions", [core](HttpCall& call) {
     KHET_RETURN_IF_ERROR(NoQuery(call));
     KHET_ASSIGN_OR_RETURN(v1::CreateSessionRequest request,
                           Body<v1::CreateSessionRequest>(call));
@@ -112,7 +124,7 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
     Reply(call, ToJson(created));
     return absl::OkStatus();
   }));
-  routes.push_back(Get("/v1/sessions", "/v1/sessions", [core](HttpCall& call) {
+  routes.push_back(Get("/v1/sessions", [core](HttpCall& call) {
     KHET_ASSIGN_OR_RETURN(
         Query query,
         Query::Read(call.request, {"pageSize", "pageToken", "status"}));
@@ -135,19 +147,17 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
     Reply(call, ToJson(response));
     return absl::OkStatus();
   }));
+  routes.push_back(Get("/v1/sessions/{id}", [core](HttpCall& call) {
+    KHET_ASSIGN_OR_RETURN(Query query, Query::Read(call.request, {"view"}));
+    KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
+    v1::GetSessionRequest request;
+    request.set_session_id(call.session_id);
+    KHET_ASSIGN_OR_RETURN(v1::Session session, core->GetSession(request));
+    Reply(call, compact ? CompactSession(session) : ToJson(session));
+    return absl::OkStatus();
+  }));
   routes.push_back(
-      Get("/v1/sessions/{id}", SessionPath(""), [core](HttpCall& call) {
-        KHET_ASSIGN_OR_RETURN(Query query, Query::Read(call.request, {"view"}));
-        KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
-        v1::GetSessionRequest request;
-        request.set_session_id(call.session_id);
-        KHET_ASSIGN_OR_RETURN(v1::Session session, core->GetSession(request));
-        Reply(call, compact ? CompactSession(session) : ToJson(session));
-        return absl::OkStatus();
-      }));
-  routes.push_back(
-      {"DELETE", "/v1/sessions/{id}", std::regex(SessionPath("")),
-       [core](HttpCall& call) -> absl::Status {
+      {"DELETE", "/v1/sessions/{id}", [core](HttpCall& call) -> absl::Status {
          KHET_RETURN_IF_ERROR(NoQuery(call));
          KHET_ASSIGN_OR_RETURN(v1::DeleteSessionRequest request,
                                SessionBody<v1::DeleteSessionRequest>(call));
@@ -157,54 +167,50 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
          return absl::OkStatus();
        }});
 
-  routes.push_back(Post(
-      "/v1/sessions/{id}:join", SessionPath(":join"), [core](HttpCall& call) {
-        KHET_RETURN_IF_ERROR(NoQuery(call));
-        KHET_ASSIGN_OR_RETURN(v1::JoinSeatRequest request,
-                              SessionBody<v1::JoinSeatRequest>(call));
-        KHET_ASSIGN_OR_RETURN(v1::JoinSeatResponse response,
-                              core->JoinSeat(request));
-        Reply(call, ToJson(response));
-        return absl::OkStatus();
-      }));
+  routes.push_back(Post("/v1/sessions/{id}:join", [core](HttpCall& call) {
+    KHET_RETURN_IF_ERROR(NoQuery(call));
+    KHET_ASSIGN_OR_RETURN(v1::JoinSeatRequest request,
+                          SessionBody<v1::JoinSeatRequest>(call));
+    KHET_ASSIGN_OR_RETURN(v1::JoinSeatResponse response,
+                          core->JoinSeat(request));
+    Reply(call, ToJson(response));
+    return absl::OkStatus();
+  }));
   routes.push_back(
-      Post("/v1/sessions/{id}:leave", SessionPath(":leave"),
+      Post("/v1/sessions/{id}:leave",
            WithToken<v1::LeaveSeatRequest>(core, &SessionService::LeaveSeat)));
   routes.push_back(Post(
-      "/v1/sessions/{id}:seatComputer", SessionPath(":seatComputer"),
+      "/v1/sessions/{id}:seatComputer",
       WithToken<v1::SeatComputerRequest>(core, &SessionService::SeatComputer)));
   routes.push_back(Post(
-      "/v1/sessions/{id}:chooseSetup", SessionPath(":chooseSetup"),
+      "/v1/sessions/{id}:chooseSetup",
       WithToken<v1::ChooseSetupRequest>(core, &SessionService::ChooseSetup)));
 
-  routes.push_back(Post(
-      "/v1/sessions/{id}:move", SessionPath(":move"), [core](HttpCall& call) {
-        KHET_ASSIGN_OR_RETURN(Query query, Query::Read(call.request, {"view"}));
-        KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
-        KHET_ASSIGN_OR_RETURN(v1::MakeMoveRequest request,
-                              SessionBody<v1::MakeMoveRequest>(call));
-        KHET_ASSIGN_OR_RETURN(Caller caller, CallerOf(call.request));
-        KHET_ASSIGN_OR_RETURN(v1::MakeMoveResponse response,
-                              core->MakeMove(request, caller));
-        Reply(call, compact ? CompactMoveReply(response) : ToJson(response));
-        return absl::OkStatus();
-      }));
-  routes.push_back(Get(
-      "/v1/sessions/{id}/legalMoves", SessionPath("/legalMoves"),
-      [core](HttpCall& call) {
-        KHET_ASSIGN_OR_RETURN(Query query,
-                              Query::Read(call.request, {"square", "view"}));
-        KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
-        v1::ListLegalMovesRequest request;
-        request.set_session_id(call.session_id);
-        request.set_square(query.Text("square", ""));
-        KHET_ASSIGN_OR_RETURN(v1::ListLegalMovesResponse response,
-                              core->ListLegalMoves(request));
-        Reply(call, compact ? CompactLegalMoves(response) : ToJson(response));
-        return absl::OkStatus();
-      }));
+  routes.push_back(Post("/v1/sessions/{id}:move", [core](HttpCall& call) {
+    KHET_ASSIGN_OR_RETURN(Query query, Query::Read(call.request, {"view"}));
+    KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
+    KHET_ASSIGN_OR_RETURN(v1::MakeMoveRequest request,
+                          SessionBody<v1::MakeMoveRequest>(call));
+    KHET_ASSIGN_OR_RETURN(Caller caller, CallerOf(call.request));
+    KHET_ASSIGN_OR_RETURN(v1::MakeMoveResponse response,
+                          core->MakeMove(request, caller));
+    Reply(call, compact ? CompactMoveReply(response) : ToJson(response));
+    return absl::OkStatus();
+  }));
+  routes.push_back(Get("/v1/sessions/{id}/legalMoves", [core](HttpCall& call) {
+    KHET_ASSIGN_OR_RETURN(Query query,
+                          Query::Read(call.request, {"square", "view"}));
+    KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
+    v1::ListLegalMovesRequest request;
+    request.set_session_id(call.session_id);
+    request.set_square(query.Text("square", ""));
+    KHET_ASSIGN_OR_RETURN(v1::ListLegalMovesResponse response,
+                          core->ListLegalMoves(request));
+    Reply(call, compact ? CompactLegalMoves(response) : ToJson(response));
+    return absl::OkStatus();
+  }));
   routes.push_back(
-      Post("/v1/sessions/{id}:suggest", SessionPath(":suggest"),
+      Post("/v1/sessions/{id}:suggest",
            [core, options, waiting = context.waiting](HttpCall& call) {
              KHET_ASSIGN_OR_RETURN(Query query,
                                    Query::Read(call.request, {"timeoutMs"}));
@@ -231,57 +237,48 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
              return absl::OkStatus();
            }));
   routes.push_back(
-      Post("/v1/sessions/{id}:resign", SessionPath(":resign"),
+      Post("/v1/sessions/{id}:resign",
            WithToken<v1::ResignRequest>(core, &SessionService::Resign)));
   routes.push_back(
-      Post("/v1/sessions/{id}:offerDraw", SessionPath(":offerDraw"),
+      Post("/v1/sessions/{id}:offerDraw",
            WithToken<v1::OfferDrawRequest>(core, &SessionService::OfferDraw)));
   routes.push_back(Post(
-      "/v1/sessions/{id}:acceptDraw", SessionPath(":acceptDraw"),
+      "/v1/sessions/{id}:acceptDraw",
       WithToken<v1::AcceptDrawRequest>(core, &SessionService::AcceptDraw)));
   routes.push_back(Post("/v1/sessions/{id}:claimRepetitionDraw",
-                        SessionPath(":claimRepetitionDraw"),
                         WithToken<v1::ClaimRepetitionDrawRequest>(
                             core, &SessionService::ClaimRepetitionDraw)));
   routes.push_back(Post("/v1/sessions/{id}:updateSettings",
-                        SessionPath(":updateSettings"),
                         WithToken<v1::UpdateSettingsRequest>(
                             core, &SessionService::UpdateSettings)));
   routes.push_back(
-      Post("/v1/sessions/{id}:reset", SessionPath(":reset"),
+      Post("/v1/sessions/{id}:reset",
            WithToken<v1::ResetGameRequest>(core, &SessionService::ResetGame)));
 
-  routes.push_back(Get("/v1/sessions/{id}/events", SessionPath("/events"),
-                       LongPollHandler(context)));
-  routes.push_back(Get("/v1/sessions/{id}/events:stream",
-                       SessionPath("/events:stream"),
-                       EventStreamHandler(context)));
+  routes.push_back(Get("/v1/sessions/{id}/events", LongPollHandler(context)));
+  routes.push_back(
+      Get("/v1/sessions/{id}/events:stream", EventStreamHandler(context)));
 
-  routes.push_back(Get(
-      "/v1/sessions/{id}/board", SessionPath("/board"), [core](HttpCall& call) {
-        KHET_ASSIGN_OR_RETURN(Query query,
-                              Query::Read(call.request, {"laser"}));
-        KHET_ASSIGN_OR_RETURN(const bool laser, query.Flag("laser", true));
-        v1::RenderBoardRequest request;
-        request.set_session_id(call.session_id);
-        request.set_without_laser(!laser);
-        KHET_ASSIGN_OR_RETURN(v1::RenderBoardResponse response,
-                              core->RenderBoard(request));
-        Reply(call, ToJson(response));
-        return absl::OkStatus();
-      }));
-  routes.push_back(Get(
-      "/v1/sessions/{id}/board.svg", SessionPath("/board\\.svg"),
-      [core](HttpCall& call) {
-        KHET_ASSIGN_OR_RETURN(Query query,
-                              Query::Read(call.request, {"laser"}));
-        KHET_ASSIGN_OR_RETURN(const bool laser, query.Flag("laser", true));
-        v1::GetSessionRequest request;
-        request.set_session_id(call.session_id);
-        KHET_ASSIGN_OR_RETURN(v1::Session session, core->GetSession(request));
-        Reply(call, BoardSvg(session, laser), "image/svg+xml");
-        return absl::OkStatus();
-      }));
+  routes.push_back(Get("/v1/sessions/{id}/board", [core](HttpCall& call) {
+    KHET_ASSIGN_OR_RETURN(Query query, Query::Read(call.request, {"laser"}));
+    KHET_ASSIGN_OR_RETURN(const bool laser, query.Flag("laser", true));
+    v1::RenderBoardRequest request;
+    request.set_session_id(call.session_id);
+    request.set_without_laser(!laser);
+    KHET_ASSIGN_OR_RETURN(v1::RenderBoardResponse response,
+                          core->RenderBoard(request));
+    Reply(call, ToJson(response));
+    return absl::OkStatus();
+  }));
+  routes.push_back(Get("/v1/sessions/{id}/board.svg", [core](HttpCall& call) {
+    KHET_ASSIGN_OR_RETURN(Query query, Query::Read(call.request, {"laser"}));
+    KHET_ASSIGN_OR_RETURN(const bool laser, query.Flag("laser", true));
+    v1::GetSessionRequest request;
+    request.set_session_id(call.session_id);
+    KHET_ASSIGN_OR_RETURN(v1::Session session, core->GetSession(request));
+    Reply(call, BoardSvg(session, laser), "image/svg+xml");
+    return absl::OkStatus();
+  }));
   return routes;
 }
 

@@ -6,7 +6,6 @@
 
 #include <functional>
 #include <memory>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -35,10 +34,16 @@ using RouteHandler = std::function<absl::Status(HttpCall& call)>;
 
 struct Route {
   std::string method;  // GET, POST or DELETE
-  std::string name;    // the path as the docs write it, for logs
-  std::regex path;     // matches the whole path; group 1 is {id} if any
+  // The path as the docs write it, e.g. "/v1/sessions/{id}:move"; also in
+  // the log.
+  std::string path;
   RouteHandler handler;
 };
+
+// Whether `path` is the route's path, with any text free of '/' and ':' for
+// its "{id}" (set into *id).
+bool MatchRoute(const std::string& route_path, const std::string& path,
+                std::string* id);
 
 // What the handlers use; every pointer outlives the routes.
 struct RouteContext {

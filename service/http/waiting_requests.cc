@@ -1,6 +1,7 @@
 #include "service/http/waiting_requests.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 
 namespace khet {
 
@@ -8,6 +9,7 @@ WaitingRequests::Place::~Place() {
   MutexLock lock(&owner_->mu_);
   if (stream_ != nullptr) owner_->streams_.erase(stream_);
   --owner_->waiting_;
+  owner_->given_back_.SignalAll();
 }
 
 void WaitingRequests::Place::Watch(EventStream* stream) {
@@ -37,6 +39,15 @@ void WaitingRequests::Shutdown() {
   MutexLock lock(&mu_);
   shutting_down_ = true;
   for (EventStream* stream : streams_) stream->Cancel();
+}
+
+bool WaitingRequests::WaitUntilNoneWaits(absl::Duration timeout) {
+  const absl::Time deadline = absl::Now() + timeout;
+  MutexLock lock(&mu_);
+  while (waiting_ > 0 && absl::Now() < deadline) {
+    given_back_.WaitWithDeadline(&mu_, deadline);
+  }
+  return waiting_ == 0;
 }
 
 bool WaitingRequests::shutting_down() {

@@ -9,6 +9,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
 
@@ -43,12 +44,16 @@ class WaitingRequests {
 
   // Cancels every watched stream and refuses new places.
   void Shutdown();
+  // Waits until every place is given back or `timeout` passed; true if
+  // none is taken.
+  bool WaitUntilNoneWaits(absl::Duration timeout);
   bool shutting_down();
   int waiting();
 
  private:
   const int max_waiting_;
   Mutex mu_;
+  CondVar given_back_;  // signalled when a place is given back
   int waiting_ ABSL_GUARDED_BY(mu_) = 0;
   bool shutting_down_ ABSL_GUARDED_BY(mu_) = false;
   std::set<EventStream*> streams_ ABSL_GUARDED_BY(mu_);

@@ -281,10 +281,11 @@ class Server {
   static std::unique_ptr<Server> Start(const std::string& data_dir,
                                        const std::string& log_path) {
     auto server = std::unique_ptr<Server>(new Server(log_path));
-    server->process_ = Process::Start(
-        {KHETD_PATH, "--listen=127.0.0.1:0", "--data_dir=" + data_dir,
-         "--store=sqlite", "--timeout_sweep_seconds=1"},
-        log_path);
+    server->process_ =
+        Process::Start({KHETD_PATH, "--listen=127.0.0.1:0",
+                        "--http_listen=", "--data_dir=" + data_dir,
+                        "--store=sqlite", "--timeout_sweep_seconds=1"},
+                       log_path);
     if (server->process_ == nullptr) return nullptr;
     const std::optional<std::string> line =
         server->process_->ReadLine(kStartTimeout);
