@@ -53,7 +53,8 @@ int WaitFor(pid_t pid, absl::Duration timeout) {
 absl::StatusOr<std::unique_ptr<KhetdProcess>> KhetdProcess::Start(
     const std::string& khetd_path, const std::vector<std::string>& args,
     const std::string& log_path) {
-  std::vector<std::string> argv = {khetd_path, "--listen=127.0.0.1:0"};
+  std::vector<std::string> argv = {khetd_path, "--listen=127.0.0.1:0",
+                                   "--http_listen="};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<char*> raw;
   for (std::string& arg : argv) raw.push_back(arg.data());

@@ -24,7 +24,7 @@ let client;
 function startKhetd() {
   const binary = process.env.KHETD;
   assert.ok(binary, 'set KHETD to the khetd binary');
-  const child = spawn(binary, ['--listen', '127.0.0.1:0', '--store', 'memory'],
+  const child = spawn(binary, ['--listen', '127.0.0.1:0', '--http_listen=', '--store', 'memory'],
                       {stdio: ['ignore', 'pipe', 'ignore']});
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

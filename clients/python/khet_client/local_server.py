@@ -1,8 +1,9 @@
 """LocalKhetd: a khetd process of one's own on a free loopback port.
 
-For tests and examples: it starts `khetd --listen 127.0.0.1:0 --store
-memory`, reads the port from its "khetd listening on HOST:PORT" line, and
-kills the process on stop() or at the end of a `with` block.
+For tests and examples: it starts `khetd --listen 127.0.0.1:0
+--http_listen= --store memory` (HTTP off), reads the port from its "khetd
+listening on HOST:PORT" line, and kills the process on stop() or at the end
+of a `with` block.
 """
 
 import os
@@ -30,7 +31,8 @@ class LocalKhetd:
 
     def start(self):
         self.process = subprocess.Popen(
-            [self.binary, "--listen", "127.0.0.1:0", "--store", "memory",
+            [self.binary, "--listen", "127.0.0.1:0", "--http_listen=",
+             "--store", "memory",
              *self.args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         threading.Thread(target=self._collect_log, daemon=True).start()
