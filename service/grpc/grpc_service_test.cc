@@ -609,13 +609,19 @@ TEST_F(GrpcServiceTest, WatchEndsWithNotFoundAfterTheSessionIsDeleted) {
   request.set_after_version(Get(game.id).version());
   auto context = Context();
   auto reader = stub_->Watch(context.get(), request);
+  // Make sure the watch is running on the server before deleting: a watch
+  // that starts after the deletion only gets NOT_FOUND.
+  v1::MakeMoveResponse moved;
+  ASSERT_GRPC_OK(Move(game.id, game.silver, "j1L", &moved));
+  v1::Event event;
+  ASSERT_TRUE(reader->Read(&event));
+  ASSERT_EQ(event.kind_case(), v1::Event::kMoveMade);
 
   v1::DeleteSessionRequest remove;
   remove.set_session_id(game.id);
   v1::DeleteSessionResponse removed;
   ASSERT_GRPC_OK(
       stub_->DeleteSession(Context(game.owner).get(), remove, &removed));
-  v1::Event event;
   ASSERT_TRUE(reader->Read(&event));
   EXPECT_EQ(event.kind_case(), v1::Event::kSessionDeleted);
   EXPECT_FALSE(reader->Read(&event));
