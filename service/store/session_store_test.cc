@@ -16,6 +16,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/store/memory_store.h"
+#include "service/store/postgres_store.h"
+#include "service/store/postgres_testing.h"
 #include "service/store/sqlite_store.h"
 #include "service/store/store_testing.h"
 
@@ -29,10 +31,13 @@ using ::testing::SizeIs;
 
 struct StoreKind {
   std::string name;
-  // Opens the store kept in `dir` (ignored by stores that keep nothing).
+  // Opens the store kept in `where`: a scratch directory, or the conninfo
+  // of a fresh database when `postgres` (ignored by stores that keep
+  // nothing).
   std::function<absl::StatusOr<std::unique_ptr<SessionStore>>(
-      const std::string& dir)>
+      const std::string& where)>
       open;
+  bool postgres = false;
 };
 
 // Names the parameter in test listings (and so in ctest's names).
@@ -49,6 +54,12 @@ std::vector<StoreKind> AllStores() {
            -> absl::StatusOr<std::unique_ptr<SessionStore>> {
          return SqliteStore::Open(dir + "/sessions.db");
        }},
+      {"Postgres",
+       [](const std::string& conninfo)
+           -> absl::StatusOr<std::unique_ptr<SessionStore>> {
+         return PostgresStore::Open(conninfo);
+       },
+       /*postgres=*/true},
   };
 }
 
@@ -69,8 +80,18 @@ std::vector<int64_t> Versions(const std::vector<EventRecord>& events) {
 class SessionStoreTest : public testing::TestWithParam<StoreKind> {
  protected:
   void SetUp() override {
+    std::string where = dir_.path();
+    if (GetParam().postgres) {
+      std::string skip_reason;
+      absl::StatusOr<std::unique_ptr<TestDatabase>> db =
+          TestDatabase::Create(&skip_reason);
+      KHET_ASSERT_OK(db);
+      if (*db == nullptr) GTEST_SKIP() << skip_reason;
+      db_ = *std::move(db);
+      where = db_->conninfo();
+    }
     absl::StatusOr<std::unique_ptr<SessionStore>> store =
-        GetParam().open(dir_.path());
+        GetParam().open(where);
     KHET_ASSERT_OK(store);
     store_ = *std::move(store);
   }
@@ -84,6 +105,7 @@ class SessionStoreTest : public testing::TestWithParam<StoreKind> {
   }
 
   ScratchDir dir_;
+  std::unique_ptr<TestDatabase> db_;  // outlives the store
   std::unique_ptr<SessionStore> store_;
 };
 
