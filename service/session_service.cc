@@ -453,8 +453,10 @@ class SessionServiceImpl final : public SessionService {
     MutexLock lock(&map_mu_);
     for (const SessionRecord& record : records) {
       KHET_ASSIGN_OR_RETURN(Session session, SessionFromRecord(record));
-      sessions_[record.id] =
-          std::make_shared<Entry>(std::move(session), limits_.watcher_buffer);
+      // A change notice may have brought a newer copy already.
+      sessions_.try_emplace(
+          record.id,
+          std::make_shared<Entry>(std::move(session), limits_.watcher_buffer));
     }
     return absl::OkStatus();
   }

@@ -92,8 +92,18 @@ absl::StatusCode CodeFor(const std::string& sqlstate) {
   return absl::StatusCode::kInternal;
 }
 
+// A parameter: text (ids, numbers as decimal) or binary (bytea).
+struct Param {
+  std::string_view bytes;
+  bool binary = false;
+};
+Param Text(std::string_view text) { return Param{text, false}; }
+Param Binary(std::string_view bytes) { return Param{bytes, true}; }
+
+}  // namespace
+
 // Owns a PGresult.
-class Result {
+class PostgresStore::Result {
  public:
   explicit Result(PGresult* result) : result_(result) {}
   Result(Result&& other) : result_(std::exchange(other.result_, nullptr)) {}
@@ -117,16 +127,6 @@ class Result {
  private:
   PGresult* result_;
 };
-
-// A parameter: text (ids, numbers as decimal) or binary (bytea).
-struct Param {
-  std::string_view bytes;
-  bool binary = false;
-};
-Param Text(std::string_view text) { return Param{text, false}; }
-Param Binary(std::string_view bytes) { return Param{bytes, true}; }
-
-}  // namespace
 
 // One libpq connection and the statements prepared on it. Used by one
 // thread at a time.
@@ -385,10 +385,19 @@ void PostgresStore::Release(std::unique_ptr<Connection> connection) {
 
 absl::Status PostgresStore::InTransaction(
     const std::function<absl::Status(Connection&)>& body) {
-  absl::StatusOr<Lease> lease = Acquire();
-  if (!lease.ok()) return lease.status();
-  Connection& c = **lease;
-  KHET_RETURN_IF_ERROR(c.Exec("BEGIN", "begin").status());
+  for (int attempt = 0;; ++attempt) {
+    absl::StatusOr<Lease> lease = Acquire();
+    if (!lease.ok()) return lease.status();
+    absl::Status begun = (*lease)->Exec("BEGIN", "begin").status();
+    // Lost while idle, before anything was sent: once more on a new one.
+    if (!begun.ok() && !(*lease)->usable() && attempt == 0) continue;
+    KHET_RETURN_IF_ERROR(begun);
+    return Transact(**lease, body);
+  }
+}
+
+absl::Status PostgresStore::Transact(
+    Connection& c, const std::function<absl::Status(Connection&)>& body) {
   absl::Status status = body(c);
   if (status.ok()) {
     status = c.Exec("COMMIT", "commit").status();
@@ -490,20 +499,29 @@ absl::Status PostgresStore::Delete(std::string_view id) {
   });
 }
 
+template <typename T>
+absl::StatusOr<T> PostgresStore::Read(
+    const std::function<absl::StatusOr<T>(Connection&)>& read) {
+  for (int attempt = 0;; ++attempt) {
+    absl::StatusOr<Lease> lease = Acquire();
+    if (!lease.ok()) return lease.status();
+    absl::StatusOr<T> result = read(**lease);
+    if (result.ok() || (*lease)->usable() || attempt > 0) return result;
+  }
+}
+
 absl::StatusOr<SessionRecord> PostgresStore::Get(std::string_view id) {
-  absl::StatusOr<Lease> lease = Acquire();
-  if (!lease.ok()) return lease.status();
-  absl::StatusOr<Result> row =
-      (*lease)->Run("get", {Text(id)}, "read a session");
+  absl::StatusOr<Result> row = Read<Result>([&](Connection& c) {
+    return c.Run("get", {Text(id)}, "read a session");
+  });
   if (!row.ok()) return row.status();
   if (row->rows() == 0) return NotFound(id);
   return SessionRecord{std::string(id), row->Int(0, 0), row->Bytes(0, 1)};
 }
 
 absl::StatusOr<std::vector<SessionRecord>> PostgresStore::LoadAll() {
-  absl::StatusOr<Lease> lease = Acquire();
-  if (!lease.ok()) return lease.status();
-  absl::StatusOr<Result> rows = (*lease)->Run("load_all", {}, "read sessions");
+  absl::StatusOr<Result> rows = Read<Result>(
+      [](Connection& c) { return c.Run("load_all", {}, "read sessions"); });
   if (!rows.ok()) return rows.status();
   std::vector<SessionRecord> all;
   all.reserve(rows->rows());
@@ -518,12 +536,12 @@ absl::StatusOr<std::vector<EventRecord>> PostgresStore::EventsAfter(
     std::string_view id, int64_t after_version, int limit) {
   std::vector<EventRecord> events;
   if (limit <= 0) return events;
-  absl::StatusOr<Lease> lease = Acquire();
-  if (!lease.ok()) return lease.status();
-  absl::StatusOr<Result> rows = (*lease)->Run(
-      "events_after",
-      {Text(id), Text(absl::StrCat(after_version)), Text(absl::StrCat(limit))},
-      "read events");
+  const std::string after = absl::StrCat(after_version);
+  const std::string most = absl::StrCat(limit);
+  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
+    return c.Run("events_after", {Text(id), Text(after), Text(most)},
+                 "read events");
+  });
   if (!rows.ok()) return rows.status();
   events.reserve(rows->rows());
   for (int r = 0; r < rows->rows(); ++r) {

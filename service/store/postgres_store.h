@@ -1,6 +1,9 @@
 // A SessionStore in a PostgreSQL database, through libpq, shared by any
 // number of khetd replicas.
 //
+// Reads: one statement on a pooled connection, retried once on a new
+// connection if the pooled one had been lost while idle.
+//
 // Writes: every Create, Update and Delete is one transaction on one pooled
 // connection; Update locks the session's row (SELECT ... FOR UPDATE) and
 // checks the version inside the transaction, so of two replicas writing
@@ -13,10 +16,10 @@
 // Connections: a pool of `connections` libpq connections, thread-safe;
 // calls wait for a free one, so that that many writes commit in parallel
 // (and the server groups their log flushes). Statements are prepared once
-// per connection. A lost connection fails the call in progress with
+// per connection. A connection lost in the middle of a write fails it with
 // UNAVAILABLE ("postgres: connection lost ..."; for a COMMIT whose answer
-// was lost the outcome is unknown, which the message says) and is opened
-// again by the next call that needs it.
+// was lost the outcome is unknown, which the message says); lost
+// connections are opened again by the next call that needs one.
 //
 // Schema: numbered migrations, recorded in schema_migrations, applied by
 // Open under a transaction-level advisory lock, so replicas starting
@@ -103,6 +106,7 @@ class PostgresStore final : public SessionStore {
  private:
   class Connection;
   class Lease;
+  class Result;
 
   PostgresStore(std::string conninfo, const PostgresStoreOptions& options);
 
@@ -110,10 +114,21 @@ class PostgresStore final : public SessionStore {
   absl::StatusOr<Lease> Acquire();
   void Release(std::unique_ptr<Connection> connection);
 
+  // Runs `read` on a pooled connection. Reads change nothing, so when the
+  // connection turns out to have been lost while idle (the server restarted
+  // or ended it), `read` runs once more on a new one.
+  template <typename T>
+  absl::StatusOr<T> Read(
+      const std::function<absl::StatusOr<T>(Connection&)>& read);
+
   // Runs `body` between BEGIN and COMMIT on one connection; rolls back if
-  // it fails. The first error wins.
+  // it fails. The first error wins. A connection found lost at BEGIN is
+  // replaced once, as nothing was sent on it.
   absl::Status InTransaction(
       const std::function<absl::Status(Connection&)>& body);
+  // The part of InTransaction after BEGIN on `c`.
+  absl::Status Transact(Connection& c,
+                        const std::function<absl::Status(Connection&)>& body);
 
   // A new connection LISTENing on kChannel; nullptr if that failed.
   std::unique_ptr<Connection> OpenListening();
