@@ -1,8 +1,8 @@
 // Two SessionServices on one PostgreSQL database, as two khetd replicas
 // would be: a session made on one appears on the other, moves alternate
-// between them, watchers on either see every event, racing writes have one
-// winner, deletion reaches both, a timeout resets a game once, and a
-// computer seat's move is played once.
+// between them, watchers on either see every event (also when change
+// notices are lost), racing writes have one winner, deletion reaches both,
+// a timeout resets a game once, and a computer seat's move is played once.
 #include <atomic>
 #include <latch>
 #include <memory>
@@ -45,11 +45,63 @@ std::string QuietMove(const std::string& position_text) {
   return FormatMove(*pos, moves.moves[0]);
 }
 
+// A shared store that forwards everything to `inner` but loses change
+// notices on demand, as when a notification is dropped.
+class LossyStore final : public SessionStore {
+ public:
+  explicit LossyStore(std::unique_ptr<SessionStore> inner)
+      : inner_(std::move(inner)) {}
+  // The next `n` notices are lost.
+  void LoseNotices(int n) { to_lose_ = n; }
+
+  absl::Status Create(const SessionRecord& record,
+                      absl::Span<const EventRecord> events) override {
+    return inner_->Create(record, events);
+  }
+  absl::Status Update(const SessionRecord& record, int64_t expected_version,
+                      absl::Span<const EventRecord> events) override {
+    return inner_->Update(record, expected_version, events);
+  }
+  absl::Status Delete(std::string_view id) override {
+    return inner_->Delete(id);
+  }
+  absl::StatusOr<SessionRecord> Get(std::string_view id) override {
+    return inner_->Get(id);
+  }
+  absl::StatusOr<std::vector<SessionRecord>> LoadAll() override {
+    return inner_->LoadAll();
+  }
+  absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
+                                                       int64_t after_version,
+                                                       int limit) override {
+    return inner_->EventsAfter(id, after_version, limit);
+  }
+  bool shared() const override { return true; }
+  void SetChangeListener(ChangeListener listener) override {
+    if (listener == nullptr) {
+      inner_->SetChangeListener(nullptr);
+      return;
+    }
+    inner_->SetChangeListener(
+        [this, listener = std::move(listener)](const StoreChange& change) {
+          if (to_lose_ > 0) {
+            --to_lose_;
+            return;
+          }
+          listener(change);
+        });
+  }
+
+ private:
+  std::unique_ptr<SessionStore> inner_;
+  std::atomic<int> to_lose_{0};
+};
+
 class SharedStoreServiceTest : public testing::Test {
  protected:
   // One replica: its own store connections, clock and search.
   struct Replica {
-    std::unique_ptr<PostgresStore> store;
+    std::unique_ptr<LossyStore> store;
     std::unique_ptr<SessionService> service;
   };
 
@@ -79,7 +131,7 @@ class SharedStoreServiceTest : public testing::Test {
         PostgresStore::Open(db_->conninfo());
     EXPECT_TRUE(store.ok()) << store.status();
     if (!store.ok()) return r;
-    r.store = *std::move(store);
+    r.store = std::make_unique<LossyStore>(*std::move(store));
     ServiceOptions options;
     options.store = r.store.get();
     options.clock = &clock_;
@@ -258,6 +310,47 @@ TEST_F(SharedStoreServiceTest, WatchersOnEitherReplicaSeeEveryEvent) {
             absl::StatusCode::kNotFound);
   EXPECT_EQ(Get(*b_.service, board.id).status().code(),
             absl::StatusCode::kNotFound);
+}
+
+TEST_F(SharedStoreServiceTest, WatchersGetEventsWhoseNoticesWereLost) {
+  const Board board = NewBoard(*a_.service);
+  const int64_t start = Get(*b_.service, board.id)->version();
+  v1::WatchRequest watch;
+  watch.set_session_id(board.id);
+  watch.set_after_version(start);
+  absl::StatusOr<std::unique_ptr<EventStream>> on_b = b_.service->Watch(watch);
+  ASSERT_TRUE(on_b.ok()) << on_b.status();
+  auto expect_events = [&](int64_t from, int64_t to) {
+    for (int64_t v = from; v <= to; ++v) {
+      absl::StatusOr<std::optional<v1::Event>> e =
+          (*on_b)->Next(absl::Seconds(30));
+      ASSERT_TRUE(e.ok()) << e.status();
+      ASSERT_TRUE(e->has_value()) << "no event " << v;
+      EXPECT_EQ((*e)->version(), v);
+    }
+  };
+  auto expect_nothing = [&] {
+    absl::StatusOr<std::optional<v1::Event>> none =
+        (*on_b)->Next(absl::Milliseconds(300));
+    ASSERT_TRUE(none.ok()) << none.status();
+    EXPECT_FALSE(none->has_value()) << "a lost notice got through";
+  };
+  // B loses the notice of a move made on A: the next notice brings both.
+  b_.store->LoseNotices(1000);
+  ASSERT_TRUE(PlayOn(*a_.service, board).ok());
+  expect_nothing();
+  b_.store->LoseNotices(0);
+  ASSERT_TRUE(PlayOn(*a_.service, board).ok());
+  expect_events(start + 1, start + 2);
+  // B loses every notice of two moves: its periodic catch-up (the sweep)
+  // finds them by version.
+  b_.store->LoseNotices(1000);
+  ASSERT_TRUE(PlayOn(*a_.service, board).ok());
+  ASSERT_TRUE(PlayOn(*a_.service, board).ok());
+  expect_nothing();
+  b_.service->SweepTimeouts();
+  expect_events(start + 3, start + 4);
+  b_.store->LoseNotices(0);
 }
 
 TEST_F(SharedStoreServiceTest, RacingOneVersionThroughTwoReplicasHasOneWinner) {
