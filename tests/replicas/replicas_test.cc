@@ -415,7 +415,8 @@ TEST_F(ReplicasTest, MovesAlternateBetweenReplicasAndThroughNginx) {
     const std::string& address =
         ply % 3 == 2 ? nginx_address_ : addresses_[ply % 3];
     v1::MakeMoveResponse reply;
-    const grpc::Status status = Play(address, b, session, &reply);
+    const grpc::Status status =
+        Play(address, b, session, &reply, absl::StrCat("alt-", ply));
     ASSERT_TRUE(status.ok()) << "ply " << ply << " via " << address << ": "
                              << status.error_message();
     EXPECT_EQ(reply.version(), session.version() + 1);
@@ -424,6 +425,12 @@ TEST_F(ReplicasTest, MovesAlternateBetweenReplicasAndThroughNginx) {
     ASSERT_TRUE(GetSession(addresses_[(ply + 1) % 2], b.id, &session).ok());
     ASSERT_EQ(session.version(), reply.version()) << "ply " << ply;
   }
+  // The last move sent again with its request id, to the other replica:
+  // the stored reply, and nothing played.
+  v1::MakeMoveResponse again;
+  ASSERT_TRUE(Play(addresses_[0], b, session, &again, "alt-11").ok());
+  EXPECT_EQ(again.version(), session.version());
+  EXPECT_EQ(again.move().notation(), played.back());
   for (const std::string& address : addresses_) {
     v1::Session s;
     ASSERT_TRUE(GetSession(address, b.id, &s).ok());
