@@ -1372,24 +1372,19 @@ class SessionServiceImpl final : public SessionService {
     return absl::OkStatus();
   }
 
-  // Shared stores: replaces the session with the stored one (`record`, or
-  // read now) if that is newer, after publishing the events in between to
-  // the local watchers, oldest first, so that they see every event whichever
-  // replica wrote it; forgets it (SessionDeleted) if the store has it no
-  // more. On error nothing changes.
-  absl::Status Refresh(Entry& entry,
-                       std::optional<SessionRecord> record = std::nullopt)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
+  // Shared stores: replaces the session with the stored one if that is
+  // newer, after publishing the events in between to the local watchers,
+  // oldest first, so that they see every event whichever replica wrote it;
+  // forgets it (SessionDeleted) if the store has it no more. On error
+  // nothing changes.
+  absl::Status Refresh(Entry& entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
     if (entry.deleted) return absl::OkStatus();
-    if (!record.has_value()) {
-      absl::StatusOr<SessionRecord> got = store_->Get(entry.id);
-      if (absl::IsNotFound(got.status())) {
-        Forget(entry);
-        return absl::OkStatus();
-      }
-      if (!got.ok()) return got.status();
-      record = *std::move(got);
+    absl::StatusOr<SessionRecord> record = store_->Get(entry.id);
+    if (absl::IsNotFound(record.status())) {
+      Forget(entry);
+      return absl::OkStatus();
     }
+    if (!record.ok()) return record.status();
     const int64_t cached = entry.session.version();
     if (record->version <= cached) return absl::OkStatus();
     KHET_ASSIGN_OR_RETURN(Session session, SessionFromRecord(*record));
@@ -1459,25 +1454,28 @@ class SessionServiceImpl final : public SessionService {
 
   // Catches every session up with the shared store: new ones adopted,
   // changed ones refreshed, deleted ones forgotten. Recovers changes whose
-  // notices were lost.
+  // notices were lost; reads the states of those only.
   void SyncAll() {
-    absl::StatusOr<std::vector<SessionRecord>> records = store_->LoadAll();
-    if (!records.ok()) return;
+    absl::StatusOr<std::vector<SessionVersion>> versions =
+        store_->ListVersions();
+    if (!versions.ok()) return;
     std::map<std::string, std::shared_ptr<Entry>> known;
     {
       MutexLock lock(&map_mu_);
       known = sessions_;
     }
-    for (SessionRecord& record : *records) {
-      auto it = known.find(record.id);
+    for (const SessionVersion& stored : *versions) {
+      auto it = known.find(stored.id);
       if (it == known.end()) {
-        Adopt(record).IgnoreError();
+        Find(stored.id).IgnoreError();  // adopts it
         continue;
       }
       std::shared_ptr<Entry> entry = std::move(it->second);
       known.erase(it);
       MutexLock lock(&entry->mu);
-      Refresh(*entry, std::move(record)).IgnoreError();
+      if (stored.version > entry->session.version()) {
+        Refresh(*entry).IgnoreError();
+      }
     }
     // Not in the list: deleted, or created after it was read.
     for (auto& [id, entry] : known) {

@@ -68,6 +68,7 @@ constexpr StatementText kStatements[] = {
     {"delete_events", "DELETE FROM khet_events WHERE session_id = $1", 1},
     {"notify", "SELECT pg_notify($1, $2)", 2},
     {"load_all", "SELECT id, version, state FROM khet_sessions ORDER BY id", 0},
+    {"versions", "SELECT id, version FROM khet_sessions", 0},
     {"events_after",
      "SELECT version, event FROM khet_events WHERE session_id = $1 AND "
      "version > $2 ORDER BY version LIMIT $3",
@@ -528,6 +529,19 @@ absl::StatusOr<std::vector<SessionRecord>> PostgresStore::LoadAll() {
   for (int r = 0; r < rows->rows(); ++r) {
     all.push_back(
         SessionRecord{rows->Bytes(r, 0), rows->Int(r, 1), rows->Bytes(r, 2)});
+  }
+  return all;
+}
+
+absl::StatusOr<std::vector<SessionVersion>> PostgresStore::ListVersions() {
+  absl::StatusOr<Result> rows = Read<Result>([](Connection& c) {
+    return c.Run("versions", {}, "read session versions");
+  });
+  if (!rows.ok()) return rows.status();
+  std::vector<SessionVersion> all;
+  all.reserve(rows->rows());
+  for (int r = 0; r < rows->rows(); ++r) {
+    all.push_back(SessionVersion{rows->Bytes(r, 0), rows->Int(r, 1)});
   }
   return all;
 }

@@ -23,6 +23,12 @@ struct SessionRecord {
   std::string state;    // serialized khet.store.SessionState
 };
 
+// A session's id and stored version, without its state.
+struct SessionVersion {
+  std::string id;
+  int64_t version = 0;
+};
+
 struct EventRecord {
   int64_t version = 0;  // consecutive per session, starting at 1
   std::string event;    // serialized khet.v1.Event
@@ -73,6 +79,10 @@ class SessionStore {
 
   // Every session, for loading at start-up.
   virtual absl::StatusOr<std::vector<SessionRecord>> LoadAll() = 0;
+
+  // Every session's id and version (LoadAll without the states), for
+  // catching up with a shared store. The default reads LoadAll.
+  virtual absl::StatusOr<std::vector<SessionVersion>> ListVersions();
 
   // The session's events with version > after_version, oldest first, at
   // most `limit` of them. Empty (not an error) for an unknown session.

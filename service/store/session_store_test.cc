@@ -298,6 +298,25 @@ TEST_P(SessionStoreTest, LoadAllReturnsEverySession) {
   EXPECT_EQ((*all)[1].state, "b1");
 }
 
+TEST_P(SessionStoreTest, ListVersionsMatchesLoadAll) {
+  KHET_ASSERT_OK(store_->Create(Record("b", 0, "b0"), {}));
+  KHET_ASSERT_OK(store_->Create(Record("a", 1, "a1"), {Event(1)}));
+  KHET_ASSERT_OK(store_->Update(Record("a", 3, "a3"), 1, {Event(2), Event(3)}));
+  KHET_ASSERT_OK(store_->Create(Record("c", 0, "c0"), {}));
+  KHET_ASSERT_OK(store_->Delete("c"));
+  absl::StatusOr<std::vector<SessionVersion>> versions = store_->ListVersions();
+  KHET_ASSERT_OK(versions);
+  std::sort(versions->begin(), versions->end(),
+            [](const SessionVersion& x, const SessionVersion& y) {
+              return x.id < y.id;
+            });
+  ASSERT_THAT(*versions, SizeIs(2));
+  EXPECT_EQ((*versions)[0].id, "a");
+  EXPECT_EQ((*versions)[0].version, 3);
+  EXPECT_EQ((*versions)[1].id, "b");
+  EXPECT_EQ((*versions)[1].version, 0);
+}
+
 TEST_P(SessionStoreTest, BytesRoundTripExactly) {
   const std::string binary("\0\x01\xff\"'\n\0end", 11);
   const std::string id = "id with 'quotes', \"more\" and \xc3\xa9";
