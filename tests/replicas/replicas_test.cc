@@ -62,11 +62,14 @@ constexpr absl::Duration kStartTimeout = absl::Seconds(60);
 constexpr absl::Duration kCallTimeout = absl::Seconds(30);
 
 // A child process, its stdout read through a pipe and its stderr appended
-// to a file. Killed with SIGKILL if still running when destroyed.
+// to a file. Stopped with `stop_signal` if still running when destroyed
+// (nginx needs SIGTERM: its master stops its workers, which a SIGKILL would
+// leave running), then with SIGKILL if it is not gone within 10 s.
 class Process {
  public:
   static std::unique_ptr<Process> Start(const std::vector<std::string>& argv,
-                                        const std::string& stderr_path) {
+                                        const std::string& stderr_path,
+                                        int stop_signal = SIGKILL) {
     int out[2];
     if (pipe2(out, O_CLOEXEC) != 0) return nullptr;
     std::vector<char*> args;
@@ -92,10 +95,14 @@ class Process {
       close(out[0]);
       return nullptr;
     }
-    return std::unique_ptr<Process>(new Process(pid, out[0]));
+    return std::unique_ptr<Process>(new Process(pid, out[0], stop_signal));
   }
 
   ~Process() {
+    if (pid_ > 0 && stop_signal_ != SIGKILL) {
+      kill(pid_, stop_signal_);
+      Wait(absl::Seconds(10));
+    }
     Kill(SIGKILL);
     close(out_);
   }
@@ -159,10 +166,12 @@ class Process {
   }
 
  private:
-  Process(pid_t pid, int out) : pid_(pid), out_(out) {}
+  Process(pid_t pid, int out, int stop_signal)
+      : pid_(pid), out_(out), stop_signal_(stop_signal) {}
 
   pid_t pid_;
   int out_;
+  const int stop_signal_;
   int status_ = 0;
   std::string buffer_;
   std::string all_;
@@ -292,7 +301,7 @@ class ReplicasTest : public testing::Test {
                                     "test is successful"));
       std::unique_ptr<Process> nginx =
           Process::Start({kNginx, "-p", dir_, "-c", conf, "-g", "daemon off;"},
-                         dir_ + "/nginx.out");
+                         dir_ + "/nginx.out", SIGTERM);
       if (nginx == nullptr) continue;
       // Ready once a call goes through it.
       nginx_address_ = absl::StrCat("127.0.0.1:", port);
