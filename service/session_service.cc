@@ -49,6 +49,8 @@ constexpr int kDefaultSuggestionLevel = 3;
 constexpr int kMaxSuggestionDepth = 64;
 // How often a SuggestMove call looks at its caller while the search runs.
 constexpr absl::Duration kSuggestionPoll = absl::Milliseconds(10);
+// Events read at once when catching up with a shared store.
+constexpr int kCatchUpPage = 500;
 
 // One session and what guards it. id and created_at never change.
 struct Entry {
@@ -419,6 +421,7 @@ class SessionServiceImpl final : public SessionService {
  public:
   explicit SessionServiceImpl(const ServiceOptions& options)
       : store_(options.store),
+        shared_(options.store->shared()),
         clock_(options.clock),
         random_(options.random),
         limits_(options.limits),
@@ -431,34 +434,29 @@ class SessionServiceImpl final : public SessionService {
               ComputerSearchDone(turn, result, stopped);
             })) {}
 
-  // Stops the computer's searches first: their threads use everything else.
-  ~SessionServiceImpl() override { computers_->Shutdown(); }
+  // Stops hearing the store's changes, then the computer's searches: both
+  // use everything else.
+  ~SessionServiceImpl() override {
+    if (shared_) store_->SetChangeListener(nullptr);
+    computers_->Shutdown();
+  }
 
-  // Loads every stored session; INTERNAL naming a corrupt one.
+  // Loads every stored session; INTERNAL naming a corrupt one. On a shared
+  // store, listens for changes first, so that none made meanwhile is lost.
   absl::Status Load() {
+    if (shared_) {
+      store_->SetChangeListener(
+          [this](const StoreChange& change) { OnStoreChange(change); });
+    }
     KHET_ASSIGN_OR_RETURN(std::vector<SessionRecord> records,
                           store_->LoadAll());
     MutexLock lock(&map_mu_);
     for (const SessionRecord& record : records) {
-      store::SessionState state;
-      if (!state.ParseFromString(record.state)) {
-        return absl::InternalError(absl::StrCat(
-            "session \"", record.id, "\": the stored state does not parse"));
-      }
-      if (state.id() != record.id || state.version() != record.version) {
-        return absl::InternalError(absl::StrCat(
-            "session \"", record.id, "\": the stored state is of session \"",
-            state.id(), "\" version ", state.version(),
-            ", the record of version ", record.version));
-      }
-      absl::StatusOr<Session> session = Session::FromState(state);
-      if (!session.ok()) {
-        return absl::InternalError(
-            absl::StrCat("session \"", record.id,
-                         "\" is corrupt: ", session.status().message()));
-      }
-      sessions_[record.id] =
-          std::make_shared<Entry>(*std::move(session), limits_.watcher_buffer);
+      KHET_ASSIGN_OR_RETURN(Session session, SessionFromRecord(record));
+      // A change notice may have brought a newer copy already.
+      sessions_.try_emplace(
+          record.id,
+          std::make_shared<Entry>(std::move(session), limits_.watcher_buffer));
     }
     return absl::OkStatus();
   }
@@ -527,7 +525,8 @@ class SessionServiceImpl final : public SessionService {
       MutexLock lock(&map_mu_);
       --reserved_;
       if (!created.ok()) return created;
-      sessions_[id] = std::move(entry);
+      // On a shared store the store's notice of it may have come first.
+      sessions_.try_emplace(id, std::move(entry));
       return out;
     }
     MutexLock lock(&map_mu_);
@@ -541,7 +540,7 @@ class SessionServiceImpl final : public SessionService {
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     return entry->session.ToProto();
   }
 
@@ -596,32 +595,27 @@ class SessionServiceImpl final : public SessionService {
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     const Session& s = entry->session;
     KHET_RETURN_IF_ERROR(RequireOwner(s, caller));
     KHET_RETURN_IF_ERROR(store_->Delete(entry->id));
-    v1::Event e = NewEvent(s, s.version() + 1);
-    e.set_announcement(DeletedAnnouncement(s.state().name()));
-    e.mutable_session_deleted();
-    entry->deleted = true;
-    entry->session.set_version(e.version());
-    computers_->Cancel(entry->id);
-    entry->hub->Publish({e});
-    entry->hub->Close();
-    MutexLock map_lock(&map_mu_);
-    sessions_.erase(entry->id);
+    Forget(*entry);
     return absl::OkStatus();
   }
 
   absl::StatusOr<v1::JoinSeatResponse> JoinSeat(
       const v1::JoinSeatRequest& request) override {
+    return Retried([&] { return JoinSeatOnce(request); });
+  }
+  absl::StatusOr<v1::JoinSeatResponse> JoinSeatOnce(
+      const v1::JoinSeatRequest& request) {
     KHET_ASSIGN_OR_RETURN(std::string name,
                           CheckName("player_name", request.player_name(),
                                     limits_.max_name_length));
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     KHET_ASSIGN_OR_RETURN(Color color,
                           FreeSeat(entry->session, request.color()));
     Session next = entry->session;
@@ -647,10 +641,14 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<v1::Session> LeaveSeat(const v1::LeaveSeatRequest& request,
                                         const Caller& caller) override {
+    return Retried([&] { return LeaveSeatOnce(request, caller); });
+  }
+  absl::StatusOr<v1::Session> LeaveSeatOnce(const v1::LeaveSeatRequest& request,
+                                            const Caller& caller) {
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     KHET_ASSIGN_OR_RETURN(Color color,
                           SeatToLeave(entry->session, request.color(), caller));
     Session next = entry->session;
@@ -669,10 +667,14 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<v1::Session> ChooseSetup(const v1::ChooseSetupRequest& request,
                                           const Caller& caller) override {
+    return Retried([&] { return ChooseSetupOnce(request, caller); });
+  }
+  absl::StatusOr<v1::Session> ChooseSetupOnce(
+      const v1::ChooseSetupRequest& request, const Caller& caller) {
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     const Session& s = entry->session;
     if (caller.token.empty()) {
       return absl::UnauthenticatedError(
@@ -711,6 +713,10 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<v1::MakeMoveResponse> MakeMove(
       const v1::MakeMoveRequest& request, const Caller& caller) override {
+    return Retried([&] { return MakeMoveOnce(request, caller); });
+  }
+  absl::StatusOr<v1::MakeMoveResponse> MakeMoveOnce(
+      const v1::MakeMoveRequest& request, const Caller& caller) {
     if (static_cast<int>(request.request_id().size()) >
         limits_.max_request_id_length) {
       return absl::InvalidArgumentError(
@@ -721,7 +727,7 @@ class SessionServiceImpl final : public SessionService {
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     const Session& s = entry->session;
     if (caller.token.empty()) {
       return absl::UnauthenticatedError(
@@ -756,7 +762,7 @@ class SessionServiceImpl final : public SessionService {
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     const Position& pos = entry->session.game().position();
     v1::ListLegalMovesResponse out;
     MoveList moves;
@@ -796,7 +802,7 @@ class SessionServiceImpl final : public SessionService {
       KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                             Find(request.session_id()));
       MutexLock lock(&entry->mu);
-      if (entry->deleted) return NoSession(entry->id);
+      KHET_RETURN_IF_ERROR(Fresh(*entry));
       const Session& s = entry->session;
       if (s.status() == v1::FINISHED) {
         return absl::FailedPreconditionError(
@@ -869,11 +875,15 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<v1::Session> SeatComputer(
       const v1::SeatComputerRequest& request, const Caller& caller) override {
+    return Retried([&] { return SeatComputerOnce(request, caller); });
+  }
+  absl::StatusOr<v1::Session> SeatComputerOnce(
+      const v1::SeatComputerRequest& request, const Caller& caller) {
     KHET_ASSIGN_OR_RETURN(Level level, LevelOf(request.level()));
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     const Session& s = entry->session;
     if (caller.token.empty()) {
       return absl::UnauthenticatedError(
@@ -913,10 +923,14 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<v1::Session> OfferDraw(const v1::OfferDrawRequest& request,
                                         const Caller& caller) override {
+    return Retried([&] { return OfferDrawOnce(request, caller); });
+  }
+  absl::StatusOr<v1::Session> OfferDrawOnce(const v1::OfferDrawRequest& request,
+                                            const Caller& caller) {
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     const Session& s = entry->session;
     KHET_ASSIGN_OR_RETURN(Color color, RequirePlayer(s, caller));
     KHET_RETURN_IF_ERROR(RequireGameInProgress(s));
@@ -967,10 +981,14 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<v1::Session> UpdateSettings(
       const v1::UpdateSettingsRequest& request, const Caller& caller) override {
+    return Retried([&] { return UpdateSettingsOnce(request, caller); });
+  }
+  absl::StatusOr<v1::Session> UpdateSettingsOnce(
+      const v1::UpdateSettingsRequest& request, const Caller& caller) {
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     const Session& s = entry->session;
     KHET_RETURN_IF_ERROR(RequireOwner(s, caller));
     v1::Settings settings = s.state().settings();
@@ -992,10 +1010,14 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<v1::Session> ResetGame(const v1::ResetGameRequest& request,
                                         const Caller& caller) override {
+    return Retried([&] { return ResetGameOnce(request, caller); });
+  }
+  absl::StatusOr<v1::Session> ResetGameOnce(const v1::ResetGameRequest& request,
+                                            const Caller& caller) {
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     KHET_RETURN_IF_ERROR(RequireOwner(entry->session, caller));
     KHET_RETURN_IF_ERROR(Reset(*entry, /*timed_out=*/false));
     return entry->session.ToProto();
@@ -1010,7 +1032,7 @@ class SessionServiceImpl final : public SessionService {
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     // Subscribed under the session lock: every event up to `until` is in the
     // store, every later one will reach the subscription.
     KHET_ASSIGN_OR_RETURN(
@@ -1027,30 +1049,44 @@ class SessionServiceImpl final : public SessionService {
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     v1::RenderBoardResponse out;
     out.set_text(entry->session.Render(!request.without_laser()));
     return out;
   }
 
+  // On a shared store every replica sweeps: each first catches up with the
+  // store, re-reads a game that looks timed out, and resets it with a write
+  // conditional on the version it read, so one replica resets it and the
+  // others' writes are ABORTED and change nothing.
   int SweepTimeouts() override {
+    if (shared_) SyncAll();
     std::vector<std::shared_ptr<Entry>> entries;
     {
       MutexLock lock(&map_mu_);
       for (const auto& [id, entry] : sessions_) entries.push_back(entry);
     }
     const absl::Time now = clock_->Now();
+    auto timed_out = [now](const Session& s) {
+      if (s.status() != v1::IN_PROGRESS) return false;
+      const v1::Settings& settings = s.state().settings();
+      if (!settings.timeout_enabled()) return false;
+      const absl::Time last = TimeFromProto(s.state().last_move_at());
+      return last + absl::Seconds(settings.timeout_seconds()) <= now;
+    };
     int reset = 0;
     for (const std::shared_ptr<Entry>& entry : entries) {
       MutexLock lock(&entry->mu);
-      const Session& s = entry->session;
-      if (entry->deleted || s.status() != v1::IN_PROGRESS) continue;
-      const v1::Settings& settings = s.state().settings();
-      if (!settings.timeout_enabled()) continue;
-      const absl::Time last = TimeFromProto(s.state().last_move_at());
-      if (last + absl::Seconds(settings.timeout_seconds()) > now) continue;
-      // A failed write leaves the game for the next sweep.
-      if (Reset(*entry, /*timed_out=*/true).ok()) ++reset;
+      if (entry->deleted || !timed_out(entry->session)) continue;
+      if (!Fresh(*entry).ok() || !timed_out(entry->session)) continue;
+      // A failed write leaves the game for the next sweep; a lost race
+      // (ABORTED) leaves it to the replica that won.
+      absl::Status status = Reset(*entry, /*timed_out=*/true);
+      if (status.ok()) {
+        ++reset;
+      } else if (shared_ && absl::IsAborted(status)) {
+        Refresh(*entry).IgnoreError();
+      }
     }
     return reset;
   }
@@ -1217,7 +1253,12 @@ class SessionServiceImpl final : public SessionService {
     if (!found.ok()) return "gone";
     Entry& entry = **found;
     MutexLock lock(&entry.mu);
-    if (entry.deleted) return "gone";
+    if (absl::Status fresh = Fresh(entry); !fresh.ok()) {
+      if (entry.deleted) return "gone";
+      ScheduleComputer(entry, limits_.computer_retry_delay);
+      return absl::StrCat("retrying message=\"", absl::CEscape(fresh.message()),
+                          "\"");
+    }
     const Session& s = entry.session;
     if (s.version() != turn.version) {
       ScheduleComputer(entry);  // once more if it is still its turn
@@ -1252,15 +1293,212 @@ class SessionServiceImpl final : public SessionService {
     if (absl::IsInvalidArgument(failed) || absl::IsFailedPrecondition(failed)) {
       return absl::StrCat("failed", message);  // trying again would not help
     }
+    if (shared_ && absl::IsAborted(failed)) {
+      // Another replica moved first; catching up schedules the next search.
+      Refresh(entry).IgnoreError();
+      return "stale";
+    }
     ScheduleComputer(entry, limits_.computer_retry_delay);
     return absl::StrCat("retrying", message);
   }
 
+  // The session's entry; on a shared store, one this process does not
+  // know yet is read from the store (created by another replica).
   absl::StatusOr<std::shared_ptr<Entry>> Find(const std::string& id) {
-    MutexLock lock(&map_mu_);
-    auto it = sessions_.find(id);
-    if (it == sessions_.end()) return NoSession(id);
-    return it->second;
+    {
+      MutexLock lock(&map_mu_);
+      auto it = sessions_.find(id);
+      if (it != sessions_.end()) return it->second;
+    }
+    if (!shared_) return NoSession(id);
+    absl::StatusOr<SessionRecord> record = store_->Get(id);
+    if (absl::IsNotFound(record.status())) return NoSession(id);
+    if (!record.ok()) return record.status();
+    return Adopt(*record);
+  }
+
+  // Adds a session read from a shared store, unless another thread added it
+  // meanwhile; returns the entry kept.
+  absl::StatusOr<std::shared_ptr<Entry>> Adopt(const SessionRecord& record) {
+    KHET_ASSIGN_OR_RETURN(Session session, SessionFromRecord(record));
+    std::shared_ptr<Entry> entry;
+    bool added = false;
+    {
+      MutexLock lock(&map_mu_);
+      auto [it, inserted] = sessions_.try_emplace(
+          record.id,
+          std::make_shared<Entry>(std::move(session), limits_.watcher_buffer));
+      entry = it->second;
+      added = inserted;
+    }
+    if (added) {
+      MutexLock lock(&entry->mu);
+      ScheduleComputer(*entry);
+    }
+    return entry;
+  }
+
+  // A stored session rebuilt; INTERNAL naming what is corrupt.
+  static absl::StatusOr<Session> SessionFromRecord(
+      const SessionRecord& record) {
+    store::SessionState state;
+    if (!state.ParseFromString(record.state)) {
+      return absl::InternalError(absl::StrCat(
+          "session \"", record.id, "\": the stored state does not parse"));
+    }
+    if (state.id() != record.id || state.version() != record.version) {
+      return absl::InternalError(absl::StrCat(
+          "session \"", record.id, "\": the stored state is of session \"",
+          state.id(), "\" version ", state.version(),
+          ", the record of version ", record.version));
+    }
+    absl::StatusOr<Session> session = Session::FromState(state);
+    if (!session.ok()) {
+      return absl::InternalError(
+          absl::StrCat("session \"", record.id,
+                       "\" is corrupt: ", session.status().message()));
+    }
+    return session;
+  }
+
+  // NOT_FOUND for a deleted session. On a shared store, first brings the
+  // session up to the stored one (Refresh): no request acts on a copy older
+  // than the store's at the time it began.
+  absl::Status Fresh(Entry& entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
+    if (entry.deleted) return NoSession(entry.id);
+    if (!shared_) return absl::OkStatus();
+    KHET_RETURN_IF_ERROR(Refresh(entry));
+    if (entry.deleted) return NoSession(entry.id);
+    return absl::OkStatus();
+  }
+
+  // Shared stores: replaces the session with the stored one if that is
+  // newer, after publishing the events in between to the local watchers,
+  // oldest first, so that they see every event whichever replica wrote it;
+  // forgets it (SessionDeleted) if the store has it no more. On error
+  // nothing changes.
+  absl::Status Refresh(Entry& entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
+    if (entry.deleted) return absl::OkStatus();
+    absl::StatusOr<SessionRecord> record = store_->Get(entry.id);
+    if (absl::IsNotFound(record.status())) {
+      Forget(entry);
+      return absl::OkStatus();
+    }
+    if (!record.ok()) return record.status();
+    const int64_t cached = entry.session.version();
+    if (record->version <= cached) return absl::OkStatus();
+    KHET_ASSIGN_OR_RETURN(Session session, SessionFromRecord(*record));
+    std::vector<v1::Event> missed;
+    for (int64_t after = cached; after < record->version;) {
+      KHET_ASSIGN_OR_RETURN(std::vector<EventRecord> page,
+                            store_->EventsAfter(entry.id, after, kCatchUpPage));
+      if (page.empty()) break;  // deleted meanwhile: the next read says so
+      for (const EventRecord& stored : page) {
+        if (stored.version > record->version) break;
+        v1::Event& event = missed.emplace_back();
+        if (!event.ParseFromString(stored.event)) {
+          return absl::InternalError(
+              absl::StrCat("session \"", entry.id, "\": stored event ",
+                           stored.version, " is corrupt"));
+        }
+      }
+      after = page.back().version;
+    }
+    entry.session = std::move(session);
+    entry.hub->Publish(missed);
+    ScheduleComputer(entry);
+    return absl::OkStatus();
+  }
+
+  // The session is gone from the store: tells its watchers (SessionDeleted,
+  // then the end of their streams), stops its computer and drops it.
+  void Forget(Entry& entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
+    const Session& s = entry.session;
+    v1::Event e = NewEvent(s, s.version() + 1);
+    e.set_announcement(DeletedAnnouncement(s.state().name()));
+    e.mutable_session_deleted();
+    entry.deleted = true;
+    entry.session.set_version(e.version());
+    computers_->Cancel(entry.id);
+    entry.hub->Publish({e});
+    entry.hub->Close();
+    MutexLock map_lock(&map_mu_);
+    auto it = sessions_.find(entry.id);
+    if (it != sessions_.end() && it->second.get() == &entry)
+      sessions_.erase(it);
+  }
+
+  // A change committed to the shared store by any replica (on the store's
+  // thread): catches the session up, or everything after a gap.
+  void OnStoreChange(const StoreChange& change) {
+    if (change.id.empty()) {
+      SyncAll();
+      return;
+    }
+    std::shared_ptr<Entry> entry;
+    {
+      MutexLock lock(&map_mu_);
+      auto it = sessions_.find(change.id);
+      if (it != sessions_.end()) entry = it->second;
+    }
+    if (entry == nullptr) {
+      // New elsewhere: adopt it (a failure leaves it to the next request).
+      if (!change.deleted) Find(change.id).IgnoreError();
+      return;
+    }
+    MutexLock lock(&entry->mu);
+    if (!change.deleted && change.version <= entry->session.version()) return;
+    // A failure leaves the catching up to the next change, request or sweep.
+    Refresh(*entry).IgnoreError();
+  }
+
+  // Catches every session up with the shared store: new ones adopted,
+  // changed ones refreshed, deleted ones forgotten. Recovers changes whose
+  // notices were lost; reads the states of those only.
+  void SyncAll() {
+    absl::StatusOr<std::vector<SessionVersion>> versions =
+        store_->ListVersions();
+    if (!versions.ok()) return;
+    std::map<std::string, std::shared_ptr<Entry>> known;
+    {
+      MutexLock lock(&map_mu_);
+      known = sessions_;
+    }
+    for (const SessionVersion& stored : *versions) {
+      auto it = known.find(stored.id);
+      if (it == known.end()) {
+        Find(stored.id).IgnoreError();  // adopts it
+        continue;
+      }
+      std::shared_ptr<Entry> entry = std::move(it->second);
+      known.erase(it);
+      MutexLock lock(&entry->mu);
+      if (stored.version > entry->session.version()) {
+        Refresh(*entry).IgnoreError();
+      }
+    }
+    // Not in the list: deleted, or created after it was read.
+    for (auto& [id, entry] : known) {
+      MutexLock lock(&entry->mu);
+      Refresh(*entry).IgnoreError();
+    }
+  }
+
+  // On a shared store, a request that failed with ABORTED (its write lost a
+  // race with another replica's, or its expected_version was checked
+  // against a copy that was behind) runs once more on the refreshed
+  // session: a client's correct expected_version is honoured on any
+  // replica, and a stale one still fails.
+  template <typename Fn>
+  auto Retried(Fn fn) -> decltype(fn()) {
+    auto result = fn();
+    if (shared_ && absl::IsAborted(StatusOf(result))) result = fn();
+    return result;
+  }
+  static absl::Status StatusOf(const absl::Status& s) { return s; }
+  template <typename T>
+  static absl::Status StatusOf(const absl::StatusOr<T>& s) {
+    return s.status();
   }
 
   SessionRecord Record(const Session& s) {
@@ -1315,9 +1553,14 @@ class SessionServiceImpl final : public SessionService {
   template <typename EndFn>
   absl::StatusOr<v1::Session> EndByPlayer(const std::string& session_id,
                                           const Caller& caller, EndFn end) {
+    return Retried([&] { return EndByPlayerOnce(session_id, caller, end); });
+  }
+  template <typename EndFn>
+  absl::StatusOr<v1::Session> EndByPlayerOnce(const std::string& session_id,
+                                              const Caller& caller, EndFn end) {
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry, Find(session_id));
     MutexLock lock(&entry->mu);
-    if (entry->deleted) return NoSession(entry->id);
+    KHET_RETURN_IF_ERROR(Fresh(*entry));
     KHET_ASSIGN_OR_RETURN(Color color, RequirePlayer(entry->session, caller));
     KHET_RETURN_IF_ERROR(RequireGameInProgress(entry->session));
     Session next = entry->session;
@@ -1328,6 +1571,7 @@ class SessionServiceImpl final : public SessionService {
   }
 
   SessionStore* const store_;
+  const bool shared_;  // other replicas write the store too
   Clock* const clock_;
   RandomSource* const random_;
   const ServiceLimits limits_;

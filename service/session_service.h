@@ -152,6 +152,27 @@ class EventStream {
 //   token), or a computer's seat (the owner or a seated player). The
 //   owner's token without a color frees the computer's seat if exactly one
 //   seat is the computer's.
+// - On a shared store (SessionStore::shared(): PostgreSQL with several
+//   replicas) sessions are still cached per process, but no request acts on
+//   a stale copy: each call on a session first reads its stored version
+//   and, if it moved on, rebuilds the copy from the store after publishing
+//   the events in between to this process's watchers. A call that fails
+//   with ABORTED (its write lost the race with another replica's, or its
+//   expected_version met a copy that was behind) runs once more on the
+//   refreshed session, so a correct expected_version succeeds on any
+//   replica and a stale one is ABORTED. The store's change notices keep
+//   idle copies and watchers current (events in order, by version, so a
+//   lost notice is made up by the next one); the timeout sweep first
+//   catches every session up with the store. Sessions created or deleted
+//   elsewhere appear (GetSession of an unknown id asks the store) and
+//   disappear (watchers get SessionDeleted). ListSessions lists this
+//   process's copies, as current as the last notices.
+// - Timeouts on a shared store: every replica sweeps, re-reads a game that
+//   looks timed out and resets it with a write at the version it read; of
+//   several replicas one succeeds and the others' writes are ABORTED and
+//   change nothing, so the game is reset once. Computer seats likewise:
+//   each replica may search, one move per version is stored, and a replica
+//   whose move lost the race drops it quietly and catches up.
 class SessionService {
  public:
   // Loads every session from the store. REQUIRES: options.store != nullptr.

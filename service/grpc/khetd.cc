@@ -35,6 +35,7 @@
 #include "service/mutex.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
+#include "service/store/postgres_store.h"
 #include "service/store/session_store.h"
 #include "service/store/sqlite_store.h"
 
@@ -44,8 +45,14 @@ ABSL_FLAG(std::string, data_dir, "./khet-data",
           "Directory of the SQLite session store (khet.db); created if "
           "needed");
 ABSL_FLAG(std::string, store, "sqlite",
-          "Where sessions live: sqlite (durable, in --data_dir) or memory "
-          "(lost on exit)");
+          "Where sessions live: sqlite (durable, in --data_dir), postgres "
+          "(shared by replicas, at --postgres_url) or memory (lost on exit)");
+ABSL_FLAG(std::string, postgres_url, "",
+          "With --store=postgres: the database, as a libpq URL "
+          "(postgresql://user@host:port/db) or conninfo (\"host=... "
+          "dbname=...\")");
+ABSL_FLAG(int, postgres_connections, 4,
+          "With --store=postgres: pooled connections for reads and writes");
 ABSL_FLAG(int, max_sessions, khet::ServiceLimits().max_sessions,
           "Sessions the server holds at most");
 ABSL_FLAG(int, max_watchers_per_session,
@@ -101,6 +108,14 @@ int UsageError(absl::string_view message) {
 absl::StatusOr<std::unique_ptr<SessionStore>> OpenStore(
     const std::string& kind, const std::string& data_dir) {
   if (kind == "memory") return std::make_unique<MemoryStore>();
+  if (kind == "postgres") {
+    PostgresStoreOptions options;
+    options.connections = absl::GetFlag(FLAGS_postgres_connections);
+    absl::StatusOr<std::unique_ptr<PostgresStore>> store =
+        PostgresStore::Open(absl::GetFlag(FLAGS_postgres_url), options);
+    if (!store.ok()) return store.status();
+    return std::unique_ptr<SessionStore>(std::move(*store));
+  }
   std::error_code error;
   std::filesystem::create_directories(data_dir, error);
   if (error) {
@@ -123,9 +138,20 @@ std::string ListeningAddress(const std::string& listen, int port) {
 
 int Run(const sigset_t& stop_signals) {
   const std::string store_kind = absl::GetFlag(FLAGS_store);
-  if (store_kind != "sqlite" && store_kind != "memory") {
-    return UsageError(
-        absl::StrCat("--store=", store_kind, ": must be sqlite or memory"));
+  if (store_kind != "sqlite" && store_kind != "memory" &&
+      store_kind != "postgres") {
+    return UsageError(absl::StrCat("--store=", store_kind,
+                                   ": must be sqlite, postgres or memory"));
+  }
+  if ((store_kind == "postgres") !=
+      !absl::GetFlag(FLAGS_postgres_url).empty()) {
+    return UsageError(store_kind == "postgres"
+                          ? "--store=postgres needs --postgres_url"
+                          : "--postgres_url needs --store=postgres");
+  }
+  if (absl::GetFlag(FLAGS_postgres_connections) < 1 ||
+      absl::GetFlag(FLAGS_postgres_connections) > 64) {
+    return UsageError("--postgres_connections must be 1 to 64");
   }
   ServiceLimits limits;
   limits.max_sessions = absl::GetFlag(FLAGS_max_sessions);
@@ -293,8 +319,8 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "khetd: Khet boards as a gRPC and HTTP/JSON service.\n"
       "usage: khetd [--listen=127.0.0.1:50051] [--http_listen=127.0.0.1:8080] "
-      "[--data_dir=./khet-data] "
-      "[--store=sqlite|memory] [limits]");
+      "[--data_dir=./khet-data] [--store=sqlite|postgres|memory] "
+      "[--postgres_url=URL] [limits]");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) {
     return khet::UsageError(

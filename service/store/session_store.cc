@@ -17,4 +17,15 @@ absl::Status CheckNewEvents(std::string_view id, int64_t last_version,
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::vector<SessionVersion>> SessionStore::ListVersions() {
+  absl::StatusOr<std::vector<SessionRecord>> all = LoadAll();
+  if (!all.ok()) return all.status();
+  std::vector<SessionVersion> versions;
+  versions.reserve(all->size());
+  for (SessionRecord& record : *all) {
+    versions.push_back({std::move(record.id), record.version});
+  }
+  return versions;
+}
+
 }  // namespace khet

@@ -6,6 +6,7 @@
 #define KHET_SERVICE_STORE_SESSION_STORE_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,12 @@ struct SessionRecord {
   std::string state;    // serialized khet.store.SessionState
 };
 
+// A session's id and stored version, without its state.
+struct SessionVersion {
+  std::string id;
+  int64_t version = 0;
+};
+
 struct EventRecord {
   int64_t version = 0;  // consecutive per session, starting at 1
   std::string event;    // serialized khet.v1.Event
@@ -33,6 +40,16 @@ struct EventRecord {
 // stores' implementations.
 absl::Status CheckNewEvents(std::string_view id, int64_t last_version,
                             absl::Span<const EventRecord> events);
+
+// A change committed to a shared store, by this process or another.
+struct StoreChange {
+  // The session changed; empty: changes may have been missed (the store
+  // lost its way of hearing them), so every session may differ.
+  std::string id;
+  int64_t version = 0;  // its stored version after the change
+  bool deleted = false;
+};
+using ChangeListener = std::function<void(const StoreChange& change)>;
 
 class SessionStore {
  public:
@@ -63,10 +80,26 @@ class SessionStore {
   // Every session, for loading at start-up.
   virtual absl::StatusOr<std::vector<SessionRecord>> LoadAll() = 0;
 
+  // Every session's id and version (LoadAll without the states), for
+  // catching up with a shared store. The default reads LoadAll.
+  virtual absl::StatusOr<std::vector<SessionVersion>> ListVersions();
+
   // The session's events with version > after_version, oldest first, at
   // most `limit` of them. Empty (not an error) for an unknown session.
   virtual absl::StatusOr<std::vector<EventRecord>> EventsAfter(
       std::string_view id, int64_t after_version, int limit) = 0;
+
+  // True when other processes may change the store while this one uses it
+  // (PostgreSQL): a copy read from it may then be stale at any time. False
+  // (memory, SQLite): only this process writes it.
+  virtual bool shared() const { return false; }
+
+  // Calls `listener`, from a thread of the store, for each change committed
+  // to a shared store by any process (several changes may come as one, with
+  // the last version); nullptr stops the calls and waits for one in
+  // progress. A store that is not shared never calls it. The listener may
+  // call the store's other methods.
+  virtual void SetChangeListener(ChangeListener listener) { (void)listener; }
 };
 
 }  // namespace khet

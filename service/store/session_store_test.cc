@@ -16,6 +16,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/store/memory_store.h"
+#include "service/store/postgres_store.h"
+#include "service/store/postgres_testing.h"
 #include "service/store/sqlite_store.h"
 #include "service/store/store_testing.h"
 
@@ -29,10 +31,13 @@ using ::testing::SizeIs;
 
 struct StoreKind {
   std::string name;
-  // Opens the store kept in `dir` (ignored by stores that keep nothing).
+  // Opens the store kept in `where`: a scratch directory, or the conninfo
+  // of a fresh database when `postgres` (ignored by stores that keep
+  // nothing).
   std::function<absl::StatusOr<std::unique_ptr<SessionStore>>(
-      const std::string& dir)>
+      const std::string& where)>
       open;
+  bool postgres = false;
 };
 
 // Names the parameter in test listings (and so in ctest's names).
@@ -49,6 +54,12 @@ std::vector<StoreKind> AllStores() {
            -> absl::StatusOr<std::unique_ptr<SessionStore>> {
          return SqliteStore::Open(dir + "/sessions.db");
        }},
+      {"Postgres",
+       [](const std::string& conninfo)
+           -> absl::StatusOr<std::unique_ptr<SessionStore>> {
+         return PostgresStore::Open(conninfo);
+       },
+       /*postgres=*/true},
   };
 }
 
@@ -69,8 +80,18 @@ std::vector<int64_t> Versions(const std::vector<EventRecord>& events) {
 class SessionStoreTest : public testing::TestWithParam<StoreKind> {
  protected:
   void SetUp() override {
+    std::string where = dir_.path();
+    if (GetParam().postgres) {
+      std::string skip_reason;
+      absl::StatusOr<std::unique_ptr<TestDatabase>> db =
+          TestDatabase::Create(&skip_reason);
+      KHET_ASSERT_OK(db);
+      if (*db == nullptr) GTEST_SKIP() << skip_reason;
+      db_ = *std::move(db);
+      where = db_->conninfo();
+    }
     absl::StatusOr<std::unique_ptr<SessionStore>> store =
-        GetParam().open(dir_.path());
+        GetParam().open(where);
     KHET_ASSERT_OK(store);
     store_ = *std::move(store);
   }
@@ -84,6 +105,7 @@ class SessionStoreTest : public testing::TestWithParam<StoreKind> {
   }
 
   ScratchDir dir_;
+  std::unique_ptr<TestDatabase> db_;  // outlives the store
   std::unique_ptr<SessionStore> store_;
 };
 
@@ -274,6 +296,25 @@ TEST_P(SessionStoreTest, LoadAllReturnsEverySession) {
   EXPECT_EQ((*all)[1].id, "b");
   EXPECT_EQ((*all)[1].version, 1);
   EXPECT_EQ((*all)[1].state, "b1");
+}
+
+TEST_P(SessionStoreTest, ListVersionsMatchesLoadAll) {
+  KHET_ASSERT_OK(store_->Create(Record("b", 0, "b0"), {}));
+  KHET_ASSERT_OK(store_->Create(Record("a", 1, "a1"), {Event(1)}));
+  KHET_ASSERT_OK(store_->Update(Record("a", 3, "a3"), 1, {Event(2), Event(3)}));
+  KHET_ASSERT_OK(store_->Create(Record("c", 0, "c0"), {}));
+  KHET_ASSERT_OK(store_->Delete("c"));
+  absl::StatusOr<std::vector<SessionVersion>> versions = store_->ListVersions();
+  KHET_ASSERT_OK(versions);
+  std::sort(versions->begin(), versions->end(),
+            [](const SessionVersion& x, const SessionVersion& y) {
+              return x.id < y.id;
+            });
+  ASSERT_THAT(*versions, SizeIs(2));
+  EXPECT_EQ((*versions)[0].id, "a");
+  EXPECT_EQ((*versions)[0].version, 3);
+  EXPECT_EQ((*versions)[1].id, "b");
+  EXPECT_EQ((*versions)[1].version, 0);
 }
 
 TEST_P(SessionStoreTest, BytesRoundTripExactly) {

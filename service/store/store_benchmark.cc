@@ -1,7 +1,14 @@
 // Update latency of each store: the memory store is the in-run baseline,
-// SQLite pays for a synced commit per call. Prints figures; asserts none.
+// SQLite pays for a synced commit per call, PostgreSQL for a commit plus
+// the round trips to its server. Prints figures; asserts none.
 //
 //   build/release/service/store/store_benchmark
+//   KHET_BENCH_POSTGRES='host=127.0.0.1 port=5432 dbname=bench' (then the
+//   same command measures PostgreSQL too)
+//
+// tests/pg/pg_cluster.sh start DIR starts a throwaway server and writes its
+// conninfo to DIR/conninfo. The PostgreSQL cases use sessions named
+// "bench*" in that database, which they delete and create again.
 //
 // The SQLite file goes in $TMPDIR (default /tmp); put that on the disk
 // whose sync cost you want to measure, not on tmpfs.
@@ -14,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
 #include "service/store/memory_store.h"
+#include "service/store/postgres_store.h"
 #include "service/store/sqlite_store.h"
 
 namespace khet {
@@ -44,10 +52,15 @@ class TempSqlite {
 // small event per call. Every kLogLength updates the session starts again
 // (untimed), so that the memory store's log stays small however many
 // iterations the library picks.
-void RunUpdates(benchmark::State& state, SessionStore& store) {
+void RunUpdates(benchmark::State& state, SessionStore& store,
+                const std::string& id = "bench") {
   constexpr int64_t kLogLength = 10'000;
   const std::string blob(static_cast<size_t>(state.range(0)), 's');
-  if (absl::Status s = store.Create({"bench", 0, blob}, {}); !s.ok()) {
+  if (absl::Status s = store.Delete(id); !s.ok() && !absl::IsNotFound(s)) {
+    state.SkipWithError(s.ToString().c_str());
+    return;
+  }
+  if (absl::Status s = store.Create({id, 0, blob}, {}); !s.ok()) {
     state.SkipWithError(s.ToString().c_str());
     return;
   }
@@ -55,8 +68,8 @@ void RunUpdates(benchmark::State& state, SessionStore& store) {
   for (auto _ : state) {
     if (version == kLogLength) {
       state.PauseTiming();
-      absl::Status s = store.Delete("bench");
-      if (s.ok()) s = store.Create({"bench", 0, blob}, {});
+      absl::Status s = store.Delete(id);
+      if (s.ok()) s = store.Create({id, 0, blob}, {});
       state.ResumeTiming();
       if (!s.ok()) {
         state.SkipWithError(s.ToString().c_str());
@@ -66,7 +79,7 @@ void RunUpdates(benchmark::State& state, SessionStore& store) {
     }
     const EventRecord event{version + 1, "event: a move and its laser shot"};
     absl::Status s =
-        store.Update({"bench", version + 1, blob}, version, {&event, 1});
+        store.Update({id, version + 1, blob}, version, {&event, 1});
     if (!s.ok()) {
       state.SkipWithError(s.ToString().c_str());
       return;
@@ -171,6 +184,65 @@ BENCHMARK(BM_SqliteConcurrentUpdates)
     ->Threads(200)
     ->UseRealTime()
     ->MinTime(2);
+
+// The store on the database named by KHET_BENCH_POSTGRES, opened once for
+// every case and thread; nullptr (and *error set) without one.
+PostgresStore* BenchPostgres(std::string* error) {
+  static absl::StatusOr<std::unique_ptr<PostgresStore>>* const store = [] {
+    const char* conninfo = getenv("KHET_BENCH_POSTGRES");
+    if (conninfo == nullptr || *conninfo == '\0') {
+      return new absl::StatusOr<std::unique_ptr<PostgresStore>>(
+          absl::FailedPreconditionError(
+              "set KHET_BENCH_POSTGRES to a conninfo to measure PostgreSQL"));
+    }
+    return new absl::StatusOr<std::unique_ptr<PostgresStore>>(
+        PostgresStore::Open(conninfo));
+  }();
+  if (!store->ok()) {
+    *error = store->status().ToString();
+    return nullptr;
+  }
+  return store->value().get();
+}
+
+// Each thread updates a session of its own: with several threads the pool's
+// connections commit in parallel and the server groups their log flushes.
+void BM_PostgresUpdate(benchmark::State& state) {
+  std::string error;
+  PostgresStore* store = BenchPostgres(&error);
+  if (store == nullptr) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  RunUpdates(state, *store, absl::StrCat("bench", state.thread_index()));
+}
+BENCHMARK(BM_PostgresUpdate)
+    ->Arg(256)
+    ->Arg(4096)
+    ->Threads(1)
+    ->Threads(4)
+    ->UseRealTime();
+
+void BM_PostgresGet(benchmark::State& state) {
+  std::string error;
+  PostgresStore* store = BenchPostgres(&error);
+  if (store == nullptr) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  const std::string blob(static_cast<size_t>(state.range(0)), 's');
+  store->Delete("bench-get").IgnoreError();
+  if (absl::Status s = store->Create({"bench-get", 0, blob}, {}); !s.ok()) {
+    state.SkipWithError(s.ToString().c_str());
+    return;
+  }
+  for (auto _ : state) {
+    absl::StatusOr<SessionRecord> record = store->Get("bench-get");
+    benchmark::DoNotOptimize(record);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_PostgresGet)->Arg(4096)->UseRealTime();
 
 }  // namespace
 }  // namespace khet

@@ -1,0 +1,442 @@
+// Two SessionServices on one PostgreSQL database, as two khetd replicas
+// would be: a session made on one appears on the other, moves alternate
+// between them, watchers on either see every event (also when change
+// notices are lost), racing writes have one winner, deletion reaches both,
+// a timeout resets a game once, and a computer seat's move is played once.
+#include <atomic>
+#include <latch>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/play.h"
+#include "gtest/gtest.h"
+#include "service/clock.h"
+#include "service/mutex.h"
+#include "service/session_service.h"
+#include "service/store/postgres_store.h"
+#include "service/store/postgres_testing.h"
+#include "service/test_fakes.h"
+
+namespace khet {
+namespace {
+
+Caller As(const std::string& token) { return Caller{token}; }
+
+// A move for the side to move that hits no Pharaoh, so the game goes on.
+std::string QuietMove(const std::string& position_text) {
+  absl::StatusOr<Position> pos = ParsePosition(position_text);
+  EXPECT_TRUE(pos.ok()) << pos.status();
+  if (!pos.ok()) return "";
+  MoveList moves;
+  GenerateMoves(*pos, &moves);
+  for (const Move m : moves) {
+    Position child = *pos;
+    if (MakeMove(&child, m) == 0) return FormatMove(*pos, m);
+  }
+  return FormatMove(*pos, moves.moves[0]);
+}
+
+// A shared store that forwards everything to `inner` but loses change
+// notices on demand, as when a notification is dropped.
+class LossyStore final : public SessionStore {
+ public:
+  explicit LossyStore(std::unique_ptr<SessionStore> inner)
+      : inner_(std::move(inner)) {}
+  // The next `n` notices are lost.
+  void LoseNotices(int n) { to_lose_ = n; }
+
+  absl::Status Create(const SessionRecord& record,
+                      absl::Span<const EventRecord> events) override {
+    return inner_->Create(record, events);
+  }
+  absl::Status Update(const SessionRecord& record, int64_t expected_version,
+                      absl::Span<const EventRecord> events) override {
+    return inner_->Update(record, expected_version, events);
+  }
+  absl::Status Delete(std::string_view id) override {
+    return inner_->Delete(id);
+  }
+  absl::StatusOr<SessionRecord> Get(std::string_view id) override {
+    return inner_->Get(id);
+  }
+  absl::StatusOr<std::vector<SessionRecord>> LoadAll() override {
+    return inner_->LoadAll();
+  }
+  absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
+                                                       int64_t after_version,
+                                                       int limit) override {
+    return inner_->EventsAfter(id, after_version, limit);
+  }
+  bool shared() const override { return true; }
+  void SetChangeListener(ChangeListener listener) override {
+    if (listener == nullptr) {
+      inner_->SetChangeListener(nullptr);
+      return;
+    }
+    inner_->SetChangeListener(
+        [this, listener = std::move(listener)](const StoreChange& change) {
+          if (to_lose_ > 0) {
+            --to_lose_;
+            return;
+          }
+          listener(change);
+        });
+  }
+
+ private:
+  std::unique_ptr<SessionStore> inner_;
+  std::atomic<int> to_lose_{0};
+};
+
+class SharedStoreServiceTest : public testing::Test {
+ protected:
+  // One replica: its own store connections, clock and search.
+  struct Replica {
+    std::unique_ptr<LossyStore> store;
+    std::unique_ptr<SessionService> service;
+  };
+
+  void SetUp() override {
+    std::string skip_reason;
+    absl::StatusOr<std::unique_ptr<TestDatabase>> db =
+        TestDatabase::Create(&skip_reason);
+    ASSERT_TRUE(db.ok()) << db.status();
+    if (*db == nullptr) GTEST_SKIP() << skip_reason;
+    db_ = *std::move(db);
+    a_ = NewReplica();
+    b_ = NewReplica();
+    ASSERT_NE(a_.service, nullptr);
+    ASSERT_NE(b_.service, nullptr);
+  }
+
+  void TearDown() override {
+    for (Replica* r : {&a_, &b_}) {
+      r->service.reset();
+      r->store.reset();
+    }
+  }
+
+  Replica NewReplica() {
+    Replica r;
+    absl::StatusOr<std::unique_ptr<PostgresStore>> store =
+        PostgresStore::Open(db_->conninfo());
+    EXPECT_TRUE(store.ok()) << store.status();
+    if (!store.ok()) return r;
+    r.store = std::make_unique<LossyStore>(*std::move(store));
+    ServiceOptions options;
+    options.store = r.store.get();
+    options.clock = &clock_;
+    options.random = SystemRandom();
+    options.limits.computer_retry_delay = absl::Milliseconds(20);
+    options.search = search_;
+    absl::StatusOr<std::unique_ptr<SessionService>> service =
+        SessionService::Create(options);
+    EXPECT_TRUE(service.ok()) << service.status();
+    if (service.ok()) r.service = *std::move(service);
+    return r;
+  }
+
+  struct Board {
+    std::string id;
+    std::string owner;
+    std::string silver;
+    std::string red;
+  };
+
+  // A board made on `on`, with alice (Silver) and bob (Red) seated.
+  Board NewBoard(SessionService& on, bool seat = true) {
+    v1::CreateSessionRequest create;
+    create.set_name("shared board");
+    absl::StatusOr<v1::CreateSessionResponse> created =
+        on.CreateSession(create);
+    EXPECT_TRUE(created.ok()) << created.status();
+    Board b;
+    if (!created.ok()) return b;
+    b.id = created->session().id();
+    b.owner = created->owner_token();
+    if (seat) {
+      b.silver = Join(on, b.id, v1::SILVER, "alice");
+      b.red = Join(on, b.id, v1::RED, "bob");
+    }
+    return b;
+  }
+
+  std::string Join(SessionService& on, const std::string& id, v1::Color color,
+                   const std::string& name) {
+    v1::JoinSeatRequest join;
+    join.set_session_id(id);
+    join.set_color(color);
+    join.set_player_name(name);
+    absl::StatusOr<v1::JoinSeatResponse> joined = on.JoinSeat(join);
+    EXPECT_TRUE(joined.ok()) << joined.status();
+    return joined.ok() ? joined->player_token() : "";
+  }
+
+  absl::StatusOr<v1::Session> Get(SessionService& on, const std::string& id) {
+    v1::GetSessionRequest get;
+    get.set_session_id(id);
+    return on.GetSession(get);
+  }
+
+  // Plays a quiet move for the side to move through `on`, as that side.
+  absl::StatusOr<v1::MakeMoveResponse> PlayOn(
+      SessionService& on, const Board& b,
+      std::optional<int64_t> expected = std::nullopt) {
+    absl::StatusOr<v1::Session> s = Get(on, b.id);
+    if (!s.ok()) return s.status();
+    v1::MakeMoveRequest move;
+    move.set_session_id(b.id);
+    move.mutable_move()->set_notation(QuietMove(s->board().position()));
+    if (expected.has_value()) move.set_expected_version(*expected);
+    return on.MakeMove(
+        move, As(s->board().side_to_move() == v1::SILVER ? b.silver : b.red));
+  }
+
+  // Every stored event of the session.
+  std::vector<v1::Event> StoredEvents(const std::string& id) {
+    std::vector<v1::Event> out;
+    absl::StatusOr<std::vector<EventRecord>> records =
+        a_.store->EventsAfter(id, 0, 1 << 20);
+    EXPECT_TRUE(records.ok()) << records.status();
+    if (!records.ok()) return out;
+    for (const EventRecord& r : *records) {
+      v1::Event& e = out.emplace_back();
+      EXPECT_TRUE(e.ParseFromString(r.event));
+    }
+    return out;
+  }
+
+  // Waits up to 30 s for `done`.
+  static bool WaitFor(const std::function<bool()>& done) {
+    const absl::Time deadline = absl::Now() + absl::Seconds(30);
+    while (!done()) {
+      if (absl::Now() > deadline) return false;
+      absl::SleepFor(absl::Milliseconds(5));
+    }
+    return true;
+  }
+
+  std::unique_ptr<TestDatabase> db_;
+  FakeClock clock_;
+  SearchFunction search_;  // empty: the engine's
+  Replica a_;
+  Replica b_;
+};
+
+TEST_F(SharedStoreServiceTest, SessionsMadeOnOneReplicaAppearOnTheOther) {
+  const Board board = NewBoard(*a_.service, /*seat=*/false);
+  // Asked for by id, straight away.
+  absl::StatusOr<v1::Session> seen = Get(*b_.service, board.id);
+  ASSERT_TRUE(seen.ok()) << seen.status();
+  EXPECT_EQ(seen->name(), "shared board");
+  // And listed once the notice arrives.
+  const Board other = NewBoard(*a_.service, /*seat=*/false);
+  EXPECT_TRUE(WaitFor([&] {
+    absl::StatusOr<v1::ListSessionsResponse> list =
+        b_.service->ListSessions(v1::ListSessionsRequest());
+    if (!list.ok()) return false;
+    for (const v1::Session& s : list->sessions()) {
+      if (s.id() == other.id) return true;
+    }
+    return false;
+  }));
+  EXPECT_EQ(Get(*b_.service, "no-such-board").status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+TEST_F(SharedStoreServiceTest, MovesAlternateBetweenReplicas) {
+  const Board board = NewBoard(*a_.service);
+  int64_t version = Get(*a_.service, board.id)->version();
+  for (int ply = 0; ply < 10; ++ply) {
+    // Straight after the other replica's move: no waiting for its notice.
+    SessionService& on = ply % 2 == 0 ? *b_.service : *a_.service;
+    absl::StatusOr<v1::MakeMoveResponse> reply = PlayOn(on, board, version);
+    ASSERT_TRUE(reply.ok()) << "ply " << ply << ": " << reply.status();
+    EXPECT_EQ(reply->version(), version + 1);
+    version = reply->version();
+  }
+  for (SessionService* on : {a_.service.get(), b_.service.get()}) {
+    absl::StatusOr<v1::Session> s = Get(*on, board.id);
+    ASSERT_TRUE(s.ok()) << s.status();
+    EXPECT_EQ(s->version(), version);
+    EXPECT_EQ(s->moves_size(), 10);
+  }
+}
+
+TEST_F(SharedStoreServiceTest, WatchersOnEitherReplicaSeeEveryEvent) {
+  const Board board = NewBoard(*a_.service);
+  const int64_t start = Get(*a_.service, board.id)->version();
+  v1::WatchRequest watch;
+  watch.set_session_id(board.id);
+  watch.set_after_version(start);
+  absl::StatusOr<std::unique_ptr<EventStream>> on_a = a_.service->Watch(watch);
+  absl::StatusOr<std::unique_ptr<EventStream>> on_b = b_.service->Watch(watch);
+  ASSERT_TRUE(on_a.ok()) << on_a.status();
+  ASSERT_TRUE(on_b.ok()) << on_b.status();
+  constexpr int kPlies = 6;
+  for (int ply = 0; ply < kPlies; ++ply) {
+    SessionService& on = ply % 2 == 0 ? *a_.service : *b_.service;
+    ASSERT_TRUE(PlayOn(on, board).ok());
+  }
+  for (EventStream* stream : {on_a->get(), on_b->get()}) {
+    for (int ply = 0; ply < kPlies; ++ply) {
+      absl::StatusOr<std::optional<v1::Event>> e =
+          stream->Next(absl::Seconds(30));
+      ASSERT_TRUE(e.ok()) << e.status();
+      ASSERT_TRUE(e->has_value()) << "no event " << start + ply + 1;
+      EXPECT_EQ((*e)->version(), start + ply + 1);
+      EXPECT_TRUE((*e)->has_move_made());
+    }
+  }
+  // Deleted on A: B's watcher hears it and B forgets the session.
+  v1::DeleteSessionRequest remove;
+  remove.set_session_id(board.id);
+  ASSERT_TRUE(a_.service->DeleteSession(remove, As(board.owner)).ok());
+  absl::StatusOr<std::optional<v1::Event>> deleted =
+      (*on_b)->Next(absl::Seconds(30));
+  ASSERT_TRUE(deleted.ok()) << deleted.status();
+  ASSERT_TRUE(deleted->has_value());
+  EXPECT_TRUE((*deleted)->has_session_deleted());
+  EXPECT_EQ((*on_b)->Next(absl::Seconds(30)).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(Get(*b_.service, board.id).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+TEST_F(SharedStoreServiceTest, WatchersGetEventsWhoseNoticesWereLost) {
+  const Board board = NewBoard(*a_.service);
+  const int64_t start = Get(*b_.service, board.id)->version();
+  v1::WatchRequest watch;
+  watch.set_session_id(board.id);
+  watch.set_after_version(start);
+  absl::StatusOr<std::unique_ptr<EventStream>> on_b = b_.service->Watch(watch);
+  ASSERT_TRUE(on_b.ok()) << on_b.status();
+  auto expect_events = [&](int64_t from, int64_t to) {
+    for (int64_t v = from; v <= to; ++v) {
+      absl::StatusOr<std::optional<v1::Event>> e =
+          (*on_b)->Next(absl::Seconds(30));
+      ASSERT_TRUE(e.ok()) << e.status();
+      ASSERT_TRUE(e->has_value()) << "no event " << v;
+      EXPECT_EQ((*e)->version(), v);
+    }
+  };
+  auto expect_nothing = [&] {
+    absl::StatusOr<std::optional<v1::Event>> none =
+        (*on_b)->Next(absl::Milliseconds(300));
+    ASSERT_TRUE(none.ok()) << none.status();
+    EXPECT_FALSE(none->has_value()) << "a lost notice got through";
+  };
+  // B loses the notice of a move made on A: the next notice brings both.
+  b_.store->LoseNotices(1000);
+  ASSERT_TRUE(PlayOn(*a_.service, board).ok());
+  expect_nothing();
+  b_.store->LoseNotices(0);
+  ASSERT_TRUE(PlayOn(*a_.service, board).ok());
+  expect_events(start + 1, start + 2);
+  // B loses every notice of two moves: its periodic catch-up (the sweep)
+  // finds them by version.
+  b_.store->LoseNotices(1000);
+  ASSERT_TRUE(PlayOn(*a_.service, board).ok());
+  ASSERT_TRUE(PlayOn(*a_.service, board).ok());
+  expect_nothing();
+  b_.service->SweepTimeouts();
+  expect_events(start + 3, start + 4);
+  b_.store->LoseNotices(0);
+}
+
+TEST_F(SharedStoreServiceTest, RacingOneVersionThroughTwoReplicasHasOneWinner) {
+  const Board board = NewBoard(*a_.service);
+  for (int round = 0; round < 8; ++round) {
+    const absl::StatusOr<v1::Session> s = Get(*a_.service, board.id);
+    ASSERT_TRUE(s.ok());
+    ASSERT_TRUE(Get(*b_.service, board.id).ok());
+    std::latch start(2);
+    absl::Status results[2];
+    std::thread ta([&] {
+      start.arrive_and_wait();
+      results[0] = PlayOn(*a_.service, board, s->version()).status();
+    });
+    std::thread tb([&] {
+      start.arrive_and_wait();
+      results[1] = PlayOn(*b_.service, board, s->version()).status();
+    });
+    ta.join();
+    tb.join();
+    ASSERT_NE(results[0].ok(), results[1].ok())
+        << "round " << round << ": " << results[0] << " / " << results[1];
+    const absl::Status& lost = results[0].ok() ? results[1] : results[0];
+    EXPECT_EQ(lost.code(), absl::StatusCode::kAborted) << lost;
+    EXPECT_EQ(Get(*a_.service, board.id)->version(), s->version() + 1);
+    EXPECT_EQ(Get(*b_.service, board.id)->version(), s->version() + 1);
+  }
+}
+
+TEST_F(SharedStoreServiceTest, ATimeoutResetsTheGameOnce) {
+  const Board board = NewBoard(*a_.service);
+  ASSERT_TRUE(PlayOn(*a_.service, board).ok());
+  ASSERT_TRUE(Get(*b_.service, board.id).ok());  // B knows it too
+  clock_.Advance(absl::Hours(2));                // the default is an hour
+  std::latch start(2);
+  std::atomic<int> resets = 0;
+  std::thread ta([&] {
+    start.arrive_and_wait();
+    resets += a_.service->SweepTimeouts();
+  });
+  std::thread tb([&] {
+    start.arrive_and_wait();
+    resets += b_.service->SweepTimeouts();
+  });
+  ta.join();
+  tb.join();
+  EXPECT_EQ(resets, 1);
+  int stored_resets = 0;
+  for (const v1::Event& e : StoredEvents(board.id)) {
+    stored_resets += e.has_game_reset();
+  }
+  EXPECT_EQ(stored_resets, 1);
+  // Later sweeps find nothing more to do, on either replica.
+  EXPECT_EQ(a_.service->SweepTimeouts() + b_.service->SweepTimeouts(), 0);
+  EXPECT_EQ(Get(*b_.service, board.id)->status(), v1::WAITING_FOR_PLAYERS);
+}
+
+TEST_F(SharedStoreServiceTest, AComputerSeatMovesOncePerTurn) {
+  const Board board = NewBoard(*a_.service, /*seat=*/false);
+  ASSERT_TRUE(Get(*b_.service, board.id).ok());  // both replicas know it
+  // Two computer seats: both replicas search every turn, and for each
+  // version only one move may be stored.
+  for (v1::Color color : {v1::SILVER, v1::RED}) {
+    v1::SeatComputerRequest seat;
+    seat.set_session_id(board.id);
+    seat.set_color(color);
+    seat.set_level(1);
+    ASSERT_TRUE(a_.service->SeatComputer(seat, As(board.owner)).ok());
+  }
+  ASSERT_TRUE(WaitFor([&] {
+    absl::StatusOr<v1::Session> s = Get(*b_.service, board.id);
+    return s.ok() && (s->moves_size() >= 6 || s->status() == v1::FINISHED);
+  }));
+  v1::ResetGameRequest reset;
+  reset.set_session_id(board.id);
+  ASSERT_TRUE(b_.service->ResetGame(reset, As(board.owner)).ok());
+  // The log is one event per version, and each move follows the one
+  // before it (a second move at a version would have been refused).
+  const std::vector<v1::Event> events = StoredEvents(board.id);
+  for (size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(events[i].version(), static_cast<int64_t>(i) + 1);
+  }
+  int moves = 0;
+  for (const v1::Event& e : events) moves += e.has_move_made();
+  EXPECT_GE(moves, 1);
+}
+
+}  // namespace
+}  // namespace khet

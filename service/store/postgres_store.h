@@ -1,0 +1,158 @@
+// A SessionStore in a PostgreSQL database, through libpq, shared by any
+// number of khetd replicas.
+//
+// Reads: one statement on a pooled connection, retried once on a new
+// connection if the pooled one had been lost while idle.
+//
+// Writes: every Create, Update and Delete is one transaction on one pooled
+// connection; Update locks the session's row (SELECT ... FOR UPDATE) and
+// checks the version inside the transaction, so of two replicas writing
+// from one version exactly one commits and the other gets ABORTED. The
+// call returns only after COMMIT did, so an OK change is durable (with the
+// server's fsync and synchronous_commit on, its defaults). Each write also
+// sends a notification (NOTIFY) delivered at commit, which feeds the change
+// listener of every store on the same database (see SetChangeListener).
+//
+// Connections: a pool of `connections` libpq connections, thread-safe;
+// calls wait for a free one, so that that many writes commit in parallel
+// (and the server groups their log flushes). Statements are prepared once
+// per connection. A connection lost in the middle of a write fails it with
+// UNAVAILABLE ("postgres: connection lost ..."; for a COMMIT whose answer
+// was lost the outcome is unknown, which the message says); lost
+// connections are opened again by the next call that needs one.
+//
+// Schema: numbered migrations, recorded in schema_migrations, applied by
+// Open under a transaction-level advisory lock, so replicas starting
+// together migrate once. A database with a migration newer than this build
+// knows is refused with FAILED_PRECONDITION.
+//
+// Errors besides the SessionStore ones: UNAVAILABLE for connection failures
+// and for the server refusing work for a while (serialization failure,
+// deadlock, too many connections, shutting down), INVALID_ARGUMENT for
+// values PostgreSQL rejects (an id that is not UTF-8), INTERNAL for the
+// rest, each with PostgreSQL's message and SQLSTATE.
+#ifndef KHET_SERVICE_STORE_POSTGRES_STORE_H_
+#define KHET_SERVICE_STORE_POSTGRES_STORE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "service/mutex.h"
+#include "service/store/session_store.h"
+
+typedef struct pg_conn PGconn;
+
+namespace khet {
+
+struct PostgresStoreOptions {
+  // Pooled connections for the store's calls (the change listener has one
+  // more of its own). At least 1.
+  int connections = 4;
+  // How long a connection attempt may take before UNAVAILABLE.
+  absl::Duration connect_timeout = absl::Seconds(10);
+  // After the listener's connection is lost, how long it waits before each
+  // attempt to open it again.
+  absl::Duration listen_retry_delay = absl::Milliseconds(500);
+};
+
+class PostgresStore final : public SessionStore {
+ public:
+  // The highest migration this build knows.
+  static constexpr int kSchemaVersion = 1;
+  // The NOTIFY channel of session changes.
+  static constexpr std::string_view kChannel = "khet_session_changes";
+
+  // Connects to the database named by `conninfo` (a libpq connection string,
+  // "host=... dbname=..." or "postgresql://..."), applies the migrations it
+  // lacks, and opens the pool. UNAVAILABLE if the server cannot be reached.
+  static absl::StatusOr<std::unique_ptr<PostgresStore>> Open(
+      const std::string& conninfo, const PostgresStoreOptions& options = {});
+
+  PostgresStore(const PostgresStore&) = delete;
+  PostgresStore& operator=(const PostgresStore&) = delete;
+  // Stops the listener and closes every connection. REQUIRES: no call in
+  // progress.
+  ~PostgresStore() override;
+
+  absl::Status Create(const SessionRecord& record,
+                      absl::Span<const EventRecord> events) override;
+  absl::Status Update(const SessionRecord& record, int64_t expected_version,
+                      absl::Span<const EventRecord> events) override;
+  absl::Status Delete(std::string_view id) override;
+  absl::StatusOr<SessionRecord> Get(std::string_view id) override;
+  absl::StatusOr<std::vector<SessionRecord>> LoadAll() override;
+  absl::StatusOr<std::vector<SessionVersion>> ListVersions() override;
+  absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
+                                                       int64_t after_version,
+                                                       int limit) override;
+
+  bool shared() const override { return true; }
+  // The listener runs on a thread of the store with its own connection that
+  // LISTENs on kChannel. It hears every committed change, this process's
+  // own included, in commit order per session. When that connection is lost
+  // it opens it again and then calls the listener with an empty id: changes
+  // may have been missed meanwhile.
+  void SetChangeListener(ChangeListener listener) override;
+
+ private:
+  class Connection;
+  class Lease;
+  class Result;
+
+  PostgresStore(std::string conninfo, const PostgresStoreOptions& options);
+
+  // A pooled connection, opened (again) if needed; waits for a free one.
+  absl::StatusOr<Lease> Acquire();
+  void Release(std::unique_ptr<Connection> connection);
+
+  // Runs `read` on a pooled connection. Reads change nothing, so when the
+  // connection turns out to have been lost while idle (the server restarted
+  // or ended it), `read` runs once more on a new one.
+  template <typename T>
+  absl::StatusOr<T> Read(
+      const std::function<absl::StatusOr<T>(Connection&)>& read);
+
+  // Runs `body` between BEGIN and COMMIT on one connection; rolls back if
+  // it fails. The first error wins. A connection found lost at BEGIN is
+  // replaced once, as nothing was sent on it.
+  absl::Status InTransaction(
+      const std::function<absl::Status(Connection&)>& body);
+  // The part of InTransaction after BEGIN on `c`.
+  absl::Status Transact(Connection& c,
+                        const std::function<absl::Status(Connection&)>& body);
+
+  // A new connection LISTENing on kChannel; nullptr if that failed.
+  std::unique_ptr<Connection> OpenListening();
+  // Delivers changes until stop_, opening the connection again when lost.
+  void ListenLoop(std::unique_ptr<Connection> connection);
+  // Hands every notification pending on `connection` to the listener.
+  absl::Status DeliverNotifications(Connection& connection);
+  void CallListener(const StoreChange& change);
+
+  const std::string conninfo_;
+  const PostgresStoreOptions options_;
+
+  Mutex pool_mu_;
+  CondVar pool_changed_;
+  std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(pool_mu_);
+  int open_slots_ ABSL_GUARDED_BY(pool_mu_) = 0;  // not yet handed out
+
+  Mutex listener_mu_;  // held while the listener runs
+  ChangeListener listener_ ABSL_GUARDED_BY(listener_mu_);
+  std::atomic<bool> stop_{false};
+  std::thread listen_thread_;
+};
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_STORE_POSTGRES_STORE_H_

@@ -1,0 +1,244 @@
+// PostgresStore beyond the conformance suite: migrations (once, under the
+// lock, newer refused), the change listener across stores on one database,
+// writers racing through two stores, lost connections and an unreachable
+// server.
+#include "service/store/postgres_store.h"
+
+#include <atomic>
+#include <latch>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "service/mutex.h"
+#include "service/store/postgres_testing.h"
+#include "service/store/store_testing.h"
+
+namespace khet {
+namespace {
+
+using ::testing::HasSubstr;
+
+class PostgresStoreTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    std::string skip_reason;
+    absl::StatusOr<std::unique_ptr<TestDatabase>> db =
+        TestDatabase::Create(&skip_reason);
+    KHET_ASSERT_OK(db);
+    if (*db == nullptr) GTEST_SKIP() << skip_reason;
+    db_ = *std::move(db);
+  }
+
+  std::unique_ptr<PostgresStore> OpenStore(
+      const PostgresStoreOptions& options = {}) {
+    absl::StatusOr<std::unique_ptr<PostgresStore>> store =
+        PostgresStore::Open(db_->conninfo(), options);
+    EXPECT_TRUE(store.ok()) << store.status();
+    return store.ok() ? *std::move(store) : nullptr;
+  }
+
+  // Runs `sql` on the test database through a connection of its own.
+  absl::Status RunSql(const std::string& sql) {
+    return RunOnTestServer(db_->conninfo(), sql);
+  }
+
+  std::unique_ptr<TestDatabase> db_;
+};
+
+// Collects the changes a store's listener hears.
+class Changes {
+ public:
+  ChangeListener Listener() {
+    return [this](const StoreChange& change) {
+      MutexLock lock(&mu_);
+      heard_.push_back(change);
+      changed_.SignalAll();
+    };
+  }
+  // Waits until a change satisfying `match` was heard; false after 10 s.
+  template <typename Match>
+  bool WaitFor(Match match) {
+    const absl::Time deadline = absl::Now() + absl::Seconds(10);
+    MutexLock lock(&mu_);
+    while (true) {
+      for (const StoreChange& c : heard_) {
+        if (match(c)) return true;
+      }
+      if (absl::Now() >= deadline) return false;
+      changed_.WaitWithTimeout(&mu_, absl::Milliseconds(50));
+    }
+  }
+
+ private:
+  Mutex mu_;
+  CondVar changed_;
+  std::vector<StoreChange> heard_ ABSL_GUARDED_BY(mu_);
+};
+
+TEST_F(PostgresStoreTest, MigratesOnceEvenWhenOpenedConcurrently) {
+  constexpr int kOpeners = 4;
+  std::latch start(kOpeners);
+  std::atomic<int> opened = 0;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kOpeners; ++i) {
+    threads.emplace_back([&] {
+      start.arrive_and_wait();
+      absl::StatusOr<std::unique_ptr<PostgresStore>> store =
+          PostgresStore::Open(db_->conninfo());
+      if (store.ok()) {
+        ++opened;
+      } else {
+        ADD_FAILURE() << store.status();
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(opened, kOpeners);
+  // Exactly one row per migration: a second one would violate the key.
+  KHET_EXPECT_OK(RunSql(
+      "DO $$ BEGIN IF (SELECT count(*) FROM schema_migrations) <> 1 THEN "
+      "RAISE EXCEPTION 'migrations recorded more than once'; END IF; END $$"));
+  std::unique_ptr<PostgresStore> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  KHET_EXPECT_OK(store->Create({"a", 0, "s"}, {}));
+}
+
+TEST_F(PostgresStoreTest, RefusesADatabaseWithANewerSchema) {
+  ASSERT_NE(OpenStore(), nullptr);
+  KHET_ASSERT_OK(RunSql("INSERT INTO schema_migrations (version) VALUES (99)"));
+  EXPECT_THAT(PostgresStore::Open(db_->conninfo()),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       "schema migration 99, newer than this build's 1"));
+}
+
+TEST_F(PostgresStoreTest, UnreachableServerIsUnavailable) {
+  PostgresStoreOptions options;
+  options.connect_timeout = absl::Seconds(2);
+  // Port 1 on loopback: nothing listens there.
+  EXPECT_THAT(PostgresStore::Open("host=127.0.0.1 port=1 dbname=x", options),
+              StatusIs(absl::StatusCode::kUnavailable, "cannot connect"));
+  EXPECT_THAT(PostgresStore::Open("this is not a conninfo"),
+              StatusIs(absl::StatusCode::kUnavailable, "cannot connect"));
+}
+
+TEST_F(PostgresStoreTest, EveryStoreOnTheDatabaseHearsEveryChange) {
+  std::unique_ptr<PostgresStore> writer = OpenStore();
+  std::unique_ptr<PostgresStore> reader = OpenStore();
+  ASSERT_NE(writer, nullptr);
+  ASSERT_NE(reader, nullptr);
+  EXPECT_TRUE(writer->shared());
+  Changes heard_by_reader;
+  Changes heard_by_writer;
+  reader->SetChangeListener(heard_by_reader.Listener());
+  writer->SetChangeListener(heard_by_writer.Listener());
+  KHET_ASSERT_OK(writer->Create({"s 1", 0, "zero"}, {}));
+  KHET_ASSERT_OK(writer->Update({"s 1", 2, "two"}, 0, {{1, "e1"}, {2, "e2"}}));
+  KHET_ASSERT_OK(writer->Delete("s 1"));
+  for (Changes* changes : {&heard_by_reader, &heard_by_writer}) {
+    EXPECT_TRUE(changes->WaitFor([](const StoreChange& c) {
+      return c.id == "s 1" && c.version == 0 && !c.deleted;
+    }));
+    EXPECT_TRUE(changes->WaitFor([](const StoreChange& c) {
+      return c.id == "s 1" && c.version == 2 && !c.deleted;
+    }));
+    EXPECT_TRUE(changes->WaitFor(
+        [](const StoreChange& c) { return c.id == "s 1" && c.deleted; }));
+  }
+  // A failed write tells nobody anything.
+  EXPECT_THAT(writer->Update({"s 1", 3, "x"}, 2, {}),
+              StatusIs(absl::StatusCode::kNotFound, "s 1"));
+  reader->SetChangeListener(nullptr);
+  writer->SetChangeListener(nullptr);
+}
+
+TEST_F(PostgresStoreTest, WritersOnTwoStoresRacingOneVersionHaveOneWinner) {
+  std::unique_ptr<PostgresStore> a = OpenStore();
+  std::unique_ptr<PostgresStore> b = OpenStore();
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  KHET_ASSERT_OK(a->Create({"race", 0, "start"}, {}));
+  for (int round = 0; round < 20; ++round) {
+    std::latch start(2);
+    absl::Status results[2];
+    std::thread ta([&] {
+      start.arrive_and_wait();
+      results[0] =
+          a->Update({"race", round + 1, "by a"}, round, {{round + 1, "a"}});
+    });
+    std::thread tb([&] {
+      start.arrive_and_wait();
+      results[1] =
+          b->Update({"race", round + 1, "by b"}, round, {{round + 1, "b"}});
+    });
+    ta.join();
+    tb.join();
+    EXPECT_NE(results[0].ok(), results[1].ok())
+        << "round " << round << ": " << results[0] << " / " << results[1];
+    for (const absl::Status& s : results) {
+      if (!s.ok()) {
+        EXPECT_THAT(s, StatusIs(absl::StatusCode::kAborted, "race"));
+      }
+    }
+  }
+  absl::StatusOr<std::vector<EventRecord>> events =
+      b->EventsAfter("race", 0, 100);
+  KHET_ASSERT_OK(events);
+  EXPECT_EQ(events->size(), 20u);
+}
+
+TEST_F(PostgresStoreTest, LostConnectionsAreOpenedAgain) {
+  PostgresStoreOptions options;
+  options.connections = 1;
+  options.listen_retry_delay = absl::Milliseconds(50);
+  std::unique_ptr<PostgresStore> store = OpenStore(options);
+  ASSERT_NE(store, nullptr);
+  Changes changes;
+  store->SetChangeListener(changes.Listener());
+  KHET_ASSERT_OK(store->Create({"a", 0, "s"}, {}));
+  auto end_other_connections = [&] {
+    return RunSql(
+        absl::StrCat("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                     "WHERE datname = '",
+                     db_->name(), "' AND pid <> pg_backend_pid()"));
+  };
+  // The pool's idle connection and the listener's are ended: a read runs
+  // again on a new connection, and so does a write found so at BEGIN.
+  KHET_ASSERT_OK(end_other_connections());
+  absl::StatusOr<SessionRecord> got = store->Get("a");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->state, "s");
+  KHET_ASSERT_OK(end_other_connections());
+  KHET_ASSERT_OK(store->Update({"a", 1, "t"}, 0, {{1, "e"}}));
+  KHET_ASSERT_OK(end_other_connections());
+  absl::StatusOr<std::vector<EventRecord>> events =
+      store->EventsAfter("a", 0, 10);
+  KHET_ASSERT_OK(events);
+  EXPECT_EQ(events->size(), 1u);
+  // The listener opens its connection again, says it may have missed
+  // changes, and hears the next ones.
+  EXPECT_TRUE(
+      changes.WaitFor([](const StoreChange& c) { return c.id.empty(); }));
+  KHET_ASSERT_OK(store->Update({"a", 2, "u"}, 1, {{2, "f"}}));
+  EXPECT_TRUE(changes.WaitFor(
+      [](const StoreChange& c) { return c.id == "a" && c.version == 2; }));
+  store->SetChangeListener(nullptr);
+}
+
+TEST_F(PostgresStoreTest, AnIdThatIsNotUtf8IsInvalidArgument) {
+  std::unique_ptr<PostgresStore> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_THAT(store->Create({"bad \xff id", 0, "s"}, {}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "UTF8"));
+  EXPECT_THAT(
+      store->LoadAll(),
+      testing::Property(&absl::StatusOr<std::vector<SessionRecord>>::ok, true));
+}
+
+}  // namespace
+}  // namespace khet
