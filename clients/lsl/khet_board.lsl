@@ -14,10 +14,8 @@ integer WAIT = 25;           // long poll waitSeconds (LSL gives up after 60 s)
 integer MAX_TRIES = 5;       // attempts of one action on 429/499/5xx
 integer BOARD_FACE = 0;      // the root prim's face showing the squares
 float   LASER_SECONDS = 12.0;
-// Creating a board and taking a seat answer with the whole session (4-6 KB)
-// and the token last: those two answers are read up to this many bytes.
-// Every other answer the script reads is compact (at most 2048 bytes).
-integer BIG_ANSWER = 16384;
+// Every request asks for the compact view (?view=compact), whose answers
+// are at most 2048 bytes: LSL's default body limit, never raised.
 
 // What an answer is for (the action slot holds one at a time).
 integer K_CREATE = 1;
@@ -102,15 +100,13 @@ string route(string tpl, list names_values) {
 }
 
 // Sends one request if the budget allows; NULL_KEY if not (or throttled).
-// `big`: read an answer of up to BIG_ANSWER bytes, not LSL's 2048.
-key send(string method, string path, string body, string token, integer big) {
+key send(string method, string path, string body, string token) {
     float now = llGetTime();
     while (llGetListLength(gSent) > 0 && now - llList2Float(gSent, 0) > WINDOW)
         gSent = llDeleteSubList(gSent, 0, 0);
     if (llGetListLength(gSent) >= BUDGET) return NULL_KEY;
     list opts = [HTTP_METHOD, method, HTTP_MIMETYPE, "application/json"];
     if (token != "") opts += [HTTP_CUSTOM_HEADER, "X-Khet-Token", token];
-    if (big) opts += [HTTP_BODY_MAXLENGTH, BIG_ANSWER];
     key id = llHTTPRequest(gServer + path, opts, body);
     if (id != NULL_KEY) gSent += [now];
     return id;
@@ -130,8 +126,7 @@ act(integer kind, key who, string method, string path, string body,
 
 sendAction() {
     ++gActTries;
-    gActKey = send(gActMethod, gActPath, gActBody, gActToken,
-                   gActKind == K_CREATE || gActKind == K_JOIN);
+    gActKey = send(gActMethod, gActPath, gActBody, gActToken);
     if (gActKey == NULL_KEY) backOff();
 }
 
@@ -155,7 +150,7 @@ poll() {
     if (gId == "" || gPollKey != NULL_KEY) return;
     gPollKey = send("GET", route(
         "/v1/sessions/{id}/events?afterVersion={after}&waitSeconds={wait}&view=compact",
-        ["{after}", gVersion, "{wait}", WAIT]), "", "", FALSE);
+        ["{after}", gVersion, "{wait}", WAIT]), "", "");
     gPollSent = llGetTime();
     gPollDue = -1.0;
     if (gPollKey == NULL_KEY) pollLater();
@@ -546,14 +541,15 @@ onAction(integer code, string body) {
         return;
     }
     if (kind == K_CREATE) {
-        gId = llJsonGetValue(body, ["session", "id"]);
-        gOwnerToken = llJsonGetValue(body, ["ownerToken"]);
-        gVersion = 0;
+        // The owner token and the new board, as GetSession's compact view.
+        gId = llJsonGetValue(body, ["id"]);
+        gOwnerToken = llJsonGetValue(body, ["owner"]);
+        gVersion = (integer)llJsonGetValue(body, ["v"]);
         save();
-        refresh(who);  // which then starts the long poll
-        return;
+        applyBoard(body);
+        drawLaser(llJsonGetValue(body, ["laser"]));
     } else if (kind == K_JOIN) {
-        gPlayers += [who, gActArg, llJsonGetValue(body, ["playerToken"])];
+        gPlayers += [who, gActArg, llJsonGetValue(body, ["token"])];
         save();
         tell(who, "You play " + sideName(gActArg) + ".");
     } else if (kind == K_LEAVE) {
@@ -598,16 +594,17 @@ sendMove(key who, string move) {
 
 chooseSetup(key who, string setup) {
     if (gId == "")
-        act(K_CREATE, who, "POST", route("/v1/sessions", []),
+        act(K_CREATE, who, "POST", route("/v1/sessions?view=compact", []),
             llList2Json(JSON_OBJECT, ["name", llGetObjectName(), "setupId", setup]),
             "", setup);
     else
-        act(K_SETUP, who, "POST", route("/v1/sessions/{id}:chooseSetup", []),
+        act(K_SETUP, who, "POST", route("/v1/sessions/{id}:chooseSetup?view=compact", []),
             llList2Json(JSON_OBJECT, ["setupId", setup]), gOwnerToken, setup);
 }
 
 settings(key who, string update) {
-    act(K_SETTINGS, who, "POST", route("/v1/sessions/{id}:updateSettings", []),
+    act(K_SETTINGS, who, "POST",
+        route("/v1/sessions/{id}:updateSettings?view=compact", []),
         "{\"settings\":" + update + "}", gOwnerToken, "");
 }
 
@@ -643,12 +640,12 @@ onButton(key who, string b) {
              ["Silver", "Red", "Leave", "Computer"]);
     } else if ((b == "Silver" || b == "Red") && gId != "") {
         string want = llToLower(llGetSubString(b, 0, 0));
-        act(K_JOIN, who, "POST", route("/v1/sessions/{id}:join", []),
+        act(K_JOIN, who, "POST", route("/v1/sessions/{id}:join?view=compact", []),
             llList2Json(JSON_OBJECT, ["color", llToUpper(b),
                 "playerName", llKey2Name(who)]), "", want);
     } else if (b == "Leave") {
         if (side == "") tell(who, "You have no seat at this board.");
-        else act(K_LEAVE, who, "POST", route("/v1/sessions/{id}:leave", []),
+        else act(K_LEAVE, who, "POST", route("/v1/sessions/{id}:leave?view=compact", []),
                  "{}", tokenOf(who), side);
     } else if (b == "Computer") {
         menu(who, "The computer's level: 1 A'NOOB'IS ... 5 KHET GRANDMASTER",
@@ -656,7 +653,8 @@ onButton(key who, string b) {
     } else if (llGetSubString(b, 0, 5) == "Level " && gId != "") {
         string token = tokenOf(who);
         if (token == "" && owner) token = gOwnerToken;
-        act(K_COMPUTER, who, "POST", route("/v1/sessions/{id}:seatComputer", []),
+        act(K_COMPUTER, who, "POST",
+            route("/v1/sessions/{id}:seatComputer?view=compact", []),
             "{\"level\":" + llGetSubString(b, 6, 6) + "}", token, "");
     } else if (b == "Settings" && owner) {
         menu(who, "Board settings", ["Timeout", "Quiet", "Scale", "Colours", "Reset"]);
@@ -681,7 +679,7 @@ onButton(key who, string b) {
     } else if (llListFindList(SCHEMES, [b]) >= 0 && owner) {
         settings(who, "{\"colorScheme\":\"" + b + "\"}");
     } else if (b == "Reset" && owner && gId != "") {
-        act(K_RESET, who, "POST", route("/v1/sessions/{id}:reset", []), "{}",
+        act(K_RESET, who, "POST", route("/v1/sessions/{id}:reset?view=compact", []), "{}",
             gOwnerToken, "");
     } else if (b == "Type move" && side != "") {
         llTextBox(who, "Type a move, e.g. e4-e5, f4=g3 or j1L", gChannel);

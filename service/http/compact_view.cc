@@ -272,6 +272,25 @@ void AddMove(const v1::Move& move, const v1::LaserShot& shot,
   out.String("pos", board.position());
 }
 
+// GetSession's fields, in order.
+void AddSession(const v1::Session& session, CompactObject& out) {
+  out.String("id", session.id());
+  out.String("name", session.name(), Cut::kNames);
+  out.Number("v", session.version());
+  out.String("st", StatusLetter(session.status()));
+  out.String("turn", Side(session.board().side_to_move()));
+  out.String("pos", session.board().position());
+  out.String("last", session.moves().empty() ? "" : *session.moves().rbegin());
+  out.String("laser", CompactLaser(session.last_shot()), Cut::kBeams);
+  out.String("rm", HitPieces(session.last_shot()));
+  AddResult(session.result(), out);
+  out.String("silver", SeatName(session, v1::SILVER), Cut::kNames);
+  out.String("red", SeatName(session, v1::RED), Cut::kNames);
+  out.String("draw", Side(session.draw_offered_by()));
+  out.String("setup", session.setup_id());
+  out.String("scheme", session.settings().color_scheme());
+}
+
 absl::string_view KindName(v1::Event::KindCase kind) {
   switch (kind) {
     case v1::Event::kSeatChanged:
@@ -325,21 +344,22 @@ std::string CompactLaser(const v1::LaserShot& shot) {
 
 std::string CompactSession(const v1::Session& session) {
   CompactObject out;
-  out.String("id", session.id());
-  out.String("name", session.name(), Cut::kNames);
-  out.Number("v", session.version());
-  out.String("st", StatusLetter(session.status()));
-  out.String("turn", Side(session.board().side_to_move()));
-  out.String("pos", session.board().position());
-  out.String("last", session.moves().empty() ? "" : *session.moves().rbegin());
-  out.String("laser", CompactLaser(session.last_shot()), Cut::kBeams);
-  out.String("rm", HitPieces(session.last_shot()));
-  AddResult(session.result(), out);
-  out.String("silver", SeatName(session, v1::SILVER), Cut::kNames);
-  out.String("red", SeatName(session, v1::RED), Cut::kNames);
-  out.String("draw", Side(session.draw_offered_by()));
-  out.String("setup", session.setup_id());
-  out.String("scheme", session.settings().color_scheme());
+  AddSession(session, out);
+  return out.Build(kCompactLimit);
+}
+
+std::string CompactCreated(const v1::CreateSessionResponse& created) {
+  CompactObject out;
+  out.String("owner", created.owner_token());
+  AddSession(created.session(), out);
+  return out.Build(kCompactLimit);
+}
+
+std::string CompactJoined(const v1::JoinSeatResponse& joined) {
+  CompactObject out;
+  out.String("token", joined.player_token());
+  out.String("color", Side(joined.color()));
+  AddSession(joined.session(), out);
   return out.Build(kCompactLimit);
 }
 

@@ -15,7 +15,8 @@
 // Every function's answer is at most kCompactLimit bytes: when it would be
 // longer, the announcement is shortened first (ending in "..."), down to
 // its first 160 bytes; then the player and session names; then the laser
-// loses its last beams; then the announcement the rest.
+// loses its last beams; then the announcement the rest. Tokens, ids,
+// versions and positions are never cut.
 #ifndef KHET_SERVICE_HTTP_COMPACT_VIEW_H_
 #define KHET_SERVICE_HTTP_COMPACT_VIEW_H_
 
@@ -34,8 +35,16 @@ inline constexpr size_t kCompactLimit = 2048;
 std::string CompactLaser(const v1::LaserShot& shot);
 
 // GetSession: {"id","name","v","st","turn","pos","last","laser","rm",
-// "res","why","silver","red","draw","setup","scheme"}.
+// "res","why","silver","red","draw","setup","scheme"}; also the answer of
+// every route that answers a Session.
 std::string CompactSession(const v1::Session& session);
+
+// CreateSession: {"owner":<owner token>, then CompactSession's fields}.
+std::string CompactCreated(const v1::CreateSessionResponse& created);
+
+// JoinSeat: {"token":<player token>,"color":"s" or "r", then
+// CompactSession's fields}.
+std::string CompactJoined(const v1::JoinSeatResponse& joined);
 
 // MakeMove: {"v","move","laser","rm","st","turn","res","why","pos","ann"}.
 std::string CompactMoveReply(const v1::MakeMoveResponse& reply);

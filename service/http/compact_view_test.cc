@@ -21,6 +21,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "service/convert.h"
+#include "service/http/compact_size_cases.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
 
@@ -95,91 +96,6 @@ TEST(CompactLaserTest, EverySetupsLasersReadBack) {
   }
 }
 
-// Khet 2.0 positions with Eyes of Horus whose Silver laser is as long as
-// a hill climb from random boards finds: the longest paths, the most
-// splits. Each square is a token of the notation or "".
-class LongLaserSearch {
- public:
-  explicit LongLaserSearch(uint32_t seed) : random_(seed) {}
-
-  // The best position after `steps` changes of one square each.
-  std::string Climb(int steps) {
-    std::vector<std::string> squares(80);
-    squares[9] = "Xn";
-    squares[70] = "xs";
-    squares[4] = "K";
-    squares[75] = "k";
-    std::string best = Text(squares);
-    size_t best_length = LaserLength(best);
-    for (int i = 0; i < steps; ++i) {
-      const int square = Pick(80);
-      if (square == 9 || square == 70 || square == 4 || square == 75) continue;
-      std::vector<std::string> changed = squares;
-      changed[square] = RandomToken();
-      const std::string text = Text(changed);
-      const size_t length = LaserLength(text);
-      if (length >= best_length) {
-        squares = std::move(changed);
-        best = text;
-        best_length = length;
-      }
-    }
-    return best;
-  }
-
-  // How long Silver's path is (its segments and beams), 0 for an invalid
-  // text.
-  static size_t LaserLength(const std::string& text) {
-    absl::StatusOr<Position> pos = ParsePosition(text);
-    if (!pos.ok()) return 0;
-    const BeamTrace trace = TraceLaser(*pos, Color::kSilver);
-    return trace.segments.size() + trace.beams.size();
-  }
-
- private:
-  int Pick(int n) {
-    return std::uniform_int_distribution<int>(0, n - 1)(random_);
-  }
-
-  std::string RandomToken() {
-    static const char* const kTokens[] = {
-        "",    "",    "",   "Pne", "Pse", "Psw", "Pnw", "pne", "pse",
-        "psw", "pnw", "S/", "S\\", "s/",  "s\\", "E/",  "E\\", "e/",
-        "e\\", "An",  "Ae", "As",  "Aw",  "an",  "ae",  "as",  "aw"};
-    return kTokens[Pick(static_cast<int>(std::size(kTokens)))];
-  }
-
-  static std::string Text(const std::vector<std::string>& squares) {
-    std::string text;
-    for (int rank = 7; rank >= 0; --rank) {
-      int empty = 0;
-      for (int file = 0; file < 10; ++file) {
-        const std::string& token = squares[rank * 10 + file];
-        if (token.empty()) {
-          ++empty;
-          continue;
-        }
-        if (empty > 0) text += std::to_string(empty);
-        empty = 0;
-        text += token;
-      }
-      if (empty > 0) text += std::to_string(empty);
-      if (rank > 0) text += '/';
-    }
-    return text + " s 2";
-  }
-
-  std::mt19937 random_;
-};
-
-// Two max-length names of 4-byte characters and quotes: the most bytes a
-// name can take in JSON.
-std::string LongName(const std::string& unit) {
-  std::string name;
-  for (int i = 0; i < 32; ++i) name += unit;
-  return name;
-}
-
 class CompactSizeTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -202,6 +118,11 @@ class CompactSizeTest : public ::testing::Test {
         core_->CreateSession(create).value();
     Game game;
     game.id = created.session().id();
+    const std::string what = setup.empty() ? "a custom position" : setup;
+    Measure(CompactCreated(created), what, largest_created_,
+            largest_created_case_);
+    EXPECT_EQ(json::parse(CompactCreated(created))["owner"],
+              created.owner_token());
     for (const v1::Color color : {v1::SILVER, v1::RED}) {
       v1::JoinSeatRequest join;
       join.set_session_id(game.id);
@@ -209,6 +130,10 @@ class CompactSizeTest : public ::testing::Test {
       join.set_player_name(LongName(
           color == v1::SILVER ? "\xf0\x9f\x90\x8d\\" : "\xf0\x9f\xa6\x82\""));
       const v1::JoinSeatResponse joined = core_->JoinSeat(join).value();
+      Measure(CompactJoined(joined), what, largest_joined_,
+              largest_joined_case_);
+      EXPECT_EQ(json::parse(CompactJoined(joined))["token"],
+                joined.player_token());
       (color == v1::SILVER ? game.silver : game.red) = joined.player_token();
     }
     return game;
@@ -282,6 +207,10 @@ class CompactSizeTest : public ::testing::Test {
               << largest_poll_case_ << ")\n"
               << "largest compact session: " << largest_session_ << " bytes ("
               << largest_session_case_ << ")\n"
+              << "largest compact created session: " << largest_created_
+              << " bytes (" << largest_created_case_ << ")\n"
+              << "largest compact seat taken: " << largest_joined_ << " bytes ("
+              << largest_joined_case_ << ")\n"
               << "longest laser path: " << longest_laser_ << " bytes; "
               << cut_lasers_ << " cut to fit\n";
   }
@@ -308,10 +237,11 @@ class CompactSizeTest : public ::testing::Test {
   MemoryStore store_;
   std::unique_ptr<SessionService> core_;
   size_t largest_reply_ = 0, largest_session_ = 0, largest_event_ = 0,
-         largest_poll_ = 0, longest_laser_ = 0;
+         largest_poll_ = 0, largest_created_ = 0, largest_joined_ = 0,
+         longest_laser_ = 0;
   int cut_lasers_ = 0;
   std::string largest_reply_case_, largest_session_case_, largest_event_case_,
-      largest_poll_case_;
+      largest_poll_case_, largest_created_case_, largest_joined_case_;
 };
 
 // Every first move of every setup, with the longest names: every answer

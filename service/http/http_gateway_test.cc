@@ -9,17 +9,24 @@
 
 #include <chrono>
 #include <future>
+#include <iostream>
 #include <memory>
+#include <optional>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/play.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
+#include "service/http/compact_size_cases.h"
 #include "service/http/compact_view.h"
 #include "service/http/http_routes.h"
 #include "service/mutex.h"
@@ -565,6 +572,284 @@ TEST_F(HttpGatewayTest, CompactViews) {
   EXPECT_EQ(events.body["events"][3]["kind"], "move");
   EXPECT_EQ(events.body["v"], 4);
   EXPECT_EQ(events.body["more"], false);
+}
+
+// The fields of GetSession's compact view, in order.
+const std::vector<std::string>& CompactSessionKeys() {
+  static const auto* const keys = new std::vector<std::string>{
+      "id", "name", "v",   "st",     "turn", "pos",  "last",  "laser",
+      "rm", "res",  "why", "silver", "red",  "draw", "setup", "scheme"};
+  return *keys;
+}
+
+// The keys of a JSON object in the order written.
+std::vector<std::string> KeysInOrder(const std::string& text) {
+  std::vector<std::string> keys;
+  const nlohmann::ordered_json doc =
+      nlohmann::ordered_json::parse(text, nullptr, false);
+  if (!doc.is_object()) return keys;
+  for (const auto& item : doc.items()) keys.push_back(item.key());
+  return keys;
+}
+
+// Four quiet moves (Silver, Red, Silver, Red) that bring `start` back: a
+// pair of moves each undone.
+std::vector<std::string> RepetitionCycle(const Position& start) {
+  const auto quiet = [](const Position& pos) {
+    std::vector<std::pair<Move, Position>> out;
+    MoveList moves;
+    GenerateMoves(pos, &moves);
+    for (const Move m : moves) {
+      Position child = pos;
+      absl::StatusOr<MoveEffects> effects = ApplyMove(&child, m);
+      if (effects.ok() && effects->removals.empty()) out.push_back({m, child});
+    }
+    return out;
+  };
+  const auto undo = [](const Position& pos, Move m) -> std::optional<Move> {
+    const Move back =
+        m.is_rotation()
+            ? Move::Rotate(m.from(), m.kind() != MoveKind::kRotateClockwise)
+            : Move(m.to(), m.from(), m.kind());
+    absl::StatusOr<Move> legal = CheckMove(pos, back);
+    if (!legal.ok()) return std::nullopt;
+    return *legal;
+  };
+  for (const auto& [a, p1] : quiet(start)) {
+    for (const auto& [b, p2] : quiet(p1)) {
+      const std::optional<Move> a2 = undo(p2, a);
+      if (!a2) continue;
+      Position p3 = p2;
+      absl::StatusOr<MoveEffects> e3 = ApplyMove(&p3, *a2);
+      if (!e3.ok() || !e3->removals.empty()) continue;
+      const std::optional<Move> b2 = undo(p3, b);
+      if (!b2) continue;
+      Position p4 = p3;
+      absl::StatusOr<MoveEffects> e4 = ApplyMove(&p4, *b2);
+      if (!e4.ok() || !e4->removals.empty() || !(p4 == start)) continue;
+      return {FormatMove(start, a), FormatMove(p1, b), FormatMove(p2, *a2),
+              FormatMove(p3, *b2)};
+    }
+  }
+  return {};
+}
+
+// A compact answer within the bound holding `first` then GetSession's fields.
+void ExpectCompact(const std::string& text,
+                   const std::vector<std::string>& first) {
+  EXPECT_LE(text.size(), kCompactLimit) << text;
+  std::vector<std::string> keys = first;
+  keys.insert(keys.end(), CompactSessionKeys().begin(),
+              CompactSessionKeys().end());
+  EXPECT_EQ(KeysInOrder(text), keys) << text;
+}
+
+TEST_F(HttpGatewayTest, CompactCreateJoinAndEverySessionRoute) {
+  Answer created = Post("/v1/sessions?view=compact", R"({"name":"lunch"})");
+  ASSERT_EQ(created.status, 200) << created.text;
+  ExpectCompact(created.text, {"owner"});
+  const std::string id = created.body["id"];
+  const std::string owner = created.body["owner"];
+  EXPECT_FALSE(owner.empty());
+  EXPECT_EQ(created.body["name"], "lunch");
+  EXPECT_EQ(created.body["st"], "W");
+  EXPECT_EQ(created.body["v"], 0);
+  EXPECT_EQ(created.body["setup"], "classic-2");
+  const std::string s = "/v1/sessions/" + id;
+  EXPECT_EQ(Get(s).body["id"], id);
+
+  Answer alice = Post(s + ":join?view=compact",
+                      R"({"playerName":"alice","color":"SILVER"})");
+  ASSERT_EQ(alice.status, 200) << alice.text;
+  ExpectCompact(alice.text, {"token", "color"});
+  EXPECT_EQ(alice.body["color"], "s");
+  EXPECT_EQ(alice.body["id"], id);
+  EXPECT_EQ(alice.body["silver"], "alice");
+  EXPECT_EQ(alice.body["st"], "W");
+  Answer bob = Post(s + ":join?view=compact", R"({"playerName":"bob"})");
+  ASSERT_EQ(bob.status, 200) << bob.text;
+  ExpectCompact(bob.text, {"token", "color"});
+  EXPECT_EQ(bob.body["color"], "r");
+  EXPECT_EQ(bob.body["red"], "bob");
+  EXPECT_EQ(bob.body["st"], "P");
+  const std::string silver = alice.body["token"];
+  const std::string red = bob.body["token"];
+  EXPECT_EQ(bob.body["v"], Get(s + "?view=compact").body["v"]);
+
+  // Each session route's compact answer is GetSession's compact view.
+  const auto compact = [&](const std::string& route, const std::string& body,
+                           const std::string& token) {
+    Answer answer = Post(s + ":" + route + "?view=compact", body, token);
+    EXPECT_EQ(answer.status, 200) << route << ": " << answer.text;
+    ExpectCompact(answer.text, {});
+    EXPECT_EQ(answer.text, Get(s + "?view=compact").text) << route;
+    return answer.body;
+  };
+  const std::vector<std::string> cycle = RepetitionCycle(
+      ParsePosition(Get(s + "?view=compact").body["pos"].get<std::string>())
+          .value());
+  ASSERT_EQ(cycle.size(), 4u);
+  for (int round = 0; round < 2; ++round) {
+    for (size_t i = 0; i < cycle.size(); ++i) {
+      Answer moved =
+          Post(s + ":move", json{{"move", {{"notation", cycle[i]}}}}.dump(),
+               i % 2 == 0 ? silver : red);
+      ASSERT_EQ(moved.status, 200) << moved.text;
+    }
+  }
+  json session = compact("claimRepetitionDraw", "", silver);
+  EXPECT_EQ(session["res"], "D");
+  EXPECT_EQ(session["why"], "repetition_claimed");
+  EXPECT_EQ(session["last"], cycle[3]);
+  EXPECT_EQ(compact("reset", "{}", owner)["st"], "W");
+  EXPECT_EQ(
+      compact("chooseSetup", R"({"setupId":"imhotep-2"})", owner)["setup"],
+      "imhotep-2");
+  EXPECT_EQ(compact("updateSettings", R"({"settings":{"colorScheme":"nile"}})",
+                    owner)["scheme"],
+            "nile");
+  Answer carol = Post(s + ":join?view=compact", R"({"playerName":"carol"})");
+  ASSERT_EQ(carol.status, 200) << carol.text;
+  const std::string carol_token = carol.body["token"];
+  session = compact("seatComputer", R"({"level":1})", owner);
+  EXPECT_EQ(session["st"], "P");
+  EXPECT_FALSE(session["red"].get<std::string>().empty());
+  EXPECT_EQ(compact("leave", R"({"color":"RED"})", owner)["red"], "");
+  Answer dave = Post(s + ":join?view=compact", R"({"playerName":"dave"})");
+  ASSERT_EQ(dave.status, 200) << dave.text;
+  EXPECT_EQ(dave.body["red"], "dave");
+  EXPECT_EQ(compact("offerDraw", "", carol_token)["draw"], "s");
+  session = compact("acceptDraw", "", dave.body["token"]);
+  EXPECT_EQ(session["why"], "agreed_draw");
+  EXPECT_EQ(session["st"], "F");
+  compact("reset", "", owner);
+  Answer erin = Post(s + ":join?view=compact", R"({"playerName":"erin"})");
+  Answer fred = Post(s + ":join?view=compact", R"({"playerName":"fred"})");
+  ASSERT_EQ(fred.status, 200) << fred.text;
+  session = compact("resign", "", fred.body["token"]);
+  EXPECT_EQ(session["res"], "S");
+  EXPECT_EQ(session["why"], "resignation");
+  EXPECT_EQ(compact("leave", "", erin.body["token"])["silver"], "");
+
+  // Errors keep their usual body; a view other than full or compact is one.
+  Answer bad = Post(s + ":reset?view=tiny", "", owner);
+  EXPECT_EQ(bad.status, 400) << bad.text;
+  EXPECT_THAT(bad.body["error"]["message"].get<std::string>(),
+              HasSubstr("view"));
+  Answer denied = Post(s + ":reset?view=compact", "", carol_token);
+  EXPECT_EQ(denied.status, 403) << denied.text;
+  EXPECT_TRUE(denied.body.contains("error"));
+}
+
+// Compact answers of create, join and the session routes stay within the
+// bound with the longest names, after a long game (whose full answers grow
+// with its move list) and on boards crowded with Eyes of Horus; tokens and
+// ids are whole.
+TEST_F(HttpGatewayTest, CompactAnswersFitInTheLargestCases) {
+  const std::string name = LongName("\xf0\x9f\x90\x8d\"");
+  const std::string silver_name = LongName("\xf0\x9f\x90\x8d\\");
+  const std::string red_name = LongName("\xf0\x9f\xa6\x82\"");
+  size_t largest_compact = 0, largest_full = 0;
+  const auto measure = [&](const Answer& answer, const std::string& what) {
+    EXPECT_EQ(answer.status, 200) << what << ": " << answer.text;
+    EXPECT_LE(answer.text.size(), kCompactLimit) << what;
+    largest_compact = std::max(largest_compact, answer.text.size());
+  };
+  struct Board {
+    std::string id, owner, silver, red;
+  };
+  const auto new_board = [&](const std::string& position) {
+    json create = {{"name", name}, {"setupId", "osiris"}};
+    if (!position.empty()) create = {{"name", name}, {"position", position}};
+    Board board;
+    Answer created = Post("/v1/sessions?view=compact", create.dump());
+    measure(created, "create");
+    board.id = created.body["id"];
+    board.owner = created.body["owner"];
+    EXPECT_EQ(created.body["name"], name);  // nothing cut
+    for (const std::string* player : {&silver_name, &red_name}) {
+      Answer joined = Post("/v1/sessions/" + board.id + ":join?view=compact",
+                           json{{"playerName", *player}}.dump());
+      measure(joined, "join");
+      (player == &silver_name ? board.silver : board.red) =
+          joined.body["token"];
+    }
+    return board;
+  };
+  const auto play = [&](const Board& board, const std::string& notation) {
+    Answer session = Get("/v1/sessions/" + board.id + "?view=compact");
+    const std::string& token =
+        session.body["turn"] == "s" ? board.silver : board.red;
+    Answer moved = Post("/v1/sessions/" + board.id + ":move?view=compact",
+                        json{{"move", {{"notation", notation}}}}.dump(), token);
+    measure(moved, "move " + notation);
+  };
+  // Leaves and takes both seats again, and offers a draw: the compact
+  // answers, and the largest full one for comparison.
+  const auto churn = [&](Board& board) {
+    const std::string s = "/v1/sessions/" + board.id;
+    for (std::string* token : {&board.silver, &board.red}) {
+      measure(Post(s + ":leave?view=compact", "", *token), "leave");
+      Answer full_leave = Get(s);
+      largest_full = std::max(largest_full, full_leave.text.size());
+      Answer joined = Post(
+          s + ":join?view=compact",
+          json{{"playerName", token == &board.silver ? silver_name : red_name}}
+              .dump());
+      measure(joined, "join again");
+      EXPECT_EQ(joined.body["silver"], silver_name);
+      *token = joined.body["token"];
+    }
+    Answer session = Get(s + "?view=compact");
+    measure(Post(s + ":offerDraw?view=compact", "",
+                 session.body["turn"] == "s" ? board.silver : board.red),
+            "offerDraw");
+  };
+
+  // A long game on osiris: random moves that hit no Pharaoh.
+  Board game = new_board("");
+  std::mt19937 random(7);
+  int plies = 0;
+  for (; plies < 160; ++plies) {
+    const Position pos =
+        ParsePosition(Get("/v1/sessions/" + game.id + "?view=compact")
+                          .body["pos"]
+                          .get<std::string>())
+            .value();
+    MoveList moves;
+    GenerateMoves(pos, &moves);
+    std::vector<Move> safe;
+    for (const Move m : moves) {
+      Position child = pos;
+      if (MakeMove(&child, m) == 0) safe.push_back(m);
+    }
+    if (safe.empty()) break;
+    play(game, FormatMove(pos, safe[std::uniform_int_distribution<size_t>(
+                                   0, safe.size() - 1)(random)]));
+    if (Get("/v1/sessions/" + game.id + "?view=compact").body["st"] != "P") {
+      break;
+    }
+  }
+  EXPECT_GE(plies, 100);
+  churn(game);
+  const size_t long_game_full = largest_full;
+
+  // A board crowded with Eyes: Silver's first move fires a laser of
+  // hundreds of beams, which the compact answers cut.
+  const std::string crowded = LongLaserSearch(1).Climb(2000);
+  Board eyes = new_board(crowded);
+  const Position start = ParsePosition(crowded).value();
+  MoveList moves;
+  GenerateMoves(start, &moves);
+  play(eyes, FormatMove(start, moves.moves[0]));
+  Answer cut = Get("/v1/sessions/" + eyes.id + "?view=compact");
+  measure(cut, "crowded session");
+  EXPECT_THAT(cut.body["laser"].get<std::string>(), ::testing::EndsWith("+"));
+  churn(eyes);
+  std::cout << "largest compact answer: " << largest_compact
+            << " bytes; full session after " << plies
+            << " plies: " << long_game_full
+            << " bytes, on the crowded board: " << largest_full << " bytes\n";
 }
 
 TEST_F(HttpGatewayTest, SvgBoard) {

@@ -70,16 +70,18 @@ absl::Status NoQuery(const HttpCall& call) {
   return Query::Read(call.request, {}).status();
 }
 
-// A route that answers a message from a method of the core taking the
-// session's request and a caller.
+// A route that answers the Session from a method of the core taking the
+// session's request and a caller; `?view=compact` answers CompactSession.
 template <typename Request, typename Method>
 RouteHandler WithToken(SessionService* core, Method method) {
   return [core, method](HttpCall& call) -> absl::Status {
-    KHET_RETURN_IF_ERROR(NoQuery(call));
+    KHET_ASSIGN_OR_RETURN(Query query, Query::Read(call.request, {"view"}));
+    KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
     KHET_ASSIGN_OR_RETURN(Request request, SessionBody<Request>(call));
     KHET_ASSIGN_OR_RETURN(Caller caller, CallerOf(call.request));
-    KHET_ASSIGN_OR_RETURN(auto response, (core->*method)(request, caller));
-    Reply(call, ToJson(response));
+    KHET_ASSIGN_OR_RETURN(v1::Session session,
+                          (core->*method)(request, caller));
+    Reply(call, compact ? CompactSession(session) : ToJson(session));
     return absl::OkStatus();
   };
 }
@@ -115,13 +117,14 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
   }));
 
   routes.push_back(Post("/v1/sessions", [core](HttpCall& call) {
-    KHET_RETURN_IF_ERROR(NoQuery(call));
+    KHET_ASSIGN_OR_RETURN(Query query, Query::Read(call.request, {"view"}));
+    KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
     KHET_ASSIGN_OR_RETURN(v1::CreateSessionRequest request,
                           Body<v1::CreateSessionRequest>(call));
     KHET_ASSIGN_OR_RETURN(v1::CreateSessionResponse created,
                           core->CreateSession(request));
     call.session_id = created.session().id();
-    Reply(call, ToJson(created));
+    Reply(call, compact ? CompactCreated(created) : ToJson(created));
     return absl::OkStatus();
   }));
   routes.push_back(Get("/v1/sessions", [core](HttpCall& call) {
@@ -168,12 +171,13 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
        }});
 
   routes.push_back(Post("/v1/sessions/{id}:join", [core](HttpCall& call) {
-    KHET_RETURN_IF_ERROR(NoQuery(call));
+    KHET_ASSIGN_OR_RETURN(Query query, Query::Read(call.request, {"view"}));
+    KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
     KHET_ASSIGN_OR_RETURN(v1::JoinSeatRequest request,
                           SessionBody<v1::JoinSeatRequest>(call));
     KHET_ASSIGN_OR_RETURN(v1::JoinSeatResponse response,
                           core->JoinSeat(request));
-    Reply(call, ToJson(response));
+    Reply(call, compact ? CompactJoined(response) : ToJson(response));
     return absl::OkStatus();
   }));
   routes.push_back(

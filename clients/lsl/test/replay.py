@@ -6,9 +6,10 @@ world, so scenario.txt writes down, request by request, what it sends and
 which fields of each answer it reads. This runner starts khetd with its HTTP
 gateway on free loopback ports, sends every request as LSL's llHTTPRequest
 would, and checks the status, the fields, the content type and that each
-answer the script receives fits in LSL's default 2048-byte body. It also
-checks that the script and the transcript use the same routes, so the two
-cannot drift apart.
+answer the script receives fits in LSL's default 2048-byte body, every one
+without exception (the script never raises HTTP_BODY_MAXLENGTH, which this
+checks too). It also checks that the script and the transcript use the same
+routes, so the two cannot drift apart.
 
 Transcript format (one directive a line, '#' starts a comment):
   ## title                  a new step
@@ -28,13 +29,8 @@ Transcript format (one directive a line, '#' starts a comment):
   save NAME PATH            keeps a field's value for later steps
   repeat N                  send again (after 0.2 s) until the expects
                             hold, at most N times
-  limit N                   the script reads this answer up to N bytes
-                            (HTTP_BODY_MAXLENGTH); default LSL's 2048
   background                the request stays open (a long poll) while
                             the next step runs; checked after that step
-  cut                       the script reads only the status of a 200
-                            answer, so LSL may cut it at 2048 bytes; an
-                            error answer (read for its message) must fit
 PATH is dotted (events.0.kind); "events[kind=move]" picks the first element
 whose field has that value.
 """
@@ -93,7 +89,6 @@ def parse_transcript(text):
             step = {"title": line[3:], "line": number, "by": "script",
                     "sets": [], "token": None, "body": "", "status": 200,
                     "expects": [], "saves": [], "repeat": 1,
-                    "limit": LSL_BODY_LIMIT, "cut": False,
                     "background": False}
             steps.append(step)
             continue
@@ -125,10 +120,6 @@ def parse_transcript(text):
             step["saves"].append((name, path.strip()))
         elif word == "repeat":
             step["repeat"] = int(rest)
-        elif word == "limit":
-            step["limit"] = int(rest)
-        elif word == "cut":
-            step["cut"] = True
         elif word == "background":
             step["background"] = True
         else:
@@ -136,8 +127,6 @@ def parse_transcript(text):
     for step in steps:
         if "method" not in step:
             raise Failure(f"line {step['line']}: step has no request")
-        if step["cut"] and step["status"] == 200 and step["expects"]:
-            raise Failure(f"line {step['line']}: a cut answer cannot be read")
     return steps
 
 
@@ -248,16 +237,13 @@ def check_agreement(steps, script_text):
     if declared - used:
         raise Failure(f"script routes the transcript does not replay: "
                       f"{sorted(declared - used)}")
+    code = re.sub(r"//[^\n]*", "", script_text)
+    if "HTTP_BODY_MAXLENGTH" in code:
+        raise Failure("the script raises HTTP_BODY_MAXLENGTH; every answer "
+                      f"it reads must fit in LSL's default {LSL_BODY_LIMIT}")
     for step in steps:
         if step["by"] != "script":
             continue
-        limit = re.search(r"HTTP_BODY_MAXLENGTH,\s*(\w+)", script_text)
-        if step["limit"] != LSL_BODY_LIMIT and not (limit and (
-                limit.group(1) == str(step["limit"]) or re.search(
-                    rf"\b{limit.group(1)}\s*=\s*{step['limit']};",
-                    script_text))):
-            raise Failure(f"step {step['title']!r}: the script never sets "
-                          f"HTTP_BODY_MAXLENGTH to {step['limit']}")
         for name in names_in(step):
             if f'"{name}"' not in script_text and \
                     f'\\"{name}\\"' not in script_text:
@@ -347,12 +333,10 @@ def run_step(step, base, variables, stats):
             raise Failure(f"{where}: status {status}, expected "
                           f"{step['status']}: {raw[:300]!r}")
         if from_script:
-            cut = step["cut"] and status == 200
-            stats.append((len(raw), "cut" if cut else step["limit"],
-                          step["title"]))
-            if not cut and len(raw) > step["limit"]:
-                raise Failure(f"{where}: the answer has {len(raw)} bytes; the "
-                              f"script reads at most {step['limit']}")
+            stats.append((len(raw), step["title"]))
+            if len(raw) > LSL_BODY_LIMIT:
+                raise Failure(f"{where}: the answer has {len(raw)} bytes; LSL "
+                              f"hands the script at most {LSL_BODY_LIMIT}")
             if not content_type.startswith(LSL_CONTENT_TYPES):
                 raise Failure(f"{where}: content type {content_type!r} is not "
                               "one LSL hands to scripts")
@@ -425,13 +409,9 @@ def main():
                 raise Failure(f"khetd exited with {proc.returncode}")
             print(f"{len(steps)} exchanges ({len(stats)} by the script) in "
                   f"{time.time() - started:.1f} s; {len(declared)} routes")
-            for kind in (LSL_BODY_LIMIT, "cut", *sorted(
-                    {k for _, k, _ in stats if k not in (LSL_BODY_LIMIT, "cut")})):
-                sizes = [(size, title) for size, k, title in stats if k == kind]
-                if sizes:
-                    size, title = max(sizes)
-                    print(f"  answers read up to {kind}: {len(sizes)}, largest "
-                          f"{size} bytes ({title})")
+            size, title = max(stats)
+            print(f"  every answer the script received fits in "
+                  f"{LSL_BODY_LIMIT} bytes; largest {size} ({title})")
         except Failure:
             sys.stderr.write(open(os.path.join(workdir, "khetd.log")).read()[-3000:])
             raise
