@@ -304,19 +304,20 @@ def check_nginx(conf_path, notes):
         return []
     with open(conf_path, encoding="utf-8") as f:
         conf = f.read()
-    # The file is either nginx's whole configuration or an http-level
-    # include (conf.d); an include is wrapped as the main file would.
-    if not re.search(r"^\s*http\s*\{", conf, re.MULTILINE):
-        conf = "events {}\nhttp {\n" + conf + "\n}\n"
+    # The file is a whole nginx configuration with ${KHET_NGINX_*}
+    # placeholders, filled in here with the values compose gives them.
     replaced = []
     for _ in range(10):
         with tempfile.TemporaryDirectory() as tmp:
+            filled = fill_nginx_template(conf, tmp)
+            for name in replaced:
+                filled = re.sub(r"\b" + re.escape(name) + r"(?=:\d)",
+                                "127.0.0.1", filled)
             main_path = os.path.join(tmp, "nginx.conf")
             with open(main_path, "w", encoding="utf-8") as f:
-                f.write(conf)
+                f.write(filled)
             result = subprocess.run(
-                [nginx, "-t", "-p", tmp, "-c", main_path, "-g",
-                 f"pid {tmp}/nginx.pid; error_log stderr;"],
+                [nginx, "-t", "-p", tmp, "-c", main_path],
                 capture_output=True, text=True, timeout=60)
         output = result.stdout + result.stderr
         if result.returncode == 0:
@@ -333,24 +334,39 @@ def check_nginx(conf_path, notes):
         if host is None or host.group(1) in replaced:
             break
         replaced.append(host.group(1))
-        conf = re.sub(r"\b" + re.escape(host.group(1)) + r"(?=:\d)",
-                      "127.0.0.1", conf)
     return [f"nginx -t: {output.strip()}"]
 
 
+def fill_nginx_template(conf, prefix):
+    """The template with compose's values (and `prefix` for its files)."""
+    values = {
+        "KHET_NGINX_PREFIX": prefix,
+        "KHET_NGINX_LISTEN": "127.0.0.1:50051",
+        "KHET_NGINX_UPSTREAMS": "server khetd:50051;",
+    }
+    for name, value in values.items():
+        conf = conf.replace("${" + name + "}", value)
+    return conf
+
+
 def check_nginx_mount(compose, conf_path):
-    """The compose file mounts the nginx file where its kind belongs."""
+    """Compose fills in every placeholder of the nginx template."""
     if not os.path.isfile(conf_path):
         return []
     with open(conf_path, encoding="utf-8") as f:
-        whole = re.search(r"^\s*http\s*\{", f.read(), re.MULTILINE)
-    target = "/etc/nginx/nginx.conf" if whole else "/etc/nginx/conf.d/"
-    volumes = compose.get("services", {}).get("nginx", {}).get("volumes", [])
-    if not any("khet-grpc.conf:" + target in str(v) for v in volumes):
-        return [f"compose: nginx/khet-grpc.conf is "
-                f"{'a whole configuration' if whole else 'an http include'}"
-                f"; mount it at {target}"]
-    return []
+        names = set(re.findall(r"\$\{(KHET_NGINX_[A-Z_]+)\}", f.read()))
+    nginx = compose.get("services", {}).get("nginx", {})
+    given = set(nginx.get("environment", {}) or {})
+    command = " ".join(str(c) for c in nginx.get("command", []) or [])
+    problems = []
+    for name in sorted(names):
+        if name not in given:
+            problems.append(f"compose: nginx does not set {name}")
+        if "$$" + name not in command:
+            problems.append(f"compose: nginx's envsubst does not fill {name}")
+    if names and "envsubst" not in command:
+        problems.append("compose: nginx does not fill in khet-grpc.conf")
+    return problems
 
 
 # ---- The run ----------------------------------------------------------------
@@ -390,6 +406,10 @@ def self_test(k8s_objects, k8s_files, kustomization, compose, dockerfile):
         "\n".join(l for l in dockerfile.splitlines()
                   if not l.startswith("FROM debian:bookworm AS build"))))
     expect_fault("misspelt flag", check_flags({"listne"}, {"listen"}, []))
+    broken = copy.deepcopy(compose)
+    del broken["services"]["nginx"]["environment"]["KHET_NGINX_UPSTREAMS"]
+    expect_fault("an nginx placeholder left empty", check_nginx_mount(
+        broken, os.path.join(DEPLOY, "nginx", "khet-grpc.conf")))
     return missed
 
 
