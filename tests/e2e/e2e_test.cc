@@ -3,28 +3,19 @@
 // moves (a Pharaoh hit when one exists, else a seeded random move that does
 // not hit the mover's own Pharaoh) and checks every answer against its own
 // replay of the game.
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <random>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -42,6 +33,9 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "khet/v1/khet_service.pb.h"
+#include "tests/support/child_process.h"
+#include "tests/support/khetd_child.h"
+#include "tests/support/text_file.h"
 
 #ifndef KHETD_PATH
 #error "KHETD_PATH must name the khetd binary"
@@ -59,262 +53,8 @@ using ::testing::HasSubstr;
 constexpr absl::Duration kCallTimeout = absl::Seconds(60);
 constexpr absl::Duration kStartTimeout = absl::Seconds(60);
 
-// ---- Processes
-// ----------------------------------------------------------------
-
-// Exit code, or 128 + the signal that ended the process.
-int DecodeWaitStatus(int status) {
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
-}
-
-// A child process with stdin from /dev/null, stdout (and, if asked, stderr)
-// read through pipes. Killed with SIGKILL if still running when destroyed.
-class Process {
- public:
-  // `stderr_path`: where its stderr goes; empty: into a pipe read by
-  // ReadAll.
-  // `stdin_pipe`: its stdin is a pipe fed by WriteStdin, not /dev/null.
-  static std::unique_ptr<Process> Start(const std::vector<std::string>& argv,
-                                        const std::string& stderr_path = "",
-                                        bool stdin_pipe = false) {
-    int out[2];
-    int err[2] = {-1, -1};
-    int in[2] = {-1, -1};
-    if (pipe2(out, O_CLOEXEC) != 0) return nullptr;
-    if (stderr_path.empty() && pipe2(err, O_CLOEXEC) != 0) return nullptr;
-    if (stdin_pipe && pipe2(in, O_CLOEXEC) != 0) return nullptr;
-    // Everything the child needs is prepared before fork: after it, in a
-    // process that may have threads, the child only calls async-signal-safe
-    // functions.
-    std::vector<char*> args;
-    for (const std::string& arg : argv) {
-      args.push_back(const_cast<char*>(arg.c_str()));
-    }
-    args.push_back(nullptr);
-    const int stderr_fd =
-        stderr_path.empty()
-            ? err[1]
-            : open(stderr_path.c_str(),
-                   O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    const int null_fd =
-        stdin_pipe ? in[0] : open("/dev/null", O_RDONLY | O_CLOEXEC);
-    const pid_t pid = fork();
-    if (pid == 0) {
-      dup2(null_fd, STDIN_FILENO);
-      dup2(out[1], STDOUT_FILENO);
-      dup2(stderr_fd, STDERR_FILENO);
-      execv(args[0], args.data());
-      _exit(127);
-    }
-    close(out[1]);
-    close(null_fd);
-    close(stderr_fd);
-    if (pid < 0) {
-      close(out[0]);
-      if (err[0] >= 0) close(err[0]);
-      if (in[1] >= 0) close(in[1]);
-      return nullptr;
-    }
-    auto process = std::unique_ptr<Process>(new Process(pid, out[0], err[0]));
-    process->in_ = in[1];
-    return process;
-  }
-
-  ~Process() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    if (out_ >= 0) close(out_);
-    if (err_ >= 0) close(err_);
-    if (in_ >= 0) close(in_);
-  }
-
-  // Writes to its stdin. REQUIRES: started with stdin_pipe.
-  bool WriteStdin(const std::string& text) {
-    size_t done = 0;
-    while (done < text.size()) {
-      const ssize_t n = write(in_, text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      done += static_cast<size_t>(n);
-    }
-    return true;
-  }
-
-  // Reads stdout lines until one contains `text`; false at the end of the
-  // output or on timeout. Every line read is appended to *seen.
-  bool ReadUntil(const std::string& text, absl::Duration timeout,
-                 std::string* seen) {
-    const absl::Time deadline = absl::Now() + timeout;
-    while (true) {
-      const std::optional<std::string> line = ReadLine(deadline - absl::Now());
-      if (!line.has_value()) return false;
-      absl::StrAppend(seen, *line, "\n");
-      if (absl::StrContains(*line, text)) return true;
-    }
-  }
-
-  // The next line of stdout without its newline; nullopt at the end of the
-  // output or when `timeout` passes first.
-  std::optional<std::string> ReadLine(absl::Duration timeout) {
-    const absl::Time deadline = absl::Now() + timeout;
-    while (true) {
-      if (const size_t nl = out_buffer_.find('\n'); nl != std::string::npos) {
-        std::string line = out_buffer_.substr(0, nl);
-        out_buffer_.erase(0, nl + 1);
-        return line;
-      }
-      if (out_ < 0) return std::nullopt;
-      const absl::Duration left = deadline - absl::Now();
-      if (left <= absl::ZeroDuration()) return std::nullopt;
-      pollfd fd{out_, POLLIN, 0};
-      const int ready =
-          poll(&fd, 1, static_cast<int>(absl::ToInt64Milliseconds(left)) + 1);
-      if (ready < 0 && errno == EINTR) continue;
-      if (ready <= 0) continue;
-      if (!ReadSome(&out_, &out_buffer_)) continue;
-    }
-  }
-
-  // Reads stdout and stderr to their ends and waits for the exit, all
-  // within `timeout`; nullopt on timeout (the process is then killed).
-  struct Output {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-  };
-  std::optional<Output> ReadAll(absl::Duration timeout) {
-    const absl::Time deadline = absl::Now() + timeout;
-    while (out_ >= 0 || err_ >= 0) {
-      const absl::Duration left = deadline - absl::Now();
-      if (left <= absl::ZeroDuration()) {
-        kill(pid_, SIGKILL);
-        return std::nullopt;
-      }
-      pollfd fds[2];
-      int n = 0;
-      if (out_ >= 0) fds[n++] = {out_, POLLIN, 0};
-      if (err_ >= 0) fds[n++] = {err_, POLLIN, 0};
-      const int ready =
-          poll(fds, n, static_cast<int>(absl::ToInt64Milliseconds(left)) + 1);
-      if (ready < 0 && errno == EINTR) continue;
-      for (int i = 0; i < n; ++i) {
-        if (fds[i].revents == 0) continue;
-        if (fds[i].fd == out_) {
-          ReadSome(&out_, &out_buffer_);
-        } else {
-          ReadSome(&err_, &err_buffer_);
-        }
-      }
-    }
-    const std::optional<int> code = Wait(deadline - absl::Now());
-    if (!code.has_value()) return std::nullopt;
-    return Output{*code, std::move(out_buffer_), std::move(err_buffer_)};
-  }
-
-  void Signal(int signal) {
-    if (pid_ > 0) kill(pid_, signal);
-  }
-
-  // The exit code (128 + signal if killed); nullopt if it is still running
-  // after `timeout`.
-  std::optional<int> Wait(absl::Duration timeout) {
-    if (pid_ <= 0) return exit_code_;
-    const absl::Time deadline = absl::Now() + timeout;
-    while (true) {
-      int status = 0;
-      const pid_t done = waitpid(pid_, &status, WNOHANG);
-      if (done == pid_) {
-        pid_ = -1;
-        exit_code_ = DecodeWaitStatus(status);
-        return exit_code_;
-      }
-      if (absl::Now() >= deadline) return std::nullopt;
-      absl::SleepFor(absl::Milliseconds(5));
-    }
-  }
-
- private:
-  Process(pid_t pid, int out, int err) : pid_(pid), out_(out), err_(err) {}
-
-  // Appends what is readable; closes the pipe at its end. False if nothing
-  // was read.
-  static bool ReadSome(int* fd, std::string* buffer) {
-    char chunk[4096];
-    const ssize_t n = read(*fd, chunk, sizeof(chunk));
-    if (n < 0 && errno == EINTR) return false;
-    if (n <= 0) {
-      close(*fd);
-      *fd = -1;
-      return false;
-    }
-    buffer->append(chunk, static_cast<size_t>(n));
-    return true;
-  }
-
-  pid_t pid_;
-  int out_;
-  int err_;
-  int in_ = -1;
-  std::string out_buffer_;
-  std::string err_buffer_;
-  std::optional<int> exit_code_;
-};
-
 // ---- khetd and khetctl
 // --------------------------------------------------------
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// A running khetd on 127.0.0.1 with a free port.
-class Server {
- public:
-  // Starts khetd on `data_dir`, its stderr appended to `log_path`.
-  static std::unique_ptr<Server> Start(const std::string& data_dir,
-                                       const std::string& log_path) {
-    auto server = std::unique_ptr<Server>(new Server(log_path));
-    server->process_ =
-        Process::Start({KHETD_PATH, "--listen=127.0.0.1:0",
-                        "--http_listen=", "--data_dir=" + data_dir,
-                        "--store=sqlite", "--timeout_sweep_seconds=1"},
-                       log_path);
-    if (server->process_ == nullptr) return nullptr;
-    const std::optional<std::string> line =
-        server->process_->ReadLine(kStartTimeout);
-    constexpr absl::string_view kPrefix = "khetd listening on ";
-    if (!line.has_value() || !absl::StartsWith(*line, kPrefix)) {
-      ADD_FAILURE() << "khetd did not start; said \"" << line.value_or("")
-                    << "\"; log:\n"
-                    << ReadFile(log_path);
-      return nullptr;
-    }
-    server->address_ = line->substr(kPrefix.size());
-    int port = 0;
-    const std::vector<std::string> parts =
-        absl::StrSplit(server->address_, ':');
-    EXPECT_TRUE(absl::SimpleAtoi(parts.back(), &port) && port > 0)
-        << server->address_;
-    return server;
-  }
-
-  const std::string& address() const { return address_; }
-  Process& process() { return *process_; }
-  std::string log() const { return ReadFile(log_path_); }
-
- private:
-  explicit Server(std::string log_path) : log_path_(std::move(log_path)) {}
-  std::unique_ptr<Process> process_;
-  std::string address_;
-  std::string log_path_;
-};
 
 struct CtlResult {
   int exit_code = -1;
@@ -323,12 +63,12 @@ struct CtlResult {
 };
 
 // Runs khetctl against `server` with `args` to its end.
-CtlResult Ctl(const Server& server, const std::vector<std::string>& args) {
+CtlResult Ctl(const KhetdChild& server, const std::vector<std::string>& args) {
   std::vector<std::string> argv = {KHETCTL_PATH, "--server", server.address()};
   argv.insert(argv.end(), args.begin(), args.end());
-  std::unique_ptr<Process> process = Process::Start(argv);
+  std::unique_ptr<ChildProcess> process = ChildProcess::Start(argv);
   if (process == nullptr) return {};
-  std::optional<Process::Output> output = process->ReadAll(kCallTimeout);
+  std::optional<ChildProcess::Output> output = process->ReadAll(kCallTimeout);
   if (!output.has_value()) {
     ADD_FAILURE() << "khetctl " << absl::StrJoin(args, " ") << " timed out";
     return {};
@@ -347,7 +87,7 @@ Message ParseJson(const std::string& json) {
 
 // Runs khetctl with --json, expects success and parses the answer.
 template <typename Message>
-Message CtlJson(const Server& server, std::vector<std::string> args) {
+Message CtlJson(const KhetdChild& server, std::vector<std::string> args) {
   args.push_back("--json");
   const CtlResult result = Ctl(server, args);
   EXPECT_EQ(result.exit_code, 0)
@@ -371,7 +111,7 @@ struct Board {
   }
 };
 
-Board StartGame(const Server& server, const std::string& setup_id) {
+Board StartGame(const KhetdChild& server, const std::string& setup_id) {
   const auto created = CtlJson<v1::CreateSessionResponse>(
       server, {"create", "--name", "e2e " + setup_id, "--setup", setup_id});
   const auto silver = CtlJson<v1::JoinSeatResponse>(
@@ -408,7 +148,7 @@ Move ChooseMove(const Position& pos, std::mt19937& rng) {
 }
 
 // Plays one move through khetctl and checks the answer against the replay.
-void PlayOne(const Server& server, Board& board, std::mt19937& rng) {
+void PlayOne(const KhetdChild& server, Board& board, std::mt19937& rng) {
   const Position before = board.game.position();
   const Move move = ChooseMove(before, rng);
   const std::string notation = FormatMove(before, move);
@@ -422,7 +162,7 @@ void PlayOne(const Server& server, Board& board, std::mt19937& rng) {
 }
 
 // Plays until the game ends, at most `max_plies` more plies.
-void PlayToTheEnd(const Server& server, Board& board, std::mt19937& rng,
+void PlayToTheEnd(const KhetdChild& server, Board& board, std::mt19937& rng,
                   int max_plies = 600) {
   for (int i = 0; i < max_plies && !board.game.over(); ++i) {
     ASSERT_NO_FATAL_FAILURE(PlayOne(server, board, rng));
@@ -447,21 +187,27 @@ class EndToEndTest : public ::testing::Test {
   void TearDown() override {
     server_.reset();
     if (HasFailure()) {
-      std::cerr << "khetd log:\n" << ReadFile(log_path_);
+      std::cerr << "khetd log:\n" << ReadTextFile(log_path_);
     }
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
   }
 
   void StartServer() {
-    server_ = Server::Start(data_dir_, log_path_);
-    ASSERT_NE(server_, nullptr);
+    absl::StatusOr<std::unique_ptr<KhetdChild>> server =
+        KhetdChild::Start(KHETD_PATH,
+                          {"--data_dir=" + data_dir_, "--store=sqlite",
+                           "--timeout_sweep_seconds=1"},
+                          log_path_, {.start_timeout = kStartTimeout});
+    ASSERT_TRUE(server.ok()) << server.status() << "; log:\n"
+                             << ReadTextFile(log_path_);
+    server_ = *std::move(server);
   }
 
   std::string dir_;
   std::string data_dir_;
   std::string log_path_;
-  std::unique_ptr<Server> server_;
+  std::unique_ptr<KhetdChild> server_;
 };
 
 // ---- Whole games
@@ -613,12 +359,12 @@ TEST_F(EndToEndTest, WatchSeesMovesAndTheDeletion) {
   Board board = StartGame(*server_, "classic-2");
   const auto session = CtlJson<v1::Session>(*server_, {"get", board.id});
   const std::string after = absl::StrCat(session.version());
-  std::unique_ptr<Process> text_watch =
-      Process::Start({KHETCTL_PATH, "--server", server_->address(), "watch",
-                      board.id, "--after_version", after});
-  std::unique_ptr<Process> json_watch =
-      Process::Start({KHETCTL_PATH, "--server", server_->address(), "watch",
-                      board.id, "--after_version", after, "--json"});
+  std::unique_ptr<ChildProcess> text_watch =
+      ChildProcess::Start({KHETCTL_PATH, "--server", server_->address(),
+                           "watch", board.id, "--after_version", after});
+  std::unique_ptr<ChildProcess> json_watch = ChildProcess::Start(
+      {KHETCTL_PATH, "--server", server_->address(), "watch", board.id,
+       "--after_version", after, "--json"});
   ASSERT_NE(text_watch, nullptr);
   ASSERT_NE(json_watch, nullptr);
 
@@ -662,31 +408,42 @@ TEST_F(EndToEndTest, WatchSeesMovesAndTheDeletion) {
 TEST_F(EndToEndTest, PlayShowsBothSidesMovesUntilTheGameEnds) {
   ASSERT_NO_FATAL_FAILURE(StartServer());
   Board board = StartGame(*server_, "classic-2");
-  std::unique_ptr<Process> play = Process::Start(
+  std::unique_ptr<ChildProcess> play = ChildProcess::Start(
       {KHETCTL_PATH, "--server", server_->address(), "play", "--session",
        board.id, "--token", board.silver, "--color", "silver"},
-      "", /*stdin_pipe=*/true);
+      {.stdin_pipe = true});
   ASSERT_NE(play, nullptr);
   std::string seen;
   // The prompt ends no line; the help line before it does.
-  ASSERT_TRUE(play->ReadUntil("type a move", kCallTimeout, &seen)) << seen;
+  ASSERT_TRUE(
+      play->ReadLineWith("type a move", kCallTimeout, &seen).has_value())
+      << seen;
   // Our move, typed in, comes back with its laser and the board.
   ASSERT_TRUE(play->WriteStdin("c1R\n"));
-  ASSERT_TRUE(play->ReadUntil("move: Silver c1R", kCallTimeout, &seen)) << seen;
-  ASSERT_TRUE(play->ReadUntil("Red to move", kCallTimeout, &seen)) << seen;
+  ASSERT_TRUE(
+      play->ReadLineWith("move: Silver c1R", kCallTimeout, &seen).has_value())
+      << seen;
+  ASSERT_TRUE(
+      play->ReadLineWith("Red to move", kCallTimeout, &seen).has_value())
+      << seen;
   EXPECT_THAT(seen, HasSubstr("laser: beam 0"));
   // A move out of turn is refused with the reason and the game goes on.
   ASSERT_TRUE(play->WriteStdin("a1-a2\n"));
-  ASSERT_TRUE(play->ReadUntil("FAILED_PRECONDITION", kCallTimeout, &seen))
+  ASSERT_TRUE(play->ReadLineWith("FAILED_PRECONDITION", kCallTimeout, &seen)
+                  .has_value())
       << seen;
   // The opponent's move, made elsewhere, shows up.
   const CtlResult red =
       Ctl(*server_, {"move", board.id, "g3R", "--token", board.red});
   ASSERT_EQ(red.exit_code, 0) << red.err;
-  ASSERT_TRUE(play->ReadUntil("move: Red g3R", kCallTimeout, &seen)) << seen;
+  ASSERT_TRUE(
+      play->ReadLineWith("move: Red g3R", kCallTimeout, &seen).has_value())
+      << seen;
   // Resigning ends the game, and with it the session of play.
   ASSERT_TRUE(play->WriteStdin("resign\n"));
-  ASSERT_TRUE(play->ReadUntil("the game is over", kCallTimeout, &seen)) << seen;
+  ASSERT_TRUE(
+      play->ReadLineWith("the game is over", kCallTimeout, &seen).has_value())
+      << seen;
   EXPECT_EQ(play->Wait(kCallTimeout), 0);
   const auto session = CtlJson<v1::Session>(*server_, {"get", board.id});
   EXPECT_EQ(session.result().outcome(), v1::RED_WINS);
@@ -702,7 +459,7 @@ TEST_F(EndToEndTest, TwoComputersPlayAWholeGameWhileWatched) {
       *server_, {"create", "--name", "machines", "--setup", "classic-2",
                  "--ply_limit", "60"});
   const std::string id = created.session().id();
-  std::unique_ptr<Process> watch = Process::Start(
+  std::unique_ptr<ChildProcess> watch = ChildProcess::Start(
       {KHETCTL_PATH, "--server", server_->address(), "watch", id});
   ASSERT_NE(watch, nullptr);
   for (const char* color : {"silver", "red"}) {
@@ -747,13 +504,15 @@ TEST_F(EndToEndTest, TwoComputersPlayAWholeGameWhileWatched) {
 
 TEST_F(EndToEndTest, AHumanPlaysTheComputerThroughKhetctl) {
   ASSERT_NO_FATAL_FAILURE(StartServer());
-  std::unique_ptr<Process> play = Process::Start(
+  std::unique_ptr<ChildProcess> play = ChildProcess::Start(
       {KHETCTL_PATH, "--server", server_->address(), "play", "--vs-computer",
        "1", "--name", "tester", "--ply_limit", "40"},
-      "", /*stdin_pipe=*/true);
+      {.stdin_pipe = true});
   ASSERT_NE(play, nullptr);
   std::string seen;
-  ASSERT_TRUE(play->ReadUntil("type a move", kCallTimeout, &seen)) << seen;
+  ASSERT_TRUE(
+      play->ReadLineWith("type a move", kCallTimeout, &seen).has_value())
+      << seen;
   const size_t at = seen.find("created session ");
   ASSERT_NE(at, std::string::npos) << seen;
   const std::string id = seen.substr(at + 16, seen.find('\n', at) - (at + 16));
@@ -771,17 +530,21 @@ TEST_F(EndToEndTest, AHumanPlaysTheComputerThroughKhetctl) {
     const std::string notation = FormatMove(pos, ChooseMove(pos, rng));
     ASSERT_TRUE(play->WriteStdin(notation + "\n"));
     ASSERT_TRUE(
-        play->ReadUntil("move: Silver " + notation, kCallTimeout, &seen))
+        play->ReadLineWith("move: Silver " + notation, kCallTimeout, &seen)
+            .has_value())
         << seen;
     over = CtlJson<v1::Session>(*server_, {"get", id}).status() == v1::FINISHED;
     if (over) break;
     // The computer answers by itself.
-    ASSERT_TRUE(play->ReadUntil("move: Red ", kCallTimeout, &seen)) << seen;
+    ASSERT_TRUE(
+        play->ReadLineWith("move: Red ", kCallTimeout, &seen).has_value())
+        << seen;
     EXPECT_THAT(seen, HasSubstr("Red (computer, level 1) plays "));
     over = CtlJson<v1::Session>(*server_, {"get", id}).status() == v1::FINISHED;
   }
   if (over) {
-    ASSERT_TRUE(play->ReadUntil("the game is over", kCallTimeout, &seen))
+    ASSERT_TRUE(
+        play->ReadLineWith("the game is over", kCallTimeout, &seen).has_value())
         << seen;
   } else {
     ASSERT_TRUE(play->WriteStdin("quit\n"));
@@ -867,7 +630,7 @@ TEST_F(EndToEndTest, ErrorsPrintTheCodeAndExitOne) {
 TEST_F(EndToEndTest, SigtermShutsDownCleanlyWithAWatchOpen) {
   ASSERT_NO_FATAL_FAILURE(StartServer());
   Board board = StartGame(*server_, "osiris");
-  std::unique_ptr<Process> watch = Process::Start(
+  std::unique_ptr<ChildProcess> watch = ChildProcess::Start(
       {KHETCTL_PATH, "--server", server_->address(), "watch", board.id});
   ASSERT_NE(watch, nullptr);
   // The history arrives: the watch is open on the server.

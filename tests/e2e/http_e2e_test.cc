@@ -2,30 +2,25 @@
 // on free loopback ports, driven with httplib's client: a game to a
 // Pharaoh hit, long polling, the compact view, the SVG board, the web
 // board, the request log, and SIGTERM with a long poll open.
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <future>
 #include <memory>
-#include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
+#include "tests/support/khetd_child.h"
+#include "tests/support/text_file.h"
 
 #ifndef KHETD_PATH
 #error "KHETD_PATH must name the khetd binary"
@@ -36,82 +31,6 @@ namespace {
 using json = nlohmann::json;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// khetd with its stdout in a pipe and its stderr in a file; killed with
-// SIGKILL if still running when destroyed.
-class Khetd {
- public:
-  explicit Khetd(const std::string& log_path) : log_path_(log_path) {
-    int out[2];
-    EXPECT_EQ(pipe2(out, O_CLOEXEC), 0);
-    const int log =
-        open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    std::vector<std::string> argv = {KHETD_PATH, "--listen=127.0.0.1:0",
-                                     "--http_listen=127.0.0.1:0",
-                                     "--store=memory"};
-    std::vector<char*> args;
-    for (std::string& arg : argv) args.push_back(arg.data());
-    args.push_back(nullptr);
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(null_fd, STDIN_FILENO);
-      dup2(out[1], STDOUT_FILENO);
-      dup2(log, STDERR_FILENO);
-      execv(args[0], args.data());
-      _exit(127);
-    }
-    close(out[1]);
-    close(log);
-    close(null_fd);
-    stdout_ = fdopen(out[0], "r");
-  }
-  ~Khetd() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    if (stdout_ != nullptr) fclose(stdout_);
-  }
-
-  // The next line khetd prints, or "" at its end.
-  std::string ReadLine() {
-    char line[256];
-    if (fgets(line, sizeof(line), stdout_) == nullptr) return "";
-    std::string text(line);
-    if (!text.empty() && text.back() == '\n') text.pop_back();
-    return text;
-  }
-
-  // Sends SIGTERM and waits for the exit code (-1 if it took over `limit`).
-  int Terminate(std::chrono::seconds limit) {
-    kill(pid_, SIGTERM);
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < deadline) {
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return -1;
-  }
-
-  std::string Log() const { return ReadFile(log_path_); }
-
- private:
-  const std::string log_path_;
-  pid_t pid_ = -1;
-  FILE* stdout_ = nullptr;
-};
 
 json Body(const httplib::Result& result, int status) {
   EXPECT_TRUE(result) << "no answer";
@@ -125,16 +44,13 @@ TEST(HttpEndToEndTest, PlaysOverHttpAndStopsOnSigterm) {
                            absl::StrCat("khet_http_e2e_", getpid()))
                               .string();
   std::filesystem::create_directories(dir);
-  Khetd khetd(dir + "/khetd.log");
-  const std::string grpc_line = khetd.ReadLine();
-  ASSERT_THAT(grpc_line, ::testing::StartsWith("khetd listening on 127.0.0.1:"))
-      << khetd.Log();
-  const std::string http_line = khetd.ReadLine();
-  constexpr absl::string_view kPrefix = "khetd http listening on 127.0.0.1:";
-  ASSERT_TRUE(absl::StartsWith(http_line, kPrefix)) << http_line << khetd.Log();
-  int port = 0;
-  ASSERT_TRUE(absl::SimpleAtoi(http_line.substr(kPrefix.size()), &port));
-  ASSERT_GT(port, 0);
+  absl::StatusOr<std::unique_ptr<khet::KhetdChild>> started =
+      khet::KhetdChild::Start(KHETD_PATH, {"--store=memory"},
+                              dir + "/khetd.log", {.http = true});
+  ASSERT_TRUE(started.ok()) << started.status() << "; log:\n"
+                            << khet::ReadTextFile(dir + "/khetd.log");
+  khet::KhetdChild& khetd = **started;
+  const int port = khetd.http_port();
 
   httplib::Client client("127.0.0.1", port);
   client.set_read_timeout(30, 0);
@@ -205,11 +121,12 @@ TEST(HttpEndToEndTest, PlaysOverHttpAndStopsOnSigterm) {
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(khetd.Terminate(std::chrono::seconds(15)), 0) << khetd.Log();
+  khetd.process().Signal(SIGTERM);
+  EXPECT_EQ(khetd.process().Wait(absl::Seconds(15)), 0) << khetd.log();
   EXPECT_EQ(open_poll.get(), 503);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
 
-  const std::string log = khetd.Log();
+  const std::string log = khetd.log();
   EXPECT_THAT(log, HasSubstr("http method=POST route=/v1/sessions/{id}:move "
                              "session=" +
                              id + " status=200 code=OK"));

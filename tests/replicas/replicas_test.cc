@@ -6,25 +6,19 @@
 // replica killed mid-game while the game goes on through the other with
 // every acknowledged move kept. The nginx configuration is generated from
 // deploy/nginx/khet-grpc.conf and checked with `nginx -t` first.
-#include <fcntl.h>
 #include <grpcpp/grpcpp.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <latch>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,6 +36,9 @@
 #include "gtest/gtest.h"
 #include "khet/v1/khet_service.grpc.pb.h"
 #include "service/store/postgres_testing.h"
+#include "tests/support/child_process.h"
+#include "tests/support/khetd_child.h"
+#include "tests/support/text_file.h"
 
 #ifndef KHETD_PATH
 #error "KHETD_PATH must name the khetd binary"
@@ -61,122 +58,6 @@ constexpr char kNginx[] = "/usr/sbin/nginx";
 constexpr absl::Duration kStartTimeout = absl::Seconds(60);
 constexpr absl::Duration kCallTimeout = absl::Seconds(30);
 
-// A child process, its stdout read through a pipe and its stderr appended
-// to a file. Stopped with `stop_signal` if still running when destroyed
-// (nginx needs SIGTERM: its master stops its workers, which a SIGKILL would
-// leave running), then with SIGKILL if it is not gone within 10 s.
-class Process {
- public:
-  static std::unique_ptr<Process> Start(const std::vector<std::string>& argv,
-                                        const std::string& stderr_path,
-                                        int stop_signal = SIGKILL) {
-    int out[2];
-    if (pipe2(out, O_CLOEXEC) != 0) return nullptr;
-    std::vector<char*> args;
-    for (const std::string& arg : argv) {
-      args.push_back(const_cast<char*>(arg.c_str()));
-    }
-    args.push_back(nullptr);
-    const int err = open(stderr_path.c_str(),
-                         O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    const pid_t pid = fork();
-    if (pid == 0) {
-      dup2(null_fd, STDIN_FILENO);
-      dup2(out[1], STDOUT_FILENO);
-      dup2(err, STDERR_FILENO);
-      execv(args[0], args.data());
-      _exit(127);
-    }
-    close(out[1]);
-    close(err);
-    close(null_fd);
-    if (pid < 0) {
-      close(out[0]);
-      return nullptr;
-    }
-    return std::unique_ptr<Process>(new Process(pid, out[0], stop_signal));
-  }
-
-  ~Process() {
-    if (pid_ > 0 && stop_signal_ != SIGKILL) {
-      kill(pid_, stop_signal_);
-      Wait(absl::Seconds(10));
-    }
-    Kill(SIGKILL);
-    close(out_);
-  }
-
-  // Sends `signal` and waits for the exit; returns the wait status.
-  int Kill(int signal) {
-    if (pid_ <= 0) return status_;
-    kill(pid_, signal);
-    waitpid(pid_, &status_, 0);
-    pid_ = -1;
-    return status_;
-  }
-
-  // Waits for the exit; -1 if it takes longer than `timeout`.
-  int Wait(absl::Duration timeout) {
-    const absl::Time deadline = absl::Now() + timeout;
-    while (pid_ > 0) {
-      const pid_t done = waitpid(pid_, &status_, WNOHANG);
-      if (done == pid_) {
-        pid_ = -1;
-        break;
-      }
-      if (absl::Now() > deadline) return -1;
-      absl::SleepFor(absl::Milliseconds(10));
-    }
-    return WIFEXITED(status_) ? WEXITSTATUS(status_) : 128;
-  }
-
-  // Reads stdout until a line contains `text`; that line, or nullopt at the
-  // end of the output or after `timeout`.
-  std::optional<std::string> ReadLineWith(const std::string& text,
-                                          absl::Duration timeout) {
-    const absl::Time deadline = absl::Now() + timeout;
-    while (true) {
-      for (size_t nl; (nl = buffer_.find('\n')) != std::string::npos;) {
-        std::string line = buffer_.substr(0, nl);
-        buffer_.erase(0, nl + 1);
-        all_ += line + "\n";
-        if (absl::StrContains(line, text)) return line;
-      }
-      const absl::Duration left = deadline - absl::Now();
-      if (left <= absl::ZeroDuration()) return std::nullopt;
-      pollfd fd{out_, POLLIN, 0};
-      const int ready =
-          poll(&fd, 1, static_cast<int>(absl::ToInt64Milliseconds(left)) + 1);
-      if (ready < 0 && errno == EINTR) continue;
-      if (ready <= 0) continue;
-      char chunk[4096];
-      const ssize_t n = read(out_, chunk, sizeof chunk);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return std::nullopt;
-      buffer_.append(chunk, static_cast<size_t>(n));
-    }
-  }
-
-  // Everything read from stdout until the exit.
-  std::string ReadToEnd() {
-    while (ReadLineWith("\x01never", absl::Seconds(60)).has_value()) {
-    }
-    return all_ + buffer_;
-  }
-
- private:
-  Process(pid_t pid, int out, int stop_signal)
-      : pid_(pid), out_(out), stop_signal_(stop_signal) {}
-
-  pid_t pid_;
-  int out_;
-  const int stop_signal_;
-  int status_ = 0;
-  std::string buffer_;
-  std::string all_;
-};
-
 // A loopback port free right now.
 int FreePort() {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -192,13 +73,6 @@ int FreePort() {
   }
   close(fd);
   return port;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // A move for the side to move that hits no Pharaoh, so the game goes on.
@@ -230,10 +104,9 @@ class ReplicasTest : public testing::Test {
     // nginx's workers may run as another user when the test is root.
     chmod(dir_.c_str(), 0755);
     for (int i = 0; i < 2; ++i) {
-      std::string address;
-      replicas_.push_back(StartReplica(i, &address));
+      replicas_.push_back(StartReplica(i));
       ASSERT_NE(replicas_.back(), nullptr) << Logs();
-      addresses_.push_back(address);
+      addresses_.push_back(replicas_.back()->address());
     }
     StartNginx();
     ASSERT_NE(nginx_, nullptr) << Logs();
@@ -253,23 +126,22 @@ class ReplicasTest : public testing::Test {
     std::string out;
     for (const std::string name :
          {"replica-0.log", "replica-1.log", "error.log", "nginx.out"}) {
-      absl::StrAppend(&out, "---- ", name, "\n", ReadFile(dir_ + "/" + name));
+      absl::StrAppend(&out, "---- ", name, "\n",
+                      ReadTextFile(dir_ + "/" + name));
     }
     return out;
   }
 
-  // Starts replica `index` on a free port; its address in *address.
-  std::unique_ptr<Process> StartReplica(int index, std::string* address) {
-    std::unique_ptr<Process> replica = Process::Start(
-        {KHETD_PATH, "--listen", "127.0.0.1:0", "--store", "postgres",
-         "--postgres_url", db_->conninfo(), "--timeout_sweep_seconds", "1"},
-        absl::StrCat(dir_, "/replica-", index, ".log"));
-    if (replica == nullptr) return nullptr;
-    std::optional<std::string> line =
-        replica->ReadLineWith("khetd listening on ", kStartTimeout);
-    if (!line.has_value()) return nullptr;
-    *address = line->substr(line->rfind(' ') + 1);
-    return replica;
+  // Starts replica `index` on a free port; nullptr if it does not start.
+  std::unique_ptr<KhetdChild> StartReplica(int index) {
+    absl::StatusOr<std::unique_ptr<KhetdChild>> replica =
+        KhetdChild::Start(KHETD_PATH,
+                          {"--store", "postgres", "--postgres_url",
+                           db_->conninfo(), "--timeout_sweep_seconds", "1"},
+                          absl::StrCat(dir_, "/replica-", index, ".log"),
+                          {.start_timeout = kStartTimeout});
+    EXPECT_TRUE(replica.ok()) << replica.status();
+    return replica.ok() ? *std::move(replica) : nullptr;
   }
 
   // The configuration from the deployment template, for these replicas.
@@ -280,7 +152,7 @@ class ReplicasTest : public testing::Test {
                       " max_fails=1 fail_timeout=30s;\n    ");
     }
     return absl::StrReplaceAll(
-        ReadFile(NGINX_TEMPLATE_PATH),
+        ReadTextFile(NGINX_TEMPLATE_PATH),
         {{"${KHET_NGINX_PREFIX}", dir_},
          {"${KHET_NGINX_LISTEN}", absl::StrCat("127.0.0.1:", port)},
          {"${KHET_NGINX_UPSTREAMS}", upstreams}});
@@ -292,16 +164,17 @@ class ReplicasTest : public testing::Test {
       const std::string conf = dir_ + "/nginx.conf";
       std::ofstream(conf) << NginxConfig(port);
       // The generated configuration must pass nginx's own check.
-      std::unique_ptr<Process> check = Process::Start(
-          {kNginx, "-t", "-p", dir_, "-c", conf}, dir_ + "/nginx-t.log");
+      std::unique_ptr<ChildProcess> check =
+          ChildProcess::Start({kNginx, "-t", "-p", dir_, "-c", conf},
+                              {.stderr_path = dir_ + "/nginx-t.log"});
       ASSERT_NE(check, nullptr);
       ASSERT_EQ(check->Wait(kStartTimeout), 0)
-          << ReadFile(dir_ + "/nginx-t.log");
-      EXPECT_TRUE(absl::StrContains(ReadFile(dir_ + "/nginx-t.log"),
+          << ReadTextFile(dir_ + "/nginx-t.log");
+      EXPECT_TRUE(absl::StrContains(ReadTextFile(dir_ + "/nginx-t.log"),
                                     "test is successful"));
-      std::unique_ptr<Process> nginx =
-          Process::Start({kNginx, "-p", dir_, "-c", conf, "-g", "daemon off;"},
-                         dir_ + "/nginx.out", SIGTERM);
+      std::unique_ptr<ChildProcess> nginx = ChildProcess::Start(
+          {kNginx, "-p", dir_, "-c", conf, "-g", "daemon off;"},
+          {.stderr_path = dir_ + "/nginx.out", .stop_signal = SIGTERM});
       if (nginx == nullptr) continue;
       // Ready once a call goes through it.
       nginx_address_ = absl::StrCat("127.0.0.1:", port);
@@ -317,7 +190,8 @@ class ReplicasTest : public testing::Test {
           nginx_ = std::move(nginx);
           break;
         }
-        if (nginx->Wait(absl::Milliseconds(50)) != -1) break;  // it exited
+        // Given up if it has exited.
+        if (nginx->Wait(absl::Milliseconds(50)).has_value()) break;
       }
     }
   }
@@ -340,17 +214,19 @@ class ReplicasTest : public testing::Test {
     std::vector<std::string> argv = {KHETCTL_PATH, "--server", address,
                                      "--json"};
     argv.insert(argv.end(), args.begin(), args.end());
-    std::unique_ptr<Process> ctl = Process::Start(argv, dir_ + "/khetctl.err");
+    std::unique_ptr<ChildProcess> ctl = ChildProcess::Start(argv);
     EXPECT_NE(ctl, nullptr);
     Message message;
     if (ctl == nullptr) return message;
-    const std::string out = ctl->ReadToEnd();
-    EXPECT_EQ(ctl->Wait(kCallTimeout), 0)
+    const std::optional<ChildProcess::Output> output =
+        ctl->ReadAll(kStartTimeout);
+    EXPECT_TRUE(output.has_value() && output->exit_code == 0)
         << "khetctl " << absl::StrJoin(args, " ") << ": "
-        << ReadFile(dir_ + "/khetctl.err");
+        << (output.has_value() ? output->err : "timed out");
+    if (!output.has_value()) return message;
     const auto status =
-        google::protobuf::util::JsonStringToMessage(out, &message);
-    EXPECT_TRUE(status.ok()) << status.ToString() << " in: " << out;
+        google::protobuf::util::JsonStringToMessage(output->out, &message);
+    EXPECT_TRUE(status.ok()) << status.ToString() << " in: " << output->out;
     return message;
   }
 
@@ -405,9 +281,9 @@ class ReplicasTest : public testing::Test {
 
   std::unique_ptr<TestDatabase> db_;
   std::string dir_;
-  std::vector<std::unique_ptr<Process>> replicas_;
+  std::vector<std::unique_ptr<KhetdChild>> replicas_;
   std::vector<std::string> addresses_;
-  std::unique_ptr<Process> nginx_;
+  std::unique_ptr<ChildProcess> nginx_;
   std::string nginx_address_;
 };
 
@@ -532,8 +408,8 @@ TEST_F(ReplicasTest, AKilledReplicaLosesNoAcknowledgedMove) {
     if (HasFatalFailure()) return;
   }
   // Mid-game, with moves just acknowledged by it: replica 0 dies.
-  const int status = replicas_[0]->Kill(SIGKILL);
-  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  replicas_[0]->process().Signal(SIGKILL);
+  ASSERT_EQ(replicas_[0]->process().Wait(kStartTimeout), 128 + SIGKILL);
   for (int ply = 6; ply < 12; ++ply) {
     play_via(ply % 2 == 0 ? addresses_[1] : nginx_address_, ply);
     if (HasFatalFailure()) return;
@@ -546,11 +422,10 @@ TEST_F(ReplicasTest, AKilledReplicaLosesNoAcknowledgedMove) {
         << "move " << i;
   }
   // A replica started again on the database serves the same game.
-  std::string address;
-  std::unique_ptr<Process> restarted = StartReplica(2, &address);
+  std::unique_ptr<KhetdChild> restarted = StartReplica(2);
   ASSERT_NE(restarted, nullptr) << Logs();
   v1::Session on_restarted;
-  ASSERT_TRUE(GetSession(address, b.id, &on_restarted).ok());
+  ASSERT_TRUE(GetSession(restarted->address(), b.id, &on_restarted).ok());
   EXPECT_EQ(on_restarted.version(), final_session.version());
   EXPECT_EQ(on_restarted.moves_size(), final_session.moves_size());
 }
