@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 
 namespace khet {
@@ -35,8 +36,14 @@ std::string RandomUrlSafe(size_t bytes) {
 
 class GetrandomSource final : public RandomSource {
  public:
-  // 9 bytes: 12 characters, 72 bits.
-  std::string NewSessionId() override { return RandomUrlSafe(9); }
+  // 9 bytes: 12 characters, about 72 bits. Never starting with '-' or '_',
+  // so that command lines do not take an id for a flag.
+  std::string NewSessionId() override {
+    while (true) {
+      std::string id = RandomUrlSafe(9);
+      if (absl::ascii_isalnum(static_cast<unsigned char>(id[0]))) return id;
+    }
+  }
   // 32 bytes: 43 characters, 256 bits.
   std::string NewToken() override { return RandomUrlSafe(32); }
 };

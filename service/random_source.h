@@ -9,7 +9,8 @@ namespace khet {
 class RandomSource {
  public:
   virtual ~RandomSource() = default;
-  // A new session id: short, URL-safe, unique in practice.
+  // A new session id: short, URL-safe, unique in practice, starting with a
+  // letter or digit.
   virtual std::string NewSessionId() = 0;
   // A new bearer token: at least 128 bits from the operating system's
   // cryptographic random source, URL-safe text.
