@@ -71,7 +71,7 @@ ABSL_FLAG(int, max_suggestion_seconds,
           static_cast<int>(
               absl::ToInt64Seconds(khet::ServiceLimits().max_suggestion_time)),
           "The longest a SuggestMove search runs, whatever its deadline");
-ABSL_FLAG(int, store_threads, 64,
+ABSL_FLAG(int, store_threads, 256,
           "With --store=sqlite: threads that serve the calls touching a "
           "session, which wait for the disk (concurrent writes share one "
           "sync); the memory store never waits and serves calls on gRPC's "
