@@ -1,7 +1,9 @@
 // khetd's gRPC face: KhetGrpcService adapts the gRPC-free SessionService to
 // khet.v1.KhetService. Each handler reads the caller's token from the
 // `authorization` metadata, calls the core, converts its absl::Status with
-// ToGrpcStatus and logs one line. Nothing else happens here.
+// ToGrpcStatus and logs one line. Unary calls run on gRPC's callback
+// threads, or on the service's store threads when the store may block;
+// Watch and SuggestMove on the synchronous server's threads.
 #ifndef KHET_SERVICE_GRPC_GRPC_SERVICE_H_
 #define KHET_SERVICE_GRPC_GRPC_SERVICE_H_
 
