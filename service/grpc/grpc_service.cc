@@ -105,6 +105,12 @@ class KhetGrpcService::RequestLog {
     return Done(result.status());
   }
 
+  // For calls whose response is empty.
+  template <typename Response>
+  grpc::Status Done(const absl::Status& status, Response*) {
+    return Done(status);
+  }
+
  private:
   KhetGrpcService* const service_;
   const absl::string_view method_;
@@ -135,7 +141,13 @@ class KhetGrpcService::WatchRegistration {
 
 KhetGrpcService::KhetGrpcService(SessionService* core,
                                  KhetGrpcServiceOptions options)
-    : core_(core), options_(std::move(options)) {}
+    : core_(core),
+      options_(std::move(options)),
+      store_pool_(options_.store_threads > 0
+                      ? std::make_unique<CallPool>(options_.store_threads)
+                      : nullptr) {}
+
+KhetGrpcService::~KhetGrpcService() = default;
 
 void KhetGrpcService::Shutdown() {
   MutexLock lock(&mu_);
@@ -154,98 +166,139 @@ void KhetGrpcService::Log(const std::string& line) {
       ::write(STDERR_FILENO, out.data(), out.size());
 }
 
-grpc::Status KhetGrpcService::ListSetups(grpc::ServerContext*,
-                                         const v1::ListSetupsRequest*,
-                                         v1::ListSetupsResponse* response) {
-  RequestLog log(this, "ListSetups", "");
-  *response = core_->ListSetups();
-  return log.Done(absl::OkStatus());
+template <typename Response, typename Work>
+grpc::ServerUnaryReactor* KhetGrpcService::Serve(
+    grpc::CallbackServerContext* context, RequestLog log, bool touches_session,
+    Response* response, Work work) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  auto serve = [reactor, response, log = std::move(log),
+                work = std::move(work)]() mutable {
+    // The call, its request and response live until Finish.
+    reactor->Finish(log.Done(work(log), response));
+  };
+  if (touches_session && store_pool_ != nullptr) {
+    store_pool_->Schedule(std::move(serve));
+  } else {
+    serve();
+  }
+  return reactor;
 }
 
-grpc::Status KhetGrpcService::ListColorSchemes(
-    grpc::ServerContext*, const v1::ListColorSchemesRequest*,
+template <typename Request, typename Response, typename Result>
+grpc::ServerUnaryReactor* KhetGrpcService::ServeCaller(
+    grpc::CallbackServerContext* context, absl::string_view name,
+    const Request* request, Response* response,
+    Result (SessionService::*method)(const Request&, const Caller&)) {
+  return Serve(context, RequestLog(this, name, request->session_id()),
+               /*touches_session=*/true, response,
+               [this, context, request, method](RequestLog&) -> Result {
+                 absl::StatusOr<Caller> caller =
+                     CallerFromMetadata(context->client_metadata());
+                 if (!caller.ok()) return caller.status();
+                 return (core_->*method)(*request, *caller);
+               });
+}
+
+grpc::ServerUnaryReactor* KhetGrpcService::ListSetups(
+    grpc::CallbackServerContext* context, const v1::ListSetupsRequest*,
+    v1::ListSetupsResponse* response) {
+  return Serve(context, RequestLog(this, "ListSetups", ""),
+               /*touches_session=*/false, response,
+               [this](RequestLog&) -> absl::StatusOr<v1::ListSetupsResponse> {
+                 return core_->ListSetups();
+               });
+}
+
+grpc::ServerUnaryReactor* KhetGrpcService::ListColorSchemes(
+    grpc::CallbackServerContext* context, const v1::ListColorSchemesRequest*,
     v1::ListColorSchemesResponse* response) {
-  RequestLog log(this, "ListColorSchemes", "");
-  *response = core_->ListColorSchemes();
-  return log.Done(absl::OkStatus());
+  return Serve(
+      context, RequestLog(this, "ListColorSchemes", ""),
+      /*touches_session=*/false, response,
+      [this](RequestLog&) -> absl::StatusOr<v1::ListColorSchemesResponse> {
+        return core_->ListColorSchemes();
+      });
 }
 
-grpc::Status KhetGrpcService::CreateSession(
-    grpc::ServerContext*, const v1::CreateSessionRequest* request,
+grpc::ServerUnaryReactor* KhetGrpcService::CreateSession(
+    grpc::CallbackServerContext* context,
+    const v1::CreateSessionRequest* request,
     v1::CreateSessionResponse* response) {
-  RequestLog log(this, "CreateSession", "");
-  absl::StatusOr<v1::CreateSessionResponse> created =
-      core_->CreateSession(*request);
-  if (created.ok()) log.set_session_id(created->session().id());
-  return log.Done(std::move(created), response);
+  return Serve(context, RequestLog(this, "CreateSession", ""),
+               /*touches_session=*/true, response,
+               [this, request](RequestLog& log) {
+                 absl::StatusOr<v1::CreateSessionResponse> created =
+                     core_->CreateSession(*request);
+                 if (created.ok()) log.set_session_id(created->session().id());
+                 return created;
+               });
 }
 
-grpc::Status KhetGrpcService::GetSession(grpc::ServerContext*,
-                                         const v1::GetSessionRequest* request,
-                                         v1::Session* response) {
-  RequestLog log(this, "GetSession", request->session_id());
-  return log.Done(core_->GetSession(*request), response);
+grpc::ServerUnaryReactor* KhetGrpcService::GetSession(
+    grpc::CallbackServerContext* context, const v1::GetSessionRequest* request,
+    v1::Session* response) {
+  return Serve(
+      context, RequestLog(this, "GetSession", request->session_id()),
+      /*touches_session=*/true, response,
+      [this, request](RequestLog&) { return core_->GetSession(*request); });
 }
 
-grpc::Status KhetGrpcService::ListSessions(
-    grpc::ServerContext*, const v1::ListSessionsRequest* request,
+grpc::ServerUnaryReactor* KhetGrpcService::ListSessions(
+    grpc::CallbackServerContext* context,
+    const v1::ListSessionsRequest* request,
     v1::ListSessionsResponse* response) {
-  RequestLog log(this, "ListSessions", "");
-  return log.Done(core_->ListSessions(*request), response);
+  return Serve(
+      context, RequestLog(this, "ListSessions", ""),
+      /*touches_session=*/true, response,
+      [this, request](RequestLog&) { return core_->ListSessions(*request); });
 }
 
-grpc::Status KhetGrpcService::DeleteSession(
-    grpc::ServerContext* context, const v1::DeleteSessionRequest* request,
-    v1::DeleteSessionResponse*) {
-  RequestLog log(this, "DeleteSession", request->session_id());
-  absl::StatusOr<Caller> caller =
-      CallerFromMetadata(context->client_metadata());
-  if (!caller.ok()) return log.Done(caller.status());
-  return log.Done(core_->DeleteSession(*request, *caller));
+grpc::ServerUnaryReactor* KhetGrpcService::DeleteSession(
+    grpc::CallbackServerContext* context,
+    const v1::DeleteSessionRequest* request,
+    v1::DeleteSessionResponse* response) {
+  return ServeCaller(context, "DeleteSession", request, response,
+                     &SessionService::DeleteSession);
 }
 
-grpc::Status KhetGrpcService::JoinSeat(grpc::ServerContext*,
-                                       const v1::JoinSeatRequest* request,
-                                       v1::JoinSeatResponse* response) {
-  RequestLog log(this, "JoinSeat", request->session_id());
-  return log.Done(core_->JoinSeat(*request), response);
+grpc::ServerUnaryReactor* KhetGrpcService::JoinSeat(
+    grpc::CallbackServerContext* context, const v1::JoinSeatRequest* request,
+    v1::JoinSeatResponse* response) {
+  return Serve(
+      context, RequestLog(this, "JoinSeat", request->session_id()),
+      /*touches_session=*/true, response,
+      [this, request](RequestLog&) { return core_->JoinSeat(*request); });
 }
 
-grpc::Status KhetGrpcService::LeaveSeat(grpc::ServerContext* context,
-                                        const v1::LeaveSeatRequest* request,
-                                        v1::Session* response) {
-  RequestLog log(this, "LeaveSeat", request->session_id());
-  absl::StatusOr<Caller> caller =
-      CallerFromMetadata(context->client_metadata());
-  if (!caller.ok()) return log.Done(caller.status());
-  return log.Done(core_->LeaveSeat(*request, *caller), response);
+grpc::ServerUnaryReactor* KhetGrpcService::LeaveSeat(
+    grpc::CallbackServerContext* context, const v1::LeaveSeatRequest* request,
+    v1::Session* response) {
+  return ServeCaller(context, "LeaveSeat", request, response,
+                     &SessionService::LeaveSeat);
 }
 
-grpc::Status KhetGrpcService::ChooseSetup(grpc::ServerContext* context,
-                                          const v1::ChooseSetupRequest* request,
-                                          v1::Session* response) {
-  RequestLog log(this, "ChooseSetup", request->session_id());
-  absl::StatusOr<Caller> caller =
-      CallerFromMetadata(context->client_metadata());
-  if (!caller.ok()) return log.Done(caller.status());
-  return log.Done(core_->ChooseSetup(*request, *caller), response);
+grpc::ServerUnaryReactor* KhetGrpcService::ChooseSetup(
+    grpc::CallbackServerContext* context, const v1::ChooseSetupRequest* request,
+    v1::Session* response) {
+  return ServeCaller(context, "ChooseSetup", request, response,
+                     &SessionService::ChooseSetup);
 }
 
-grpc::Status KhetGrpcService::MakeMove(grpc::ServerContext* context,
-                                       const v1::MakeMoveRequest* request,
-                                       v1::MakeMoveResponse* response) {
-  RequestLog log(this, "MakeMove", request->session_id());
-  absl::StatusOr<Caller> caller =
-      CallerFromMetadata(context->client_metadata());
-  if (!caller.ok()) return log.Done(caller.status());
-  return log.Done(core_->MakeMove(*request, *caller), response);
+grpc::ServerUnaryReactor* KhetGrpcService::MakeMove(
+    grpc::CallbackServerContext* context, const v1::MakeMoveRequest* request,
+    v1::MakeMoveResponse* response) {
+  return ServeCaller(context, "MakeMove", request, response,
+                     &SessionService::MakeMove);
 }
 
-grpc::Status KhetGrpcService::ListLegalMoves(
-    grpc::ServerContext*, const v1::ListLegalMovesRequest* request,
+grpc::ServerUnaryReactor* KhetGrpcService::ListLegalMoves(
+    grpc::CallbackServerContext* context,
+    const v1::ListLegalMovesRequest* request,
     v1::ListLegalMovesResponse* response) {
-  RequestLog log(this, "ListLegalMoves", request->session_id());
-  return log.Done(core_->ListLegalMoves(*request), response);
+  return Serve(
+      context, RequestLog(this, "ListLegalMoves", request->session_id()),
+      /*touches_session=*/true, response,
+      [this, request](RequestLog&) { return core_->ListLegalMoves(*request); });
 }
 
 grpc::Status KhetGrpcService::SuggestMove(grpc::ServerContext* context,
@@ -255,82 +308,63 @@ grpc::Status KhetGrpcService::SuggestMove(grpc::ServerContext* context,
   return log.Done(core_->SuggestMove(*request, ControlOf(*context)), response);
 }
 
-grpc::Status KhetGrpcService::ListLevels(grpc::ServerContext*,
-                                         const v1::ListLevelsRequest*,
-                                         v1::ListLevelsResponse* response) {
-  RequestLog log(this, "ListLevels", "");
-  *response = core_->ListLevels();
-  return log.Done(absl::OkStatus());
+grpc::ServerUnaryReactor* KhetGrpcService::ListLevels(
+    grpc::CallbackServerContext* context, const v1::ListLevelsRequest*,
+    v1::ListLevelsResponse* response) {
+  return Serve(context, RequestLog(this, "ListLevels", ""),
+               /*touches_session=*/false, response,
+               [this](RequestLog&) -> absl::StatusOr<v1::ListLevelsResponse> {
+                 return core_->ListLevels();
+               });
 }
 
-grpc::Status KhetGrpcService::SeatComputer(
-    grpc::ServerContext* context, const v1::SeatComputerRequest* request,
+grpc::ServerUnaryReactor* KhetGrpcService::SeatComputer(
+    grpc::CallbackServerContext* context,
+    const v1::SeatComputerRequest* request, v1::Session* response) {
+  return ServeCaller(context, "SeatComputer", request, response,
+                     &SessionService::SeatComputer);
+}
+
+grpc::ServerUnaryReactor* KhetGrpcService::Resign(
+    grpc::CallbackServerContext* context, const v1::ResignRequest* request,
     v1::Session* response) {
-  RequestLog log(this, "SeatComputer", request->session_id());
-  absl::StatusOr<Caller> caller =
-      CallerFromMetadata(context->client_metadata());
-  if (!caller.ok()) return log.Done(caller.status());
-  return log.Done(core_->SeatComputer(*request, *caller), response);
+  return ServeCaller(context, "Resign", request, response,
+                     &SessionService::Resign);
 }
 
-grpc::Status KhetGrpcService::Resign(grpc::ServerContext* context,
-                                     const v1::ResignRequest* request,
-                                     v1::Session* response) {
-  RequestLog log(this, "Resign", request->session_id());
-  absl::StatusOr<Caller> caller =
-      CallerFromMetadata(context->client_metadata());
-  if (!caller.ok()) return log.Done(caller.status());
-  return log.Done(core_->Resign(*request, *caller), response);
-}
-
-grpc::Status KhetGrpcService::OfferDraw(grpc::ServerContext* context,
-                                        const v1::OfferDrawRequest* request,
-                                        v1::Session* response) {
-  RequestLog log(this, "OfferDraw", request->session_id());
-  absl::StatusOr<Caller> caller =
-      CallerFromMetadata(context->client_metadata());
-  if (!caller.ok()) return log.Done(caller.status());
-  return log.Done(core_->OfferDraw(*request, *caller), response);
-}
-
-grpc::Status KhetGrpcService::AcceptDraw(grpc::ServerContext* context,
-                                         const v1::AcceptDrawRequest* request,
-                                         v1::Session* response) {
-  RequestLog log(this, "AcceptDraw", request->session_id());
-  absl::StatusOr<Caller> caller =
-      CallerFromMetadata(context->client_metadata());
-  if (!caller.ok()) return log.Done(caller.status());
-  return log.Done(core_->AcceptDraw(*request, *caller), response);
-}
-
-grpc::Status KhetGrpcService::ClaimRepetitionDraw(
-    grpc::ServerContext* context, const v1::ClaimRepetitionDrawRequest* request,
+grpc::ServerUnaryReactor* KhetGrpcService::OfferDraw(
+    grpc::CallbackServerContext* context, const v1::OfferDrawRequest* request,
     v1::Session* response) {
-  RequestLog log(this, "ClaimRepetitionDraw", request->session_id());
-  absl::StatusOr<Caller> caller =
-      CallerFromMetadata(context->client_metadata());
-  if (!caller.ok()) return log.Done(caller.status());
-  return log.Done(core_->ClaimRepetitionDraw(*request, *caller), response);
+  return ServeCaller(context, "OfferDraw", request, response,
+                     &SessionService::OfferDraw);
 }
 
-grpc::Status KhetGrpcService::UpdateSettings(
-    grpc::ServerContext* context, const v1::UpdateSettingsRequest* request,
+grpc::ServerUnaryReactor* KhetGrpcService::AcceptDraw(
+    grpc::CallbackServerContext* context, const v1::AcceptDrawRequest* request,
     v1::Session* response) {
-  RequestLog log(this, "UpdateSettings", request->session_id());
-  absl::StatusOr<Caller> caller =
-      CallerFromMetadata(context->client_metadata());
-  if (!caller.ok()) return log.Done(caller.status());
-  return log.Done(core_->UpdateSettings(*request, *caller), response);
+  return ServeCaller(context, "AcceptDraw", request, response,
+                     &SessionService::AcceptDraw);
 }
 
-grpc::Status KhetGrpcService::ResetGame(grpc::ServerContext* context,
-                                        const v1::ResetGameRequest* request,
-                                        v1::Session* response) {
-  RequestLog log(this, "ResetGame", request->session_id());
-  absl::StatusOr<Caller> caller =
-      CallerFromMetadata(context->client_metadata());
-  if (!caller.ok()) return log.Done(caller.status());
-  return log.Done(core_->ResetGame(*request, *caller), response);
+grpc::ServerUnaryReactor* KhetGrpcService::ClaimRepetitionDraw(
+    grpc::CallbackServerContext* context,
+    const v1::ClaimRepetitionDrawRequest* request, v1::Session* response) {
+  return ServeCaller(context, "ClaimRepetitionDraw", request, response,
+                     &SessionService::ClaimRepetitionDraw);
+}
+
+grpc::ServerUnaryReactor* KhetGrpcService::UpdateSettings(
+    grpc::CallbackServerContext* context,
+    const v1::UpdateSettingsRequest* request, v1::Session* response) {
+  return ServeCaller(context, "UpdateSettings", request, response,
+                     &SessionService::UpdateSettings);
+}
+
+grpc::ServerUnaryReactor* KhetGrpcService::ResetGame(
+    grpc::CallbackServerContext* context, const v1::ResetGameRequest* request,
+    v1::Session* response) {
+  return ServeCaller(context, "ResetGame", request, response,
+                     &SessionService::ResetGame);
 }
 
 grpc::Status KhetGrpcService::Watch(grpc::ServerContext* context,
@@ -344,11 +378,13 @@ grpc::Status KhetGrpcService::Watch(grpc::ServerContext* context,
       SendEvents(*context, **stream, request->after_version(), *writer));
 }
 
-grpc::Status KhetGrpcService::RenderBoard(grpc::ServerContext*,
-                                          const v1::RenderBoardRequest* request,
-                                          v1::RenderBoardResponse* response) {
-  RequestLog log(this, "RenderBoard", request->session_id());
-  return log.Done(core_->RenderBoard(*request), response);
+grpc::ServerUnaryReactor* KhetGrpcService::RenderBoard(
+    grpc::CallbackServerContext* context, const v1::RenderBoardRequest* request,
+    v1::RenderBoardResponse* response) {
+  return Serve(
+      context, RequestLog(this, "RenderBoard", request->session_id()),
+      /*touches_session=*/true, response,
+      [this, request](RequestLog&) { return core_->RenderBoard(*request); });
 }
 
 CallControl KhetGrpcService::ControlOf(grpc::ServerContext& context) {

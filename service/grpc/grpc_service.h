@@ -1,13 +1,16 @@
 // khetd's gRPC face: KhetGrpcService adapts the gRPC-free SessionService to
 // khet.v1.KhetService. Each handler reads the caller's token from the
 // `authorization` metadata, calls the core, converts its absl::Status with
-// ToGrpcStatus and logs one line. Nothing else happens here.
+// ToGrpcStatus and logs one line. Unary calls run on gRPC's callback
+// threads, or on the service's store threads when the store may block;
+// Watch and SuggestMove on the synchronous server's threads.
 #ifndef KHET_SERVICE_GRPC_GRPC_SERVICE_H_
 #define KHET_SERVICE_GRPC_GRPC_SERVICE_H_
 
 #include <atomic>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -18,9 +21,11 @@
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "grpcpp/server_context.h"
+#include "grpcpp/support/server_callback.h"
 #include "grpcpp/support/status.h"
 #include "grpcpp/support/string_ref.h"
 #include "khet/v1/khet_service.grpc.pb.h"
+#include "service/grpc/call_pool.h"
 #include "service/grpc/status_conversion.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
@@ -48,90 +53,170 @@ struct KhetGrpcServiceOptions {
   // Receives each request's log line, without a newline. Default (empty):
   // the line is written to stderr.
   std::function<void(const std::string& line)> log;
+  // Threads of the service's own that run the calls touching a session,
+  // which wait while the store keeps a change (a disk sync, a database
+  // round trip), so that gRPC's few callback threads never wait for a
+  // store. 0: such calls run on gRPC's callback threads, the fastest for a
+  // store that never blocks (the memory store). Default 0.
+  int store_threads = 0;
 };
 
-class KhetGrpcService final : public v1::KhetService::Service {
+namespace grpc_service_internal {
+
+// `Base` with each of `Methods` (generated WithCallbackMethod_X templates)
+// applied on top: those methods served on the callback API.
+template <typename Base, template <typename> class... Methods>
+struct WithCallbackMethods {
+  using type = Base;
+};
+template <typename Base, template <typename> class First,
+          template <typename> class... Rest>
+struct WithCallbackMethods<Base, First, Rest...> {
+  using type = First<typename WithCallbackMethods<Base, Rest...>::type>;
+};
+
+using KhetService = v1::KhetService;
+
+// The service's base: its unary methods on gRPC's callback API (no thread
+// hand-off per call), and the two that wait for long, Watch and
+// SuggestMove, on the synchronous API's threads.
+using KhetServiceBase =
+    WithCallbackMethods<KhetService::Service,
+                        KhetService::WithCallbackMethod_ListSetups,
+                        KhetService::WithCallbackMethod_ListColorSchemes,
+                        KhetService::WithCallbackMethod_CreateSession,
+                        KhetService::WithCallbackMethod_GetSession,
+                        KhetService::WithCallbackMethod_ListSessions,
+                        KhetService::WithCallbackMethod_DeleteSession,
+                        KhetService::WithCallbackMethod_JoinSeat,
+                        KhetService::WithCallbackMethod_LeaveSeat,
+                        KhetService::WithCallbackMethod_SeatComputer,
+                        KhetService::WithCallbackMethod_ChooseSetup,
+                        KhetService::WithCallbackMethod_MakeMove,
+                        KhetService::WithCallbackMethod_ListLegalMoves,
+                        KhetService::WithCallbackMethod_ListLevels,
+                        KhetService::WithCallbackMethod_Resign,
+                        KhetService::WithCallbackMethod_OfferDraw,
+                        KhetService::WithCallbackMethod_AcceptDraw,
+                        KhetService::WithCallbackMethod_ClaimRepetitionDraw,
+                        KhetService::WithCallbackMethod_UpdateSettings,
+                        KhetService::WithCallbackMethod_ResetGame,
+                        KhetService::WithCallbackMethod_RenderBoard>::type;
+
+}  // namespace grpc_service_internal
+
+class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
  public:
   // REQUIRES: core outlives this service.
   explicit KhetGrpcService(SessionService* core,
                            KhetGrpcServiceOptions options = {});
+  // REQUIRES: the server serving it has shut down.
+  ~KhetGrpcService() override;
 
   // Ends every running Watch now, with UNAVAILABLE naming the version to
   // resume after, and any Watch that starts later. Call before
   // grpc::Server::Shutdown so that it does not wait for them.
   void Shutdown();
 
-  grpc::Status ListSetups(grpc::ServerContext* context,
-                          const v1::ListSetupsRequest* request,
-                          v1::ListSetupsResponse* response) override;
-  grpc::Status ListColorSchemes(
-      grpc::ServerContext* context, const v1::ListColorSchemesRequest* request,
+  grpc::ServerUnaryReactor* ListSetups(
+      grpc::CallbackServerContext* context,
+      const v1::ListSetupsRequest* request,
+      v1::ListSetupsResponse* response) override;
+  grpc::ServerUnaryReactor* ListColorSchemes(
+      grpc::CallbackServerContext* context,
+      const v1::ListColorSchemesRequest* request,
       v1::ListColorSchemesResponse* response) override;
-  grpc::Status CreateSession(grpc::ServerContext* context,
-                             const v1::CreateSessionRequest* request,
-                             v1::CreateSessionResponse* response) override;
-  grpc::Status GetSession(grpc::ServerContext* context,
-                          const v1::GetSessionRequest* request,
-                          v1::Session* response) override;
-  grpc::Status ListSessions(grpc::ServerContext* context,
-                            const v1::ListSessionsRequest* request,
-                            v1::ListSessionsResponse* response) override;
-  grpc::Status DeleteSession(grpc::ServerContext* context,
-                             const v1::DeleteSessionRequest* request,
-                             v1::DeleteSessionResponse* response) override;
-  grpc::Status JoinSeat(grpc::ServerContext* context,
-                        const v1::JoinSeatRequest* request,
-                        v1::JoinSeatResponse* response) override;
-  grpc::Status LeaveSeat(grpc::ServerContext* context,
-                         const v1::LeaveSeatRequest* request,
-                         v1::Session* response) override;
-  grpc::Status ChooseSetup(grpc::ServerContext* context,
-                           const v1::ChooseSetupRequest* request,
-                           v1::Session* response) override;
-  grpc::Status MakeMove(grpc::ServerContext* context,
-                        const v1::MakeMoveRequest* request,
-                        v1::MakeMoveResponse* response) override;
-  grpc::Status ListLegalMoves(grpc::ServerContext* context,
-                              const v1::ListLegalMovesRequest* request,
-                              v1::ListLegalMovesResponse* response) override;
+  grpc::ServerUnaryReactor* CreateSession(
+      grpc::CallbackServerContext* context,
+      const v1::CreateSessionRequest* request,
+      v1::CreateSessionResponse* response) override;
+  grpc::ServerUnaryReactor* GetSession(grpc::CallbackServerContext* context,
+                                       const v1::GetSessionRequest* request,
+                                       v1::Session* response) override;
+  grpc::ServerUnaryReactor* ListSessions(
+      grpc::CallbackServerContext* context,
+      const v1::ListSessionsRequest* request,
+      v1::ListSessionsResponse* response) override;
+  grpc::ServerUnaryReactor* DeleteSession(
+      grpc::CallbackServerContext* context,
+      const v1::DeleteSessionRequest* request,
+      v1::DeleteSessionResponse* response) override;
+  grpc::ServerUnaryReactor* JoinSeat(grpc::CallbackServerContext* context,
+                                     const v1::JoinSeatRequest* request,
+                                     v1::JoinSeatResponse* response) override;
+  grpc::ServerUnaryReactor* LeaveSeat(grpc::CallbackServerContext* context,
+                                      const v1::LeaveSeatRequest* request,
+                                      v1::Session* response) override;
+  grpc::ServerUnaryReactor* ChooseSetup(grpc::CallbackServerContext* context,
+                                        const v1::ChooseSetupRequest* request,
+                                        v1::Session* response) override;
+  grpc::ServerUnaryReactor* MakeMove(grpc::CallbackServerContext* context,
+                                     const v1::MakeMoveRequest* request,
+                                     v1::MakeMoveResponse* response) override;
+  grpc::ServerUnaryReactor* ListLegalMoves(
+      grpc::CallbackServerContext* context,
+      const v1::ListLegalMovesRequest* request,
+      v1::ListLegalMovesResponse* response) override;
+  // Synchronous: a search runs for up to seconds, on its own thread.
   grpc::Status SuggestMove(grpc::ServerContext* context,
                            const v1::SuggestMoveRequest* request,
                            v1::SuggestMoveResponse* response) override;
-  grpc::Status ListLevels(grpc::ServerContext* context,
-                          const v1::ListLevelsRequest* request,
-                          v1::ListLevelsResponse* response) override;
-  grpc::Status SeatComputer(grpc::ServerContext* context,
-                            const v1::SeatComputerRequest* request,
-                            v1::Session* response) override;
-  grpc::Status Resign(grpc::ServerContext* context,
-                      const v1::ResignRequest* request,
-                      v1::Session* response) override;
-  grpc::Status OfferDraw(grpc::ServerContext* context,
-                         const v1::OfferDrawRequest* request,
-                         v1::Session* response) override;
-  grpc::Status AcceptDraw(grpc::ServerContext* context,
-                          const v1::AcceptDrawRequest* request,
-                          v1::Session* response) override;
-  grpc::Status ClaimRepetitionDraw(
-      grpc::ServerContext* context,
+  grpc::ServerUnaryReactor* ListLevels(
+      grpc::CallbackServerContext* context,
+      const v1::ListLevelsRequest* request,
+      v1::ListLevelsResponse* response) override;
+  grpc::ServerUnaryReactor* SeatComputer(grpc::CallbackServerContext* context,
+                                         const v1::SeatComputerRequest* request,
+                                         v1::Session* response) override;
+  grpc::ServerUnaryReactor* Resign(grpc::CallbackServerContext* context,
+                                   const v1::ResignRequest* request,
+                                   v1::Session* response) override;
+  grpc::ServerUnaryReactor* OfferDraw(grpc::CallbackServerContext* context,
+                                      const v1::OfferDrawRequest* request,
+                                      v1::Session* response) override;
+  grpc::ServerUnaryReactor* AcceptDraw(grpc::CallbackServerContext* context,
+                                       const v1::AcceptDrawRequest* request,
+                                       v1::Session* response) override;
+  grpc::ServerUnaryReactor* ClaimRepetitionDraw(
+      grpc::CallbackServerContext* context,
       const v1::ClaimRepetitionDrawRequest* request,
       v1::Session* response) override;
-  grpc::Status UpdateSettings(grpc::ServerContext* context,
-                              const v1::UpdateSettingsRequest* request,
-                              v1::Session* response) override;
-  grpc::Status ResetGame(grpc::ServerContext* context,
-                         const v1::ResetGameRequest* request,
-                         v1::Session* response) override;
+  grpc::ServerUnaryReactor* UpdateSettings(
+      grpc::CallbackServerContext* context,
+      const v1::UpdateSettingsRequest* request, v1::Session* response) override;
+  grpc::ServerUnaryReactor* ResetGame(grpc::CallbackServerContext* context,
+                                      const v1::ResetGameRequest* request,
+                                      v1::Session* response) override;
+  // Synchronous: a stream lasts as long as the client watches, on its own
+  // thread.
   grpc::Status Watch(grpc::ServerContext* context,
                      const v1::WatchRequest* request,
                      grpc::ServerWriter<v1::Event>* writer) override;
-  grpc::Status RenderBoard(grpc::ServerContext* context,
-                           const v1::RenderBoardRequest* request,
-                           v1::RenderBoardResponse* response) override;
+  grpc::ServerUnaryReactor* RenderBoard(
+      grpc::CallbackServerContext* context,
+      const v1::RenderBoardRequest* request,
+      v1::RenderBoardResponse* response) override;
 
  private:
   class RequestLog;
   class WatchRegistration;
+
+  // Serves one unary call: `work(log)` returns the core's absl::StatusOr of
+  // the response (or an absl::Status when the response is empty); the
+  // result is moved into `response`, logged and the call finished. When
+  // `touches_session` and the service has store threads, `work` runs on
+  // one of them, else right here on gRPC's callback thread.
+  template <typename Response, typename Work>
+  grpc::ServerUnaryReactor* Serve(grpc::CallbackServerContext* context,
+                                  RequestLog log, bool touches_session,
+                                  Response* response, Work work);
+  // Serves a call of a seated player or the owner: the core's `method`
+  // with the request and the caller's token (UNAUTHENTICATED without one).
+  template <typename Request, typename Response, typename Result>
+  grpc::ServerUnaryReactor* ServeCaller(
+      grpc::CallbackServerContext* context, absl::string_view name,
+      const Request* request, Response* response,
+      Result (SessionService::*method)(const Request&, const Caller&));
 
   // The call's deadline, and a check that fails with CANCELLED once the
   // client cancels or UNAVAILABLE once the service shuts down.
@@ -145,6 +230,9 @@ class KhetGrpcService final : public v1::KhetService::Service {
 
   SessionService* const core_;
   const KhetGrpcServiceOptions options_;
+  // Runs the calls touching a session; null when options_.store_threads is
+  // 0.
+  const std::unique_ptr<CallPool> store_pool_;
   Mutex mu_;  // a std::mutex: visible to ThreadSanitizer (service/mutex.h)
   std::atomic<bool> shutting_down_{false};
   std::set<EventStream*> watches_ ABSL_GUARDED_BY(mu_);

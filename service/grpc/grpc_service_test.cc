@@ -26,6 +26,7 @@
 #include "service/mutex.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
+#include "service/store/session_store.h"
 
 namespace khet {
 namespace {
@@ -51,7 +52,66 @@ constexpr int kMaxMessageBytes = 64 * 1024;
                               << status_.error_message();                     \
   } while (false)
 
-class GrpcServiceTest : public ::testing::Test {
+// The memory store, except that Update waits while the gate is closed: a
+// store whose writes take long.
+class GatedStore final : public SessionStore {
+ public:
+  void Close() {
+    MutexLock lock(&mu_);
+    open_ = false;
+  }
+  void Open() {
+    MutexLock lock(&mu_);
+    open_ = true;
+    opened_.SignalAll();
+  }
+  // Writes waiting at the gate now.
+  int waiting() {
+    MutexLock lock(&mu_);
+    return waiting_;
+  }
+
+  absl::Status Create(const SessionRecord& record,
+                      absl::Span<const EventRecord> events) override {
+    return store_.Create(record, events);
+  }
+  absl::Status Update(const SessionRecord& record, int64_t expected_version,
+                      absl::Span<const EventRecord> events) override {
+    {
+      MutexLock lock(&mu_);
+      ++waiting_;
+      while (!open_) opened_.WaitWithTimeout(&mu_, absl::Seconds(1));
+      --waiting_;
+    }
+    return store_.Update(record, expected_version, events);
+  }
+  absl::Status Delete(std::string_view id) override {
+    return store_.Delete(id);
+  }
+  absl::StatusOr<SessionRecord> Get(std::string_view id) override {
+    return store_.Get(id);
+  }
+  absl::StatusOr<std::vector<SessionRecord>> LoadAll() override {
+    return store_.LoadAll();
+  }
+  absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
+                                                       int64_t after_version,
+                                                       int limit) override {
+    return store_.EventsAfter(id, after_version, limit);
+  }
+
+ private:
+  MemoryStore store_;
+  Mutex mu_;
+  CondVar opened_;
+  bool open_ ABSL_GUARDED_BY(mu_) = true;
+  int waiting_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+// Every test runs with the calls served on gRPC's callback threads
+// (store_threads 0, as khetd does for the memory store) and on the
+// service's store threads (as for SQLite): the parameter.
+class GrpcServiceTest : public ::testing::TestWithParam<int> {
  protected:
   void SetUp() override {
     ServiceOptions options;
@@ -66,6 +126,7 @@ class GrpcServiceTest : public ::testing::Test {
     core_ = std::move(*core);
     KhetGrpcServiceOptions service_options;
     service_options.watch_poll_interval = absl::Milliseconds(10);
+    service_options.store_threads = GetParam();
     service_options.log = [this](const std::string& line) {
       MutexLock lock(&log_mu_);
       log_.push_back(line);
@@ -82,6 +143,7 @@ class GrpcServiceTest : public ::testing::Test {
   }
 
   void TearDown() override {
+    store_.Open();  // no write waits forever when a test failed
     service_->Shutdown();
     server_->Shutdown(std::chrono::system_clock::now() +
                       std::chrono::seconds(5));
@@ -199,7 +261,7 @@ class GrpcServiceTest : public ::testing::Test {
     return false;
   }
 
-  MemoryStore store_;
+  GatedStore store_;
   std::unique_ptr<SessionService> core_;
   std::unique_ptr<KhetGrpcService> service_;
   std::unique_ptr<grpc::Server> server_;
@@ -210,9 +272,17 @@ class GrpcServiceTest : public ::testing::Test {
   std::vector<std::string> log_ ABSL_GUARDED_BY(log_mu_);
 };
 
+std::string ThreadsName(const ::testing::TestParamInfo<int>& threads) {
+  return threads.param == 0 ? std::string("CallbackThreads")
+                            : absl::StrCat("StoreThreads", threads.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, GrpcServiceTest, ::testing::Values(0, 4),
+                         ThreadsName);
+
 // ---- Every RPC -----------------------------------------------------------
 
-TEST_F(GrpcServiceTest, ListSetupsAndColorSchemes) {
+TEST_P(GrpcServiceTest, ListSetupsAndColorSchemes) {
   v1::ListSetupsResponse setups;
   ASSERT_GRPC_OK(
       stub_->ListSetups(Context().get(), v1::ListSetupsRequest(), &setups));
@@ -228,7 +298,7 @@ TEST_F(GrpcServiceTest, ListSetupsAndColorSchemes) {
   EXPECT_TRUE(WaitForLog({"method=ListSetups", "code=OK", "latency_ms="}));
 }
 
-TEST_F(GrpcServiceTest, CreateGetListDelete) {
+TEST_P(GrpcServiceTest, CreateGetListDelete) {
   const v1::CreateSessionResponse created = Create("classic-1");
   const std::string id = created.session().id();
   EXPECT_FALSE(id.empty());
@@ -258,7 +328,7 @@ TEST_F(GrpcServiceTest, CreateGetListDelete) {
   EXPECT_CODE(stub_->GetSession(Context().get(), get, &gone), NOT_FOUND);
 }
 
-TEST_F(GrpcServiceTest, JoinStartsTheGameAndLeaveFreesTheSeat) {
+TEST_P(GrpcServiceTest, JoinStartsTheGameAndLeaveFreesTheSeat) {
   const Game game = StartGame();
   v1::Session session = Get(game.id);
   EXPECT_EQ(session.status(), v1::IN_PROGRESS);
@@ -272,7 +342,7 @@ TEST_F(GrpcServiceTest, JoinStartsTheGameAndLeaveFreesTheSeat) {
   EXPECT_FALSE(session.seats(1).occupied());
 }
 
-TEST_F(GrpcServiceTest, ChooseSetupBeforeTheGame) {
+TEST_P(GrpcServiceTest, ChooseSetupBeforeTheGame) {
   const v1::CreateSessionResponse created = Create("classic-2");
   v1::ChooseSetupRequest request;
   request.set_session_id(created.session().id());
@@ -285,7 +355,7 @@ TEST_F(GrpcServiceTest, ChooseSetupBeforeTheGame) {
   EXPECT_EQ(session.rules().ply_limit(), 300);
 }
 
-TEST_F(GrpcServiceTest, MakeMoveAndListLegalMoves) {
+TEST_P(GrpcServiceTest, MakeMoveAndListLegalMoves) {
   const Game game = StartGame();
   const int64_t version = Get(game.id).version();
 
@@ -307,7 +377,7 @@ TEST_F(GrpcServiceTest, MakeMoveAndListLegalMoves) {
   EXPECT_EQ(Get(game.id).moves_size(), 1);
 }
 
-TEST_F(GrpcServiceTest, Resign) {
+TEST_P(GrpcServiceTest, Resign) {
   const Game game = StartGame();
   v1::ResignRequest request;
   request.set_session_id(game.id);
@@ -318,7 +388,7 @@ TEST_F(GrpcServiceTest, Resign) {
   EXPECT_EQ(session.result().reason(), v1::RESIGNATION);
 }
 
-TEST_F(GrpcServiceTest, OfferAndAcceptDraw) {
+TEST_P(GrpcServiceTest, OfferAndAcceptDraw) {
   const Game game = StartGame();
   v1::OfferDrawRequest offer;
   offer.set_session_id(game.id);
@@ -334,7 +404,7 @@ TEST_F(GrpcServiceTest, OfferAndAcceptDraw) {
   EXPECT_EQ(session.result().reason(), v1::AGREED_DRAW);
 }
 
-TEST_F(GrpcServiceTest, ClaimRepetitionDrawBeforeARepetitionFails) {
+TEST_P(GrpcServiceTest, ClaimRepetitionDrawBeforeARepetitionFails) {
   const Game game = StartGame();
   v1::ClaimRepetitionDrawRequest request;
   request.set_session_id(game.id);
@@ -344,7 +414,7 @@ TEST_F(GrpcServiceTest, ClaimRepetitionDrawBeforeARepetitionFails) {
       FAILED_PRECONDITION);
 }
 
-TEST_F(GrpcServiceTest, ClaimRepetitionDrawOnTheThirdOccurrence) {
+TEST_P(GrpcServiceTest, ClaimRepetitionDrawOnTheThirdOccurrence) {
   const Game game = StartGame();
   // A Pyramid of each side turns and turns back, twice, hitting nothing:
   // the start occurs for the third time.
@@ -365,7 +435,7 @@ TEST_F(GrpcServiceTest, ClaimRepetitionDrawOnTheThirdOccurrence) {
   EXPECT_EQ(session.result().reason(), v1::REPETITION_CLAIMED);
 }
 
-TEST_F(GrpcServiceTest, UpdateSettingsAndResetGame) {
+TEST_P(GrpcServiceTest, UpdateSettingsAndResetGame) {
   const Game game = StartGame();
   v1::UpdateSettingsRequest update;
   update.set_session_id(game.id);
@@ -387,7 +457,7 @@ TEST_F(GrpcServiceTest, UpdateSettingsAndResetGame) {
   EXPECT_TRUE(session.settings().quiet());
 }
 
-TEST_F(GrpcServiceTest, RenderBoard) {
+TEST_P(GrpcServiceTest, RenderBoard) {
   const Game game = StartGame();
   v1::MakeMoveResponse moved;
   ASSERT_GRPC_OK(Move(game.id, game.silver, "j1L", &moved));
@@ -404,7 +474,7 @@ TEST_F(GrpcServiceTest, RenderBoard) {
 
 // ---- Error codes ---------------------------------------------------------
 
-TEST_F(GrpcServiceTest, UnauthenticatedWithoutToken) {
+TEST_P(GrpcServiceTest, UnauthenticatedWithoutToken) {
   const Game game = StartGame();
   v1::MakeMoveResponse response;
   const grpc::Status status = Move(game.id, "", "j1L", &response);
@@ -420,7 +490,7 @@ TEST_F(GrpcServiceTest, UnauthenticatedWithoutToken) {
               UNAUTHENTICATED);
 }
 
-TEST_F(GrpcServiceTest, UnauthenticatedWithMalformedAuthorization) {
+TEST_P(GrpcServiceTest, UnauthenticatedWithMalformedAuthorization) {
   const Game game = StartGame();
   for (const std::string& value :
        std::vector<std::string>{"Basic " + game.silver, game.silver, "Bearer ",
@@ -445,7 +515,7 @@ TEST_F(GrpcServiceTest, UnauthenticatedWithMalformedAuthorization) {
   ASSERT_GRPC_OK(stub_->MakeMove(&context, request, &response));
 }
 
-TEST_F(GrpcServiceTest, PermissionDeniedWithWrongToken) {
+TEST_P(GrpcServiceTest, PermissionDeniedWithWrongToken) {
   const Game game = StartGame();
   v1::MakeMoveResponse response;
   EXPECT_CODE(Move(game.id, "not-a-token-of-this-board", "j1L", &response),
@@ -458,7 +528,7 @@ TEST_F(GrpcServiceTest, PermissionDeniedWithWrongToken) {
               PERMISSION_DENIED);
 }
 
-TEST_F(GrpcServiceTest, NotFound) {
+TEST_P(GrpcServiceTest, NotFound) {
   v1::GetSessionRequest get;
   get.set_session_id("no-such-session");
   v1::Session session;
@@ -478,7 +548,7 @@ TEST_F(GrpcServiceTest, NotFound) {
   EXPECT_CODE(reader->Finish(), NOT_FOUND);
 }
 
-TEST_F(GrpcServiceTest, InvalidArgumentForAnIllegalMove) {
+TEST_P(GrpcServiceTest, InvalidArgumentForAnIllegalMove) {
   const Game game = StartGame();
   v1::MakeMoveResponse response;
   const grpc::Status status = Move(game.id, game.silver, "a1-a2", &response);
@@ -487,13 +557,13 @@ TEST_F(GrpcServiceTest, InvalidArgumentForAnIllegalMove) {
   EXPECT_CODE(Move(game.id, game.silver, "e4-e9", &response), INVALID_ARGUMENT);
 }
 
-TEST_F(GrpcServiceTest, FailedPreconditionForTheWrongTurn) {
+TEST_P(GrpcServiceTest, FailedPreconditionForTheWrongTurn) {
   const Game game = StartGame();
   v1::MakeMoveResponse response;
   EXPECT_CODE(Move(game.id, game.red, "a8L", &response), FAILED_PRECONDITION);
 }
 
-TEST_F(GrpcServiceTest, FailedPreconditionAfterTheGame) {
+TEST_P(GrpcServiceTest, FailedPreconditionAfterTheGame) {
   const Game game = StartGame();
   v1::ResignRequest resign;
   resign.set_session_id(game.id);
@@ -504,7 +574,7 @@ TEST_F(GrpcServiceTest, FailedPreconditionAfterTheGame) {
               FAILED_PRECONDITION);
 }
 
-TEST_F(GrpcServiceTest, AbortedForAStaleVersion) {
+TEST_P(GrpcServiceTest, AbortedForAStaleVersion) {
   const Game game = StartGame();
   const int64_t version = Get(game.id).version();
   v1::MakeMoveResponse response;
@@ -514,7 +584,7 @@ TEST_F(GrpcServiceTest, AbortedForAStaleVersion) {
   EXPECT_THAT(status.error_message(), HasSubstr(std::to_string(version)));
 }
 
-TEST_F(GrpcServiceTest, ResourceExhaustedForAnOversizedRequest) {
+TEST_P(GrpcServiceTest, ResourceExhaustedForAnOversizedRequest) {
   v1::CreateSessionRequest request;
   request.set_name(std::string(kMaxMessageBytes + 1, 'x'));
   v1::CreateSessionResponse response;
@@ -522,7 +592,7 @@ TEST_F(GrpcServiceTest, ResourceExhaustedForAnOversizedRequest) {
               RESOURCE_EXHAUSTED);
 }
 
-TEST_F(GrpcServiceTest, ResourceExhaustedForTooManyWatchers) {
+TEST_P(GrpcServiceTest, ResourceExhaustedForTooManyWatchers) {
   const Game game = StartGame();
   std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
   std::vector<std::unique_ptr<grpc::ClientReader<v1::Event>>> readers;
@@ -547,7 +617,7 @@ TEST_F(GrpcServiceTest, ResourceExhaustedForTooManyWatchers) {
 
 // ---- Watch ---------------------------------------------------------------
 
-TEST_F(GrpcServiceTest, WatchSendsHistoryThenLiveMovesUntilCancelled) {
+TEST_P(GrpcServiceTest, WatchSendsHistoryThenLiveMovesUntilCancelled) {
   const Game game = StartGame();
   const int64_t version = Get(game.id).version();
   v1::WatchRequest request;
@@ -580,7 +650,7 @@ TEST_F(GrpcServiceTest, WatchSendsHistoryThenLiveMovesUntilCancelled) {
       WaitForLog({"method=Watch", "session=" + game.id, "code=CANCELLED"}));
 }
 
-TEST_F(GrpcServiceTest, WatchAfterTheCurrentVersionSendsOnlyNewEvents) {
+TEST_P(GrpcServiceTest, WatchAfterTheCurrentVersionSendsOnlyNewEvents) {
   const Game game = StartGame();
   const int64_t version = Get(game.id).version();
   v1::WatchRequest request;
@@ -602,20 +672,19 @@ TEST_F(GrpcServiceTest, WatchAfterTheCurrentVersionSendsOnlyNewEvents) {
   reader->Finish();
 }
 
-TEST_F(GrpcServiceTest, WatchEndsWithNotFoundAfterTheSessionIsDeleted) {
+TEST_P(GrpcServiceTest, WatchEndsWithNotFoundAfterTheSessionIsDeleted) {
   const Game game = StartGame();
   v1::WatchRequest request;
   request.set_session_id(game.id);
-  request.set_after_version(Get(game.id).version());
+  // From the last event on: once it arrives the watch is running, and the
+  // deletion cannot overtake the Watch call.
+  const int64_t version = Get(game.id).version();
+  request.set_after_version(version - 1);
   auto context = Context();
   auto reader = stub_->Watch(context.get(), request);
-  // Make sure the watch is running on the server before deleting: a watch
-  // that starts after the deletion only gets NOT_FOUND.
-  v1::MakeMoveResponse moved;
-  ASSERT_GRPC_OK(Move(game.id, game.silver, "j1L", &moved));
   v1::Event event;
   ASSERT_TRUE(reader->Read(&event));
-  ASSERT_EQ(event.kind_case(), v1::Event::kMoveMade);
+  EXPECT_EQ(event.version(), version);
 
   v1::DeleteSessionRequest remove;
   remove.set_session_id(game.id);
@@ -628,7 +697,7 @@ TEST_F(GrpcServiceTest, WatchEndsWithNotFoundAfterTheSessionIsDeleted) {
   EXPECT_CODE(reader->Finish(), NOT_FOUND);
 }
 
-TEST_F(GrpcServiceTest, ShutdownEndsWatchesWithUnavailable) {
+TEST_P(GrpcServiceTest, ShutdownEndsWatchesWithUnavailable) {
   const Game game = StartGame();
   v1::WatchRequest request;
   request.set_session_id(game.id);
@@ -653,7 +722,7 @@ TEST_F(GrpcServiceTest, ShutdownEndsWatchesWithUnavailable) {
 
 // ---- The computer --------------------------------------------------------
 
-TEST_F(GrpcServiceTest, ListLevelsAndSuggestMove) {
+TEST_P(GrpcServiceTest, ListLevelsAndSuggestMove) {
   v1::ListLevelsResponse levels;
   ASSERT_GRPC_OK(
       stub_->ListLevels(Context().get(), v1::ListLevelsRequest(), &levels));
@@ -683,7 +752,7 @@ TEST_F(GrpcServiceTest, ListLevelsAndSuggestMove) {
               INVALID_ARGUMENT);
 }
 
-TEST_F(GrpcServiceTest, SeatComputerAndItAnswers) {
+TEST_P(GrpcServiceTest, SeatComputerAndItAnswers) {
   const v1::CreateSessionResponse created = Create();
   const std::string id = created.session().id();
   const v1::JoinSeatResponse alice = Join(id, v1::SILVER, "alice");
@@ -724,7 +793,7 @@ v1::SuggestMoveRequest DeepSuggestion(const std::string& id) {
   return request;
 }
 
-TEST_F(GrpcServiceTest, SuggestMoveAnswersBeforeAShortDeadline) {
+TEST_P(GrpcServiceTest, SuggestMoveAnswersBeforeAShortDeadline) {
   const Game game = StartGame();
   grpc::ClientContext context;
   const auto start = std::chrono::system_clock::now();
@@ -738,7 +807,7 @@ TEST_F(GrpcServiceTest, SuggestMoveAnswersBeforeAShortDeadline) {
   EXPECT_LT(std::chrono::system_clock::now() - start, std::chrono::seconds(1));
 }
 
-TEST_F(GrpcServiceTest, SuggestMoveStopsWhenTheClientCancels) {
+TEST_P(GrpcServiceTest, SuggestMoveStopsWhenTheClientCancels) {
   const Game game = StartGame();
   auto context = Context();
   std::thread canceller([&] {
@@ -757,7 +826,7 @@ TEST_F(GrpcServiceTest, SuggestMoveStopsWhenTheClientCancels) {
   EXPECT_EQ(Get(game.id).id(), game.id);
 }
 
-TEST_F(GrpcServiceTest, ShutdownEndsASuggestionWithUnavailable) {
+TEST_P(GrpcServiceTest, ShutdownEndsASuggestionWithUnavailable) {
   const Game game = StartGame();
   std::thread stopper([&] {
     absl::SleepFor(absl::Milliseconds(200));
@@ -806,7 +875,7 @@ grpc::Status HealthCheck(grpc::Channel* channel, const std::string& service,
   return status;
 }
 
-TEST_F(GrpcServiceTest, HealthCheckSaysServing) {
+TEST_P(GrpcServiceTest, HealthCheckSaysServing) {
   // HealthCheckResponse{status: SERVING} is field 1, value 1.
   const std::string kServing("\x08\x01", 2);
   for (const std::string service : {"", "khet.v1.KhetService"}) {
@@ -819,7 +888,7 @@ TEST_F(GrpcServiceTest, HealthCheckSaysServing) {
               NOT_FOUND);
 }
 
-TEST_F(GrpcServiceTest, ReflectionListsTheService) {
+TEST_P(GrpcServiceTest, ReflectionListsTheService) {
   // ServerReflectionRequest{list_services: ""} is field 7, empty string.
   grpc::ClientContext context;
   auto stream = std::unique_ptr<
@@ -843,6 +912,51 @@ TEST_F(GrpcServiceTest, ReflectionListsTheService) {
   while (stream->Read(&response)) {
   }
   ASSERT_GRPC_OK(stream->Finish());
+}
+
+// ---- Store threads -------------------------------------------------------
+
+// The service with as many store threads as the test blocks writes.
+class StoreThreadsTest : public GrpcServiceTest {};
+
+INSTANTIATE_TEST_SUITE_P(Threads, StoreThreadsTest, ::testing::Values(16),
+                         ThreadsName);
+
+TEST_P(StoreThreadsTest, OtherCallsAnswerWhileEveryStoreThreadWaits) {
+  const int writes = GetParam();
+  std::vector<Game> games;
+  for (int i = 0; i < writes; ++i) games.push_back(StartGame());
+  store_.Close();
+  std::vector<std::thread> movers;
+  for (const Game& game : games) {
+    movers.emplace_back([this, &game] {
+      v1::MakeMoveResponse moved;
+      const grpc::Status status = Move(game.id, game.silver, "j1L", &moved);
+      EXPECT_TRUE(status.ok()) << status.error_message();
+    });
+  }
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (store_.waiting() < writes && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(1));
+  }
+  EXPECT_EQ(store_.waiting(), writes);
+
+  // gRPC's callback threads are free: calls that touch no session answer,
+  // and so does the health check.
+  v1::ListSetupsResponse setups;
+  EXPECT_TRUE(
+      stub_->ListSetups(Context().get(), v1::ListSetupsRequest(), &setups)
+          .ok());
+  v1::ListLevelsResponse levels;
+  EXPECT_TRUE(
+      stub_->ListLevels(Context().get(), v1::ListLevelsRequest(), &levels)
+          .ok());
+  std::string health;
+  EXPECT_TRUE(HealthCheck(channel_.get(), "", &health).ok());
+
+  store_.Open();
+  for (std::thread& mover : movers) mover.join();
+  for (const Game& game : games) EXPECT_EQ(Get(game.id).moves_size(), 1);
 }
 
 // ---- The helpers ---------------------------------------------------------

@@ -78,6 +78,11 @@ ABSL_FLAG(int, max_suggestion_seconds,
           static_cast<int>(
               absl::ToInt64Seconds(khet::ServiceLimits().max_suggestion_time)),
           "The longest a SuggestMove search runs, whatever its deadline");
+ABSL_FLAG(int, store_threads, 256,
+          "With --store=sqlite: threads that serve the calls touching a "
+          "session, which wait for the disk (concurrent writes share one "
+          "sync); the memory store never waits and serves calls on gRPC's "
+          "threads");
 
 ABSL_FLAG(std::string, http_listen, "127.0.0.1:8080",
           "Address of the HTTP/JSON gateway and web board, host:port; port 0 "
@@ -190,6 +195,10 @@ int Run(const sigset_t& stop_signals) {
   if (limits.max_suggestion_time < absl::Seconds(1)) {
     return UsageError("--max_suggestion_seconds must be >= 1");
   }
+  const int store_threads = absl::GetFlag(FLAGS_store_threads);
+  if (store_threads < 1 || store_threads > 1024) {
+    return UsageError("--store_threads must be 1 to 1024");
+  }
   HttpGatewayOptions http_options;
   http_options.max_body_bytes = static_cast<size_t>(max_message_bytes);
   http_options.max_waiting = absl::GetFlag(FLAGS_http_max_waiting);
@@ -219,7 +228,9 @@ int Run(const sigset_t& stop_signals) {
     return Fail(
         absl::StrCat("cannot load the sessions: ", core.status().ToString()));
   }
-  KhetGrpcService service(core->get());
+  KhetGrpcServiceOptions service_options;
+  service_options.store_threads = store_kind == "memory" ? 0 : store_threads;
+  KhetGrpcService service(core->get(), std::move(service_options));
 
   EnableHealthCheckingAndReflection();
   grpc::ServerBuilder builder;
