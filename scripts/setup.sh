@@ -59,19 +59,14 @@ if ! command -v npm >/dev/null; then
     --no-install-recommends nodejs npm
 fi
 
-# The Node.js client's packages, as clients/node/package-lock.json pins them;
-# skipped while node_modules is newer than the lock file.
-node_client="$(cd "$(dirname "$0")/.." && pwd)/clients/node"
-if [[ ! "$node_client/node_modules/.package-lock.json" -nt "$node_client/package-lock.json" ]]; then
-  echo "setup: npm ci in clients/node"
-  (cd "$node_client" && npm ci --no-audit --no-fund --loglevel=error)
-fi
-
-# playwright-core for the web board's browser test, as
-# tests/browser/package-lock.json pins it (it drives the chromium above; no
-# browser download); skipped while node_modules is newer than the lock file.
-browser_test="$(cd "$(dirname "$0")/.." && pwd)/tests/browser"
-if [[ ! "$browser_test/node_modules/.package-lock.json" -nt "$browser_test/package-lock.json" ]]; then
-  echo "setup: npm ci in tests/browser"
-  (cd "$browser_test" && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# npm packages as each folder's package-lock.json pins them: the Node.js
+# client's, and playwright-core for the web board's browser test (it drives
+# the chromium above; no browser download). Skipped while node_modules is
+# newer than the lock file.
+root="$(cd "$(dirname "$0")/.." && pwd)"
+for folder in clients/node tests/browser; do
+  if [[ ! "$root/$folder/node_modules/.package-lock.json" -nt "$root/$folder/package-lock.json" ]]; then
+    echo "setup: npm ci in $folder"
+    (cd "$root/$folder" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+done
