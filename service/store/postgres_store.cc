@@ -413,6 +413,24 @@ absl::Status PostgresStore::Transact(
   return status;
 }
 
+absl::Status PostgresStore::AppendEventsAndNotify(
+    Connection& c, const SessionRecord& record,
+    absl::Span<const EventRecord> events) {
+  for (const EventRecord& event : events) {
+    KHET_RETURN_IF_ERROR(
+        c.Run("insert_event",
+              {Text(record.id), Text(absl::StrCat(event.version)),
+               Binary(event.event)},
+              "insert an event")
+            .status());
+  }
+  return c
+      .Run("notify",
+           {Text(kChannel), Text(absl::StrCat(record.version, " ", record.id))},
+           "notify")
+      .status();
+}
+
 absl::Status PostgresStore::Create(const SessionRecord& record,
                                    absl::Span<const EventRecord> events) {
   KHET_RETURN_IF_ERROR(CheckNewEvents(record.id, 0, events));
@@ -428,20 +446,7 @@ absl::Status PostgresStore::Create(const SessionRecord& record,
           absl::StrCat("session \"", record.id, "\" already exists"));
     }
     // A deleted session's events went with it, so the log is empty.
-    for (const EventRecord& event : events) {
-      KHET_RETURN_IF_ERROR(
-          c.Run("insert_event",
-                {Text(record.id), Text(absl::StrCat(event.version)),
-                 Binary(event.event)},
-                "insert an event")
-              .status());
-    }
-    return c
-        .Run("notify",
-             {Text(kChannel),
-              Text(absl::StrCat(record.version, " ", record.id))},
-             "notify")
-        .status();
+    return AppendEventsAndNotify(c, record, events);
   });
 }
 
@@ -465,20 +470,7 @@ absl::Status PostgresStore::Update(const SessionRecord& record,
         c.Run("update", {Text(record.id), Text(version), Binary(record.state)},
               "update the session")
             .status());
-    for (const EventRecord& event : events) {
-      KHET_RETURN_IF_ERROR(
-          c.Run("insert_event",
-                {Text(record.id), Text(absl::StrCat(event.version)),
-                 Binary(event.event)},
-                "insert an event")
-              .status());
-    }
-    return c
-        .Run("notify",
-             {Text(kChannel),
-              Text(absl::StrCat(record.version, " ", record.id))},
-             "notify")
-        .status();
+    return AppendEventsAndNotify(c, record, events);
   });
 }
 

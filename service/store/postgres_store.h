@@ -130,6 +130,11 @@ class PostgresStore final : public SessionStore {
   // The part of InTransaction after BEGIN on `c`.
   absl::Status Transact(Connection& c,
                         const std::function<absl::Status(Connection&)>& body);
+  // Inside a transaction: appends `events` to the session's log and
+  // notifies kChannel of the session's new version.
+  static absl::Status AppendEventsAndNotify(
+      Connection& c, const SessionRecord& record,
+      absl::Span<const EventRecord> events);
 
   // A new connection LISTENing on kChannel; nullptr if that failed.
   std::unique_ptr<Connection> OpenListening();
