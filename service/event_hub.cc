@@ -31,30 +31,80 @@ Subscription::Item Subscription::Next(absl::Duration timeout) {
 }
 
 void Subscription::Cancel() {
+  std::function<void()> ready;
+  {
+    MutexLock lock(&mu_);
+    cancelled_ = true;
+    queue_.clear();
+    changed_.SignalAll();
+    ready = TakeReadyLocked();
+  }
+  RunReady(std::move(ready));
+}
+
+bool Subscription::ReadyLocked() const {
+  return cancelled_ || behind_ || closed_ || !queue_.empty();
+}
+
+std::function<void()> Subscription::TakeReadyLocked() {
+  std::function<void()> ready = std::move(ready_);
+  ready_ = nullptr;
+  if (ready) ++ready_running_;
+  return ready;
+}
+
+void Subscription::RunReady(std::function<void()> ready) {
+  if (!ready) return;
+  ready();
   MutexLock lock(&mu_);
-  cancelled_ = true;
-  queue_.clear();
+  --ready_running_;
   changed_.SignalAll();
 }
 
-bool Subscription::Push(const v1::Event& event) {
+void Subscription::NotifyWhenReady(std::function<void()> ready) {
+  {
+    MutexLock lock(&mu_);
+    if (!ReadyLocked()) {
+      ready_ = std::move(ready);
+      return;
+    }
+    ready_ = nullptr;
+    ++ready_running_;
+  }
+  RunReady(std::move(ready));
+}
+
+void Subscription::ForgetReady() {
+  MutexLock lock(&mu_);
+  ready_ = nullptr;
+  while (ready_running_ > 0) changed_.WaitWithTimeout(&mu_, absl::Seconds(1));
+}
+
+bool Subscription::Push(const v1::Event& event, std::function<void()>* ready) {
   MutexLock lock(&mu_);
   if (cancelled_ || behind_) return false;
   if (static_cast<int>(queue_.size()) >= buffer_) {
     behind_ = true;
     queue_.clear();
     changed_.SignalAll();
+    *ready = TakeReadyLocked();
     return false;
   }
   queue_.push_back(event);
   changed_.SignalAll();
+  *ready = TakeReadyLocked();
   return true;
 }
 
 void Subscription::Close() {
-  MutexLock lock(&mu_);
-  closed_ = true;
-  changed_.SignalAll();
+  std::function<void()> ready;
+  {
+    MutexLock lock(&mu_);
+    closed_ = true;
+    changed_.SignalAll();
+    ready = TakeReadyLocked();
+  }
+  RunReady(std::move(ready));
 }
 
 absl::StatusOr<std::shared_ptr<Subscription>> EventHub::Subscribe(
@@ -83,23 +133,34 @@ void EventHub::Unsubscribe(const Subscription* sub) {
 }
 
 void EventHub::Publish(const std::vector<v1::Event>& events) {
-  MutexLock lock(&mu_);
-  if (closed_) return;
-  for (const v1::Event& event : events) {
-    subs_.erase(
-        std::remove_if(subs_.begin(), subs_.end(),
-                       [&event](const std::shared_ptr<Subscription>& s) {
-                         return !s->Push(event);
-                       }),
-        subs_.end());
+  // Readers waiting without a thread are told once the hub's lock is free.
+  std::vector<std::pair<std::shared_ptr<Subscription>, std::function<void()>>>
+      wake;
+  {
+    MutexLock lock(&mu_);
+    if (closed_) return;
+    for (const v1::Event& event : events) {
+      subs_.erase(std::remove_if(subs_.begin(), subs_.end(),
+                                 [&](const std::shared_ptr<Subscription>& s) {
+                                   std::function<void()> ready;
+                                   const bool kept = s->Push(event, &ready);
+                                   if (ready) wake.emplace_back(s, ready);
+                                   return !kept;
+                                 }),
+                  subs_.end());
+    }
   }
+  for (auto& [sub, ready] : wake) sub->RunReady(std::move(ready));
 }
 
 void EventHub::Close() {
-  MutexLock lock(&mu_);
-  closed_ = true;
-  for (const auto& sub : subs_) sub->Close();
-  subs_.clear();
+  std::vector<std::shared_ptr<Subscription>> subs;
+  {
+    MutexLock lock(&mu_);
+    closed_ = true;
+    subs.swap(subs_);
+  }
+  for (const auto& sub : subs) sub->Close();
 }
 
 int EventHub::watcher_count() {

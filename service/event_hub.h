@@ -6,6 +6,7 @@
 #define KHET_SERVICE_EVENT_HUB_H_
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -34,11 +35,26 @@ class Subscription {
   // Wakes a waiting Next; every later Next returns kCancelled.
   void Cancel();
 
+  // Calls `ready` once when Next(zero) would not time out: at once (on this
+  // thread) if that is so now, else from the next Push, Close or Cancel,
+  // outside this subscription's lock. Replaces a request not yet run.
+  void NotifyWhenReady(std::function<void()> ready);
+  // Drops a pending request; after it returns, no `ready` of this
+  // subscription is running or will run.
+  void ForgetReady();
+
  private:
   friend class EventHub;
   // Queues the event; false (and now behind) if the queue was full.
-  bool Push(const v1::Event& event);
+  // Returns in *ready the request to run once the caller holds no lock.
+  bool Push(const v1::Event& event, std::function<void()>* ready);
   void Close();
+  // Whether Next(zero) would answer at once.
+  bool ReadyLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Takes the pending request out, counted as running until RunReady.
+  std::function<void()> TakeReadyLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Runs a request from TakeReadyLocked (nothing if empty) with no lock held.
+  void RunReady(std::function<void()> ready);
 
   const int buffer_;
   Mutex mu_;
@@ -47,6 +63,8 @@ class Subscription {
   bool behind_ ABSL_GUARDED_BY(mu_) = false;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+  std::function<void()> ready_ ABSL_GUARDED_BY(mu_);
+  int ready_running_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 // The subscriptions of one session. Thread-safe.

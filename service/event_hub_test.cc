@@ -1,5 +1,6 @@
 #include "service/event_hub.h"
 
+#include <atomic>
 #include <thread>
 
 #include "gtest/gtest.h"
@@ -88,6 +89,85 @@ TEST(EventHubTest, PublishingFromManyThreads) {
     ++count;
   }
   EXPECT_EQ(count, 2000);
+}
+
+TEST(EventHubTest, NotifyWhenReadyRunsOnceOnTheNextEvent) {
+  EventHub hub(4);
+  auto sub = *hub.Subscribe(10);
+  int calls = 0;
+  sub->NotifyWhenReady([&calls] { ++calls; });
+  EXPECT_EQ(calls, 0);  // nothing queued yet
+  hub.Publish({At(1), At(2)});
+  EXPECT_EQ(calls, 1);  // once, however many events came
+  hub.Publish({At(3)});
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(sub->Next(absl::ZeroDuration()).event.version(), 1);
+}
+
+TEST(EventHubTest, NotifyWhenReadyRunsAtOnceWhenSomethingIsQueued) {
+  EventHub hub(4);
+  auto sub = *hub.Subscribe(10);
+  hub.Publish({At(1)});
+  int calls = 0;
+  sub->NotifyWhenReady([&calls] { ++calls; });
+  EXPECT_EQ(calls, 1);
+}
+
+TEST(EventHubTest, NotifyWhenReadyRunsOnCloseCancelAndCutOff) {
+  EventHub hub(1);
+  auto closed = *hub.Subscribe(10);
+  auto cancelled = *hub.Subscribe(10);
+  int close_calls = 0, cancel_calls = 0;
+  cancelled->NotifyWhenReady([&] { ++cancel_calls; });
+  cancelled->Cancel();
+  EXPECT_EQ(cancel_calls, 1);
+
+  auto behind = *hub.Subscribe(10);
+  hub.Publish({At(1)});
+  ASSERT_EQ(closed->Next(absl::ZeroDuration()).state,
+            Subscription::State::kEvent);
+  int behind_calls = 0;
+  behind->NotifyWhenReady([&] { ++behind_calls; });  // it holds an event
+  EXPECT_EQ(behind_calls, 1);
+  behind->NotifyWhenReady([&] { ++behind_calls; });
+  hub.Publish({At(2)});  // its queue of one overflows
+  EXPECT_EQ(behind_calls, 2);
+  EXPECT_EQ(behind->Next(absl::ZeroDuration()).state,
+            Subscription::State::kBehind);
+
+  closed->NotifyWhenReady([&] { ++close_calls; });
+  EXPECT_EQ(close_calls, 1);  // event 2 is queued
+  ASSERT_EQ(closed->Next(absl::ZeroDuration()).state,
+            Subscription::State::kEvent);
+  closed->NotifyWhenReady([&] { ++close_calls; });
+  hub.Close();
+  EXPECT_EQ(close_calls, 2);
+}
+
+TEST(EventHubTest, ForgetReadyDropsTheRequest) {
+  EventHub hub(4);
+  auto sub = *hub.Subscribe(10);
+  int calls = 0;
+  sub->NotifyWhenReady([&calls] { ++calls; });
+  sub->ForgetReady();
+  hub.Publish({At(1)});
+  EXPECT_EQ(calls, 0);
+}
+
+TEST(EventHubTest, ForgetReadyWaitsForARunningRequest) {
+  EventHub hub(4);
+  auto sub = *hub.Subscribe(10);
+  std::atomic<bool> running{false}, finished{false};
+  sub->NotifyWhenReady([&] {
+    running = true;
+    absl::SleepFor(absl::Milliseconds(50));
+    finished = true;
+  });
+  std::thread publisher([&] { hub.Publish({At(1)}); });
+  while (!running) absl::SleepFor(absl::Milliseconds(1));
+  sub->ForgetReady();
+  EXPECT_TRUE(finished);
+  publisher.join();
 }
 
 }  // namespace

@@ -92,6 +92,16 @@ class EventStream {
       absl::Duration timeout) = 0;
   // Wakes a blocked Next and ends the stream; callable from any thread.
   virtual void Cancel() = 0;
+  // For readers that must not block (event loops, gRPC reactors): asks for
+  // `ready` to be called once, when Next(absl::ZeroDuration()) may answer
+  // something other than nullopt (an event, an error, the end). If that is
+  // so already, `ready` runs at once on this thread before the call
+  // returns; otherwise later, on the thread that publishes, cancels or
+  // closes, with no lock of the stream's held. One request at a time: a
+  // later one replaces an earlier one that has not run. `ready` must be
+  // quick (hand the work over, never call Next in it). Not called after the
+  // stream is destroyed.
+  virtual void NotifyWhenReady(std::function<void()> ready) = 0;
 };
 
 // Decisions where khet_service.proto is silent:

@@ -17,7 +17,21 @@ WatchStream::WatchStream(SessionStore* store, std::string session_id,
       sub_(std::move(sub)),
       last_version_(after_version) {}
 
-WatchStream::~WatchStream() { hub_->Unsubscribe(sub_.get()); }
+WatchStream::~WatchStream() {
+  sub_->ForgetReady();
+  hub_->Unsubscribe(sub_.get());
+}
+
+void WatchStream::NotifyWhenReady(std::function<void()> ready) {
+  // Stored history is there to be read (or found missing) at once.
+  const bool history_left =
+      !history_done_ && (!history_.empty() || last_version_ < history_until_);
+  if (cancelled_ || history_left) {
+    ready();
+    return;
+  }
+  sub_->NotifyWhenReady(std::move(ready));
+}
 
 void WatchStream::Cancel() {
   cancelled_ = true;

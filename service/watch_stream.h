@@ -29,6 +29,7 @@ class WatchStream final : public EventStream {
   absl::StatusOr<std::optional<v1::Event>> Next(
       absl::Duration timeout) override;
   void Cancel() override;
+  void NotifyWhenReady(std::function<void()> ready) override;
 
  private:
   static constexpr int kHistoryPage = 128;
