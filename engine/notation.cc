@@ -28,8 +28,13 @@ namespace {
 // Abseil 20220623 has its own string_view; this bridges std::string_view.
 absl::string_view Av(std::string_view s) { return {s.data(), s.size()}; }
 
-std::string Quoted(std::string_view s) {
-  return absl::StrCat("\"", Av(s), "\"");
+// A token of a record (a move, a header name) as messages show it: as it
+// is when short and printable, else quoted and cut (QuotedText).
+std::string Shown(std::string_view token) {
+  constexpr size_t kMaxPlain = 64;
+  bool plain = token.size() <= kMaxPlain;
+  for (char c : token) plain = plain && c > 0x20 && c < 0x7F;
+  return plain ? std::string(token) : QuotedText(token);
 }
 
 std::string_view TrimWhitespace(std::string_view s) {
@@ -229,7 +234,7 @@ absl::StatusOr<std::pair<std::string, std::string>> ParseHeaderLine(
     std::string_view line, int line_number) {
   auto error = [&](std::string_view why) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "header line ", line_number, " ", Quoted(line), ": ", Av(why)));
+        "header line ", line_number, " ", QuotedText(line), ": ", Av(why)));
   };
   if (line.size() < 2 || line.front() != '[' || line.back() != ']') {
     return error("a header is written [Name \"value\"]");
@@ -300,7 +305,7 @@ absl::StatusOr<RuleOptions> RuleOptionsFromHeaders(const GameHeaders& headers) {
       options.both_pharaohs_hit_draws = true;
     } else {
       return absl::InvalidArgumentError(
-          absl::StrCat("header BothPharaohsHit ", Quoted(*v),
+          absl::StrCat("header BothPharaohsHit ", QuotedText(*v),
                        ": must be \"mover loses\" or \"draw\""));
     }
   }
@@ -311,7 +316,7 @@ absl::StatusOr<RuleOptions> RuleOptionsFromHeaders(const GameHeaders& headers) {
       options.automatic_repetition_draw = true;
     } else {
       return absl::InvalidArgumentError(
-          absl::StrCat("header Repetition ", Quoted(*v),
+          absl::StrCat("header Repetition ", QuotedText(*v),
                        ": must be \"claim\" or \"automatic\""));
     }
   }
@@ -319,7 +324,7 @@ absl::StatusOr<RuleOptions> RuleOptionsFromHeaders(const GameHeaders& headers) {
     int limit = 0;
     if (!absl::SimpleAtoi(*v, &limit) || limit < 0) {
       return absl::InvalidArgumentError(
-          absl::StrCat("header PlyLimit ", Quoted(*v),
+          absl::StrCat("header PlyLimit ", QuotedText(*v),
                        ": must be a whole number, 0 for no limit"));
     }
     options.ply_limit = limit;
@@ -339,14 +344,14 @@ absl::StatusOr<Position> StartFromHeaders(const GameHeaders& headers) {
     start = SetupPosition(*setup);
     if (!start.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "header Setup ", Quoted(*setup), ": ", start.status().message()));
+          "header Setup ", QuotedText(*setup), ": ", start.status().message()));
     }
   } else if (position != nullptr) {
     start = ParsePosition(*position);
     if (!start.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("header Position ",
-                                                     Quoted(*position), ": ",
-                                                     start.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("header Position ", QuotedText(*position), ": ",
+                       start.status().message()));
     }
   } else {
     return absl::InvalidArgumentError(
@@ -358,13 +363,14 @@ absl::StatusOr<Position> StartFromHeaders(const GameHeaders& headers) {
     if (*v == "Khet 2.0" || *v == "2") edition = Edition::kKhet2;
     if (!edition.has_value()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("header Edition ", Quoted(*v),
+          absl::StrCat("header Edition ", QuotedText(*v),
                        ": must be \"Khet 1.0\" or \"Khet 2.0\""));
     }
     if (*edition != start->edition()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "header Edition ", Quoted(*v), " disagrees with the start, which is ",
-          Av(EditionName(start->edition()))));
+      return absl::InvalidArgumentError(
+          absl::StrCat("header Edition ", QuotedText(*v),
+                       " disagrees with the start, which is ",
+                       Av(EditionName(start->edition()))));
     }
   }
   return start;
@@ -384,14 +390,14 @@ absl::Status ApplyTermination(const GameHeaders& headers,
     std::string known;
     for (ResultReason r : kAllReasons) {
       absl::StrAppend(&known, known.empty() ? "" : ", ",
-                      Quoted(ResultReasonName(r)));
+                      QuotedText(ResultReasonName(r)));
     }
     return absl::InvalidArgumentError(
-        absl::StrCat("header Termination ", Quoted(*termination),
+        absl::StrCat("header Termination ", QuotedText(*termination),
                      ": not a known reason (", known, ")"));
   }
   const std::string where =
-      absl::StrCat("header Termination ", Quoted(*termination), ": ");
+      absl::StrCat("header Termination ", QuotedText(*termination), ": ");
   absl::Status status;
   switch (*reason) {
     case ResultReason::kResignation:
@@ -414,9 +420,9 @@ absl::Status ApplyTermination(const GameHeaders& headers,
       if (game->result().reason != *reason) {
         return absl::InvalidArgumentError(absl::StrCat(
             where, "the moves end with ",
-            game->over()
-                ? absl::StrCat(Quoted(ResultReasonName(game->result().reason)))
-                : std::string("the game still going")));
+            game->over() ? absl::StrCat(QuotedText(
+                               ResultReasonName(game->result().reason)))
+                         : std::string("the game still going")));
       }
       return absl::OkStatus();
   }
@@ -435,15 +441,15 @@ absl::StatusOr<Square> ParseSquare(std::string_view text) {
   if (text.empty()) return absl::InvalidArgumentError("empty square name");
   if (text.size() != 2) {
     return absl::InvalidArgumentError(absl::StrCat(
-        Quoted(text), ": a square is a file a..j and a rank 1..8"));
+        QuotedText(text), ": a square is a file a..j and a rank 1..8"));
   }
   if (text[0] < 'a' || text[0] > 'j') {
     return absl::InvalidArgumentError(
-        absl::StrCat(Quoted(text), ": file must be a..j"));
+        absl::StrCat(QuotedText(text), ": file must be a..j"));
   }
   if (text[1] < '1' || text[1] > '8') {
     return absl::InvalidArgumentError(
-        absl::StrCat(Quoted(text), ": rank must be 1..8"));
+        absl::StrCat(QuotedText(text), ": rank must be 1..8"));
   }
   return MakeSquare(text[0] - 'a', text[1] - '1');
 }
@@ -478,43 +484,44 @@ absl::StatusOr<Move> ParseMove(const Position& pos, std::string_view text) {
     absl::StatusOr<Square> square = ParseSquare(t.substr(0, 2));
     if (!square.ok()) {
       return absl::InvalidArgumentError(
-          absl::StrCat(Quoted(t), ": ", square.status().message()));
+          absl::StrCat(QuotedText(t), ": ", square.status().message()));
     }
     const char turn = t[2];
     if (turn == 'R' || turn == 'r') return Move::Rotate(*square, true);
     if (turn == 'L' || turn == 'l') return Move::Rotate(*square, false);
     return absl::InvalidArgumentError(
-        absl::StrCat(Quoted(t),
+        absl::StrCat(QuotedText(t),
                      ": a turn ends in R (clockwise) or L "
                      "(anticlockwise)"));
   }
   if (t.size() != 5) {
     return absl::InvalidArgumentError(
-        absl::StrCat(Quoted(t), ": not a move; ", usage));
+        absl::StrCat(QuotedText(t), ": not a move; ", usage));
   }
   const char sep = t[2];
   if (sep != '-' && sep != '=' && sep != '^') {
-    return absl::InvalidArgumentError(absl::StrCat(
-        Quoted(t), ": ", Quoted(t.substr(2, 1)), " is not -, = or ^; ", usage));
+    return absl::InvalidArgumentError(
+        absl::StrCat(QuotedText(t), ": ", QuotedText(t.substr(2, 1)),
+                     " is not -, = or ^; ", usage));
   }
   absl::StatusOr<Square> from = ParseSquare(t.substr(0, 2));
   if (!from.ok()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(Quoted(t), ": ", from.status().message()));
+        absl::StrCat(QuotedText(t), ": ", from.status().message()));
   }
   absl::StatusOr<Square> to = ParseSquare(t.substr(3, 2));
   if (!to.ok()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(Quoted(t), ": ", to.status().message()));
+        absl::StrCat(QuotedText(t), ": ", to.status().message()));
   }
   if (*from == *to || !Contains(Neighbours(*from), *to)) {
     return absl::InvalidArgumentError(
-        absl::StrCat(Quoted(t), ": ", SquareName(*to), " is not next to ",
+        absl::StrCat(QuotedText(t), ": ", SquareName(*to), " is not next to ",
                      SquareName(*from)));
   }
   if (sep == '=' && pos.at(*to).empty()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(Quoted(t), ": nothing on ", SquareName(*to),
+        absl::StrCat(QuotedText(t), ": nothing on ", SquareName(*to),
                      " to swap with; a step is written ", SquareName(*from),
                      "-", SquareName(*to)));
   }
@@ -550,7 +557,7 @@ absl::StatusOr<Position> ParsePosition(std::string_view text) {
   if (fields.size() != 3) {
     return absl::InvalidArgumentError(absl::StrCat(
         "a position has 3 fields, \"<ranks> <side> <edition>\", got ",
-        fields.size(), " in ", Quoted(TrimWhitespace(text))));
+        fields.size(), " in ", QuotedText(TrimWhitespace(text))));
   }
   Position pos;
   if (fields[2] == "1") {
@@ -558,8 +565,9 @@ absl::StatusOr<Position> ParsePosition(std::string_view text) {
   } else if (fields[2] == "2") {
     pos.set_edition(Edition::kKhet2);
   } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "position edition must be \"1\" or \"2\", got ", Quoted(fields[2])));
+    return absl::InvalidArgumentError(
+        absl::StrCat("position edition must be \"1\" or \"2\", got ",
+                     QuotedText(fields[2])));
   }
   if (fields[1] == "s") {
     pos.set_side_to_move(Color::kSilver);
@@ -568,7 +576,7 @@ absl::StatusOr<Position> ParsePosition(std::string_view text) {
   } else {
     return absl::InvalidArgumentError(
         absl::StrCat("position side to move must be \"s\" or \"r\", got ",
-                     Quoted(fields[1])));
+                     QuotedText(fields[1])));
   }
 
   // Reads the ranks left to right. "/" separates ranks except right after a
@@ -594,9 +602,10 @@ absl::StatusOr<Position> ParsePosition(std::string_view text) {
         int run = 0;
         if (!absl::SimpleAtoi(Av(board.substr(j, k - j)), &run) || run < 1 ||
             run > kFiles) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "position rank ", rank + 1, ": ", Quoted(board.substr(j, k - j)),
-              " is not a run of 1..10 empty squares"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("position rank ", rank + 1, ": ",
+                           QuotedText(board.substr(j, k - j)),
+                           " is not a run of 1..10 empty squares"));
         }
         file += run;
         j = k;
@@ -606,7 +615,7 @@ absl::StatusOr<Position> ParsePosition(std::string_view text) {
           absl::ascii_toupper(static_cast<unsigned char>(c)));
       if (!type.has_value()) {
         return absl::InvalidArgumentError(absl::StrCat(
-            where(file), ": ", Quoted(board.substr(j, 1)),
+            where(file), ": ", QuotedText(board.substr(j, 1)),
             " is not a piece letter (K, P, A, X, S, E, O) or a number"));
       }
       const Color color = absl::ascii_isupper(static_cast<unsigned char>(c))
@@ -634,7 +643,7 @@ absl::StatusOr<Position> ParsePosition(std::string_view text) {
                           Av(choices[o]));
         }
         return absl::InvalidArgumentError(absl::StrCat(
-            where(file), ": ", Quoted(board.substr(j - 1, length + 1)),
+            where(file), ": ", QuotedText(board.substr(j - 1, length + 1)),
             ": the letter ", std::string(1, c), " needs ", Av(what), " ",
             list));
       };
@@ -682,9 +691,9 @@ absl::StatusOr<Position> ParsePosition(std::string_view text) {
     }
   }
   if (j != board.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("position has more than ", kRanks,
-                     " ranks: ", Quoted(board.substr(j)), " follows rank 1"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "position has more than ", kRanks,
+        " ranks: ", QuotedText(board.substr(j)), " follows rank 1"));
   }
   if (absl::Status status = pos.Validate(); !status.ok()) return status;
   return pos;
@@ -864,14 +873,14 @@ absl::StatusOr<GameRecord> ParseGameRecord(std::string_view text) {
       if (!header.ok()) return header.status();
       if (FindHeader(headers, header->first) != nullptr) {
         return absl::InvalidArgumentError(
-            absl::StrCat("header ", header->first, " appears twice"));
+            absl::StrCat("header ", Shown(header->first), " appears twice"));
       }
       headers.push_back(*std::move(header));
       continue;
     }
     if (!line.empty() && line.front() == '[') {
       return absl::InvalidArgumentError(
-          absl::StrCat("header line ", line_number, " ", Quoted(line),
+          absl::StrCat("header line ", line_number, " ", QuotedText(line),
                        " comes after the moves"));
     }
     in_moves = true;
@@ -888,7 +897,7 @@ absl::StatusOr<GameRecord> ParseGameRecord(std::string_view text) {
     claimed = OutcomeFromToken(*v);
     if (!claimed.has_value()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("header Result ", Quoted(*v),
+          absl::StrCat("header Result ", QuotedText(*v),
                        ": must be \"1-0\", \"0-1\", \"1/2-1/2\" or \"*\""));
     }
   }
@@ -900,13 +909,14 @@ absl::StatusOr<GameRecord> ParseGameRecord(std::string_view text) {
     std::string_view token = tokens[i];
     if (const std::optional<Outcome> outcome = OutcomeFromToken(token)) {
       if (i + 1 != tokens.size()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "result ", Quoted(token), " must be the last thing in the moves"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("result ", QuotedText(token),
+                         " must be the last thing in the moves"));
       }
       if (claimed.has_value() && *claimed != *outcome) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "the moves end in ", Quoted(token), " but header Result is ",
-            Quoted(ResultToken(*claimed))));
+            "the moves end in ", QuotedText(token), " but header Result is ",
+            QuotedText(ResultToken(*claimed))));
       }
       claimed = outcome;
       break;
@@ -923,13 +933,13 @@ absl::StatusOr<GameRecord> ParseGameRecord(std::string_view text) {
       if (dots == digits ||
           !absl::SimpleAtoi(Av(token.substr(0, digits)), &number)) {
         return absl::InvalidArgumentError(absl::StrCat(
-            Quoted(token), " after move ", game.ply(),
+            QuotedText(token), " after move ", game.ply(),
             " is neither a move number (\"3.\"), a move nor a result"));
       }
       const int expected = MoveNumber(game.ply(), first_mover);
       if (number != expected) {
         return absl::InvalidArgumentError(
-            absl::StrCat("move number ", Quoted(token.substr(0, dots)),
+            absl::StrCat("move number ", QuotedText(token.substr(0, dots)),
                          " where ", expected, " was expected"));
       }
       token.remove_prefix(dots);  // "1.j1L" also reads as "1. j1L"
@@ -938,7 +948,7 @@ absl::StatusOr<GameRecord> ParseGameRecord(std::string_view text) {
     const Position& pos = game.position();
     const std::string label = absl::StrCat(
         "move ", MoveLabel(game.ply(), first_mover, pos.side_to_move()), " ",
-        Av(token), ": ");
+        Shown(token), ": ");
     absl::StatusOr<Move> move = ParseMove(pos, token);
     if (!move.ok()) {
       return absl::InvalidArgumentError(
@@ -958,8 +968,8 @@ absl::StatusOr<GameRecord> ParseGameRecord(std::string_view text) {
   const Outcome replayed = game.result().outcome;
   if (claimed.has_value() && *claimed != replayed) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "the record gives the result ", Quoted(ResultToken(*claimed)),
-        " but replaying it gives ", Quoted(ResultToken(replayed)),
+        "the record gives the result ", QuotedText(ResultToken(*claimed)),
+        " but replaying it gives ", QuotedText(ResultToken(replayed)),
         game.over() ? absl::StrCat(
                           " (", Av(ResultReasonName(game.result().reason)), ")")
                     : std::string(" (the game is still going)")));

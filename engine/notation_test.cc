@@ -145,6 +145,46 @@ TEST(MoveNotationTest, ErrorsNameTheTextAndTheProblem) {
             "\"e4=e3\": nothing on e3 to swap with; a step is written e4-e3");
 }
 
+TEST(MoveNotationTest, ErrorsQuoteLongOrOddTextBounded) {
+  const Position classic = Start("classic-2");
+  const std::string huge(60000, 'e');
+  const std::string error = ErrorOf(ParseMove(classic, huge));
+  EXPECT_TRUE(absl::StartsWith(
+      error, "\"" + std::string(64, 'e') + "\"... (60000 bytes): not a move"))
+      << error;
+  EXPECT_LT(error.size(), 300u);
+  // Control characters and non-ASCII bytes are escaped, never echoed.
+  EXPECT_EQ(ErrorOf(ParseMove(classic, "e4\x01")),
+            "\"e4\\x01\": a turn ends in R (clockwise) or L (anticlockwise)");
+  EXPECT_EQ(ErrorOf(ParseSquare("\xe2\x80\xae")),
+            "\"\\xe2\\x80\\xae\": a square is a file a..j and a rank 1..8");
+  EXPECT_EQ(ErrorOf(ParseSquare("\"1")), "\"\\\"1\": file must be a..j");
+}
+
+TEST(QuotedTextTest, QuotesEscapesAndCutsBetweenCharacters) {
+  EXPECT_EQ(QuotedText(""), "\"\"");
+  EXPECT_EQ(QuotedText("e4-e5"), "\"e4-e5\"");
+  EXPECT_EQ(QuotedText("a\"b\\c\n\x7f"), "\"a\\\"b\\\\c\\x0a\\x7f\"");
+  EXPECT_EQ(QuotedText(std::string(64, 'a')),
+            "\"" + std::string(64, 'a') + "\"");
+  EXPECT_EQ(QuotedText(std::string(65, 'a')),
+            "\"" + std::string(64, 'a') + "\"... (65 bytes)");
+  // 63 letters and a three-byte character make 64 characters: all shown.
+  // One letter more, and the character is left out whole.
+  const std::string arrow = "\xe2\x86\x92";  // U+2192
+  EXPECT_EQ(QuotedText(std::string(63, 'a') + arrow),
+            "\"" + std::string(63, 'a') + "\\xe2\\x86\\x92\"");
+  EXPECT_EQ(QuotedText(std::string(64, 'a') + arrow),
+            "\"" + std::string(64, 'a') + "\"... (67 bytes)");
+  // Stray continuation bytes count one character each, so they are cut too.
+  EXPECT_EQ(
+      QuotedText(std::string(100, '\x80')), "\"" + [] {
+        std::string s;
+        for (int i = 0; i < 64; ++i) s += "\\x80";
+        return s;
+      }() + "\"... (100 bytes)");
+}
+
 TEST(MoveNotationTest, EveryLegalMoveOfEverySetupRoundTrips) {
   for (const SetupInfo& info : AllSetups()) {
     const Position pos = Start(info.id);
@@ -212,10 +252,13 @@ TEST(PositionNotationTest, ErrorsNameTheRankOrSquareAndTheProblem) {
   EXPECT_EQ(ErrorOf(ParsePosition("")),
             "a position has 3 fields, \"<ranks> <side> <edition>\", got 0 in "
             "\"\"");
+  // The board is longer than a quote shows: cut after 64 characters, its
+  // backslashes escaped.
   EXPECT_EQ(ErrorOf(ParsePosition(board)),
             "a position has 3 fields, \"<ranks> <side> <edition>\", got 1 in "
-            "\"" +
-                board + "\"");
+            "\"xs3askaspse2/2psw7/3Pnw6/pne1Psw1s\\\\s/1pse1Pnw/pse1Pnw1S/"
+            "S\\\\1pne1P\"... (" +
+                std::to_string(board.size()) + " bytes)");
   EXPECT_EQ(ErrorOf(ParsePosition(board + " x 2")),
             "position side to move must be \"s\" or \"r\", got \"x\"");
   EXPECT_EQ(ErrorOf(ParsePosition(board + " s 3")),
@@ -580,6 +623,16 @@ TEST(GameRecordTest, LenientReading) {
   EXPECT_EQ(record.headers, expected);
 }
 
+TEST(GameRecordTest, LongTokensAreQuotedAndCut) {
+  const std::string head = "[Setup \"classic-2\"]\n\n";
+  const std::string error =
+      ErrorOf(ParseGameRecord(head + "1. " + std::string(10000, 'x')));
+  EXPECT_TRUE(absl::StartsWith(
+      error, "move 1. \"" + std::string(64, 'x') + "\"... (10000 bytes): "))
+      << error;
+  EXPECT_LT(error.size(), 400u);
+}
+
 TEST(GameRecordTest, ErrorsNameTheProblem) {
   const std::string head = "[Setup \"classic-2\"]\n\n";
   auto error = [](std::string_view text) {
@@ -644,15 +697,15 @@ TEST(GameRecordTest, ErrorsNameTheProblem) {
             "header line 1 \"[Setup classic-2]\": the value must be in double "
             "quotes");
   EXPECT_EQ(error("[Setup \"classic-2\"\n"),
-            "header line 1 \"[Setup \"classic-2\"\": a header is written "
-            "[Name \"value\"]");
+            "header line 1 \"[Setup \\\"classic-2\\\"\": a header is "
+            "written [Name \"value\"]");
   EXPECT_EQ(error("[ \"classic-2\"]\n"),
-            "header line 1 \"[ \"classic-2\"]\": the header has no name");
+            "header line 1 \"[ \\\"classic-2\\\"]\": the header has no name");
   EXPECT_EQ(error("[Setup \"a\"b\"]\n"),
-            "header line 1 \"[Setup \"a\"b\"]\": a \" inside the value must be "
-            "written \\\"");
+            "header line 1 \"[Setup \\\"a\\\"b\\\"]\": a \" inside the value "
+            "must be written \\\"");
   EXPECT_EQ(error(head + "1. e4-e3\n[Red \"bob\"]\n"),
-            "header line 4 \"[Red \"bob\"]\" comes after the moves");
+            "header line 4 \"[Red \\\"bob\\\"]\" comes after the moves");
   EXPECT_EQ(error(head + "1x. e4-e3"),
             "\"1x.\" after move 0 is neither a move number (\"3.\"), a move "
             "nor a result");

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "engine/names.h"
 
 namespace khet {
 namespace {
@@ -194,8 +195,7 @@ absl::StatusOr<SetupInfo> FindSetup(std::string_view id) {
   for (const SetupDef& def : kSetups) {
     if (def.info.id == id) return def.info;
   }
-  return absl::NotFoundError(
-      absl::StrCat("no setup with id \"", std::string(id), "\""));
+  return absl::NotFoundError(absl::StrCat("no setup with id ", QuotedText(id)));
 }
 
 absl::StatusOr<Position> SetupPosition(std::string_view id) {
@@ -207,8 +207,7 @@ absl::StatusOr<Position> SetupPosition(std::string_view id) {
     PlaceLayout(def.layout->red, Color::kRed, def, &pos);
     return pos;
   }
-  return absl::NotFoundError(
-      absl::StrCat("no setup with id \"", std::string(id), "\""));
+  return absl::NotFoundError(absl::StrCat("no setup with id ", QuotedText(id)));
 }
 
 }  // namespace khet
