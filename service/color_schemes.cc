@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "service/quoted_input.h"
 
 namespace khet {
 namespace {
@@ -56,7 +57,7 @@ absl::StatusOr<v1::ColorScheme> FindColorScheme(std::string_view id) {
     absl::StrAppend(&known, known.empty() ? "" : ", ", scheme.id());
   }
   return absl::InvalidArgumentError(absl::StrCat(
-      "unknown colour scheme \"", std::string(id), "\"; known: ", known));
+      "unknown colour scheme ", QuoteInput(id), "; known: ", known));
 }
 
 }  // namespace khet

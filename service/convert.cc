@@ -7,6 +7,7 @@
 #include "engine/bitboard.h"
 #include "engine/names.h"
 #include "engine/notation.h"
+#include "service/quoted_input.h"
 
 namespace khet {
 namespace {
@@ -230,9 +231,9 @@ absl::StatusOr<Move> MoveFromProto(const Position& pos, const v1::Move& move) {
     case v1::ROTATE_CLOCKWISE:
     case v1::ROTATE_ANTICLOCKWISE:
       if (!move.to().empty() && move.to() != move.from()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("a rotation stays on ", move.from(), "; to is \"",
-                         move.to(), "\""));
+        return absl::InvalidArgumentError(absl::StrCat("a rotation stays on ",
+                                                       move.from(), "; to is ",
+                                                       QuoteInput(move.to())));
       }
       return Move::Rotate(*from, kind == v1::ROTATE_CLOCKWISE);
     case v1::MOVE:

@@ -8,12 +8,6 @@
 #include "service/unicode_text.h"
 
 namespace khet {
-namespace {
-
-absl::string_view Av(std::string_view s) { return {s.data(), s.size()}; }
-
-}  // namespace
-
 std::string QuoteInput(std::string_view text) {
   constexpr int kMaxCharacters = 64;
   std::string out = "\"";
@@ -46,10 +40,10 @@ std::string QuoteInput(std::string_view text) {
   return out;
 }
 
-std::string LoggedMessage(std::string_view message, size_t max_bytes) {
+std::string LoggedMessage(absl::string_view message, size_t max_bytes) {
   std::string out;
   if (message.size() <= max_bytes) {  // escaping never shortens
-    out = absl::CEscape(Av(message));
+    out = absl::CEscape(message);
     if (out.size() <= max_bytes) return out;
     out.clear();
   }

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "absl/strings/string_view.h"
+
 namespace khet {
 
 // Client input (session, request, setup and colour scheme ids, squares,
@@ -24,7 +26,7 @@ std::string QuoteInput(std::string_view text);
 // ASCII) and at most `max_bytes` long, then, when cut, `... (N bytes)` with
 // the message's size. A cut never falls inside an escape.
 inline constexpr size_t kMaxLoggedMessageBytes = 256;
-std::string LoggedMessage(std::string_view message,
+std::string LoggedMessage(absl::string_view message,
                           size_t max_bytes = kMaxLoggedMessageBytes);
 
 }  // namespace khet

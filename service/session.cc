@@ -9,6 +9,7 @@
 #include "engine/setups.h"
 #include "service/color_schemes.h"
 #include "service/convert.h"
+#include "service/quoted_input.h"
 #include "service/sha256.h"
 #include "service/status_macros.h"
 
@@ -27,6 +28,21 @@ Position ShotBoard(const Position& after, const MoveEffects& effects) {
 }  // namespace
 
 std::string TokenHash(std::string_view token) { return Sha256(token); }
+
+std::string MoveRequestHash(const v1::MakeMoveRequest& request) {
+  // Each text field with its length first, so no two requests encode alike.
+  const v1::Move& m = request.move();
+  std::string encoded;
+  for (const std::string* text : {&m.notation(), &m.from(), &m.to()}) {
+    absl::StrAppend(&encoded, text->size(), ":", *text, ";");
+  }
+  absl::StrAppend(&encoded, "kind=", static_cast<int>(m.kind()),
+                  ";swap=", m.swap() ? 1 : 0, ";expected=",
+                  request.has_expected_version()
+                      ? absl::StrCat(request.expected_version())
+                      : std::string("none"));
+  return Sha256(encoded);
+}
 
 v1::Color Session::ToV1(Color c) { return ::khet::ToProto(c); }
 
@@ -235,6 +251,7 @@ void Session::EndGame(bool empty_seats) {
   state_.clear_draw_offered_by();
   state_.clear_last_shot();
   state_.clear_last_move_at();
+  state_.clear_recent_replies();
   state_.set_status(v1::WAITING_FOR_PLAYERS);
   shot_board_.reset();
   last_trace_ = BeamTrace();
@@ -294,20 +311,34 @@ std::optional<Color> Session::draw_offered_by() const {
   return std::nullopt;
 }
 
-void Session::KeepReply(const std::string& request_id,
-                        const v1::MakeMoveResponse& reply, int keep) {
+void Session::KeepReply(const ReplyKey& key, const v1::MakeMoveResponse& reply,
+                        int keep) {
   store::StoredReply* r = state_.add_recent_replies();
-  r->set_request_id(request_id);
+  r->set_request_id(key.request_id);
+  r->set_token_hash(key.token_hash);
+  r->set_request_hash(key.request_hash);
   *r->mutable_response() = reply;
   auto* replies = state_.mutable_recent_replies();
   const int excess = replies->size() - std::max(keep, 0);
   if (excess > 0) replies->DeleteSubrange(0, excess);
 }
 
-const v1::MakeMoveResponse* Session::FindReply(
-    std::string_view request_id) const {
+absl::StatusOr<const v1::MakeMoveResponse*> Session::FindReply(
+    const ReplyKey& key) const {
   for (const store::StoredReply& r : state_.recent_replies()) {
-    if (r.request_id() == request_id) return &r.response();
+    if (r.request_id() != key.request_id) continue;
+    // Both compared, so the time taken tells nothing of which differed.
+    const bool same_caller = ConstantTimeEquals(r.token_hash(), key.token_hash);
+    const bool same_request =
+        ConstantTimeEquals(r.request_hash(), key.request_hash);
+    if (same_caller && same_request && !r.token_hash().empty()) {
+      return &r.response();
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        "request_id ", QuoteInput(key.request_id),
+        " was already used in this game for a different request (another "
+        "caller, move or expected_version); a retry repeats its request "
+        "exactly, a new move needs a new request_id"));
   }
   return nullptr;
 }

@@ -30,6 +30,19 @@ inline constexpr std::string_view kCustomSetupId = "custom";
 // The SHA-256 of a token, as stored; tokens themselves are never kept.
 std::string TokenHash(std::string_view token);
 
+// What makes two MakeMove requests the same request, hashed (SHA-256): the
+// move as given (notation and every structured field, byte for byte) and
+// expected_version (set or not, and its value). The session and the
+// request_id are not part of it.
+std::string MoveRequestHash(const v1::MakeMoveRequest& request);
+
+// A MakeMove answer's key for retries.
+struct ReplyKey {
+  std::string request_id;    // empty: the answer is not kept
+  std::string token_hash;    // TokenHash of the caller's token
+  std::string request_hash;  // MoveRequestHash of the request
+};
+
 // What one move did, for the reply and the event.
 struct PlayedMove {
   Color mover = Color::kSilver;
@@ -85,8 +98,8 @@ class Session {
                    const RuleOptions& options);
   // A new game from the start: IN_PROGRESS, last_move_at = now.
   void StartGame(absl::Time now);
-  // No game: the board at the start, WAITING_FOR_PLAYERS; with
-  // `empty_seats` both seats are freed too.
+  // No game: the board at the start, WAITING_FOR_PLAYERS, no kept replies;
+  // with `empty_seats` both seats are freed too.
   void EndGame(bool empty_seats);
   // Plays for the side to move: INVALID_ARGUMENT with the engine's reason
   // if illegal. A draw offer by the mover's opponent lapses.
@@ -97,10 +110,16 @@ class Session {
   void OfferDraw(Color by) { state_.set_draw_offered_by(ToV1(by)); }
   std::optional<Color> draw_offered_by() const;
   void set_settings(const v1::Settings& s) { *state_.mutable_settings() = s; }
-  // Keeps the answer for a retry with the same request id, at most `keep`.
-  void KeepReply(const std::string& request_id,
-                 const v1::MakeMoveResponse& reply, int keep);
-  const v1::MakeMoveResponse* FindReply(std::string_view request_id) const;
+  // Keeps the answer to the request `key` names, for its retries; the last
+  // `keep` answers are kept. A new game forgets them all (EndGame).
+  void KeepReply(const ReplyKey& key, const v1::MakeMoveResponse& reply,
+                 int keep);
+  // The kept answer to key.request_id if it was kept for the same caller
+  // and request; nullptr if none is kept (in this game). INVALID_ARGUMENT
+  // naming the request_id if it was kept for another caller or another
+  // request.
+  absl::StatusOr<const v1::MakeMoveResponse*> FindReply(
+      const ReplyKey& key) const;
 
   // ---- Views ----
   // The session as the contract shows it (settings with their derived

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -30,10 +29,13 @@
 #include "service/color_schemes.h"
 #include "service/computer_players.h"
 #include "service/convert.h"
+#include "service/enum_fields.h"
 #include "service/event_hub.h"
 #include "service/mutex.h"
+#include "service/quoted_input.h"
 #include "service/session.h"
 #include "service/status_macros.h"
+#include "service/unicode_text.h"
 #include "service/watch_stream.h"
 
 namespace khet {
@@ -69,32 +71,7 @@ struct Entry {
 };
 
 absl::Status NoSession(std::string_view id) {
-  return absl::NotFoundError(
-      absl::StrCat("no session \"", std::string(id), "\""));
-}
-
-// Trims a name and checks it has 1 to max_length characters and no
-// control characters; INVALID_ARGUMENT naming `what` otherwise.
-absl::StatusOr<std::string> CheckName(const std::string& what,
-                                      const std::string& name, int max_length) {
-  std::string trimmed(absl::StripAsciiWhitespace(name));
-  int chars = 0;
-  for (unsigned char c : trimmed) {
-    if ((c & 0xC0) != 0x80) ++chars;  // count UTF-8 code points
-    if (c < 0x20 || c == 0x7f) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(what, " contains a control character"));
-    }
-  }
-  if (chars == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(what, " is empty"));
-  }
-  if (chars > max_length) {
-    return absl::InvalidArgumentError(absl::StrCat(what, " has ", chars,
-                                                   " characters; at most ",
-                                                   max_length, " are allowed"));
-  }
-  return trimmed;
+  return absl::NotFoundError(absl::StrCat("no session ", QuoteInput(id)));
 }
 
 struct ChosenSetup {
@@ -112,9 +89,8 @@ absl::StatusOr<ChosenSetup> ResolveSetup(std::string_view setup_id,
   KHET_ASSIGN_OR_RETURN(chosen.options, OptionsFromProto(rules));
   if (!position.empty()) {
     if (!setup_id.empty() && setup_id != kCustomSetupId) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("give setup_id (\"", std::string(setup_id),
-                       "\") or position, not both"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "give setup_id (", QuoteInput(setup_id), ") or position, not both"));
     }
     if (static_cast<int>(position.size()) > limits.max_position_length) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -135,7 +111,7 @@ absl::StatusOr<ChosenSetup> ResolveSetup(std::string_view setup_id,
   absl::StatusOr<Position> start = SetupPosition(chosen.id);
   if (!start.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "unknown setup \"", chosen.id, "\" (ListSetups names them)"));
+        "unknown setup ", QuoteInput(chosen.id), " (ListSetups names them)"));
   }
   chosen.start = *start;
   return chosen;
@@ -401,8 +377,8 @@ std::string EncodePageToken(const ListKey& key) {
 
 absl::StatusOr<ListKey> DecodePageToken(std::string_view token) {
   const absl::Status bad = absl::InvalidArgumentError(
-      absl::StrCat("bad page_token \"", std::string(token),
-                   "\": pass next_page_token from the previous response"));
+      absl::StrCat("bad page_token ", QuoteInput(token),
+                   ": pass next_page_token from the previous response"));
   std::string raw;
   if (!absl::WebSafeBase64Unescape(
           absl::string_view(token.data(), token.size()), &raw)) {
@@ -490,8 +466,9 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<v1::CreateSessionResponse> CreateSession(
       const v1::CreateSessionRequest& request) override {
-    KHET_ASSIGN_OR_RETURN(std::string name, CheckName("name", request.name(),
-                                                      limits_.max_name_length));
+    KHET_ASSIGN_OR_RETURN(
+        std::string name,
+        CheckDisplayName("name", request.name(), limits_.max_name_length));
     KHET_ASSIGN_OR_RETURN(ChosenSetup setup,
                           ResolveSetup(request.setup_id(), request.position(),
                                        request.rules(), limits_));
@@ -546,6 +523,7 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<v1::ListSessionsResponse> ListSessions(
       const v1::ListSessionsRequest& request) override {
+    KHET_RETURN_IF_ERROR(CheckEnumFields(request));
     if (request.page_size() < 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "page_size must not be negative, not ", request.page_size()));
@@ -605,13 +583,14 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<v1::JoinSeatResponse> JoinSeat(
       const v1::JoinSeatRequest& request) override {
+    KHET_RETURN_IF_ERROR(CheckEnumFields(request));
     return Retried([&] { return JoinSeatOnce(request); });
   }
   absl::StatusOr<v1::JoinSeatResponse> JoinSeatOnce(
       const v1::JoinSeatRequest& request) {
     KHET_ASSIGN_OR_RETURN(std::string name,
-                          CheckName("player_name", request.player_name(),
-                                    limits_.max_name_length));
+                          CheckDisplayName("player_name", request.player_name(),
+                                           limits_.max_name_length));
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
@@ -641,6 +620,7 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<v1::Session> LeaveSeat(const v1::LeaveSeatRequest& request,
                                         const Caller& caller) override {
+    KHET_RETURN_IF_ERROR(CheckEnumFields(request));
     return Retried([&] { return LeaveSeatOnce(request, caller); });
   }
   absl::StatusOr<v1::Session> LeaveSeatOnce(const v1::LeaveSeatRequest& request,
@@ -713,6 +693,7 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<v1::MakeMoveResponse> MakeMove(
       const v1::MakeMoveRequest& request, const Caller& caller) override {
+    KHET_RETURN_IF_ERROR(CheckEnumFields(request));
     return Retried([&] { return MakeMoveOnce(request, caller); });
   }
   absl::StatusOr<v1::MakeMoveResponse> MakeMoveOnce(
@@ -733,13 +714,17 @@ class SessionServiceImpl final : public SessionService {
       return absl::UnauthenticatedError(
           "MakeMove needs a player's token (authorization: Bearer <token>)");
     }
-    if (!request.request_id().empty()) {
-      if (const v1::MakeMoveResponse* reply =
-              s.FindReply(request.request_id())) {
-        return *reply;
-      }
-    }
     KHET_ASSIGN_OR_RETURN(Color color, RequirePlayer(s, caller));
+    // A retry of a request answered before gets that answer back, whatever
+    // happened since; a request_id reused for anything else is refused.
+    ReplyKey key;
+    if (!request.request_id().empty()) {
+      key = ReplyKey{request.request_id(), TokenHash(caller.token),
+                     MoveRequestHash(request)};
+      KHET_ASSIGN_OR_RETURN(const v1::MakeMoveResponse* reply,
+                            s.FindReply(key));
+      if (reply != nullptr) return *reply;
+    }
     if (request.has_expected_version() &&
         request.expected_version() != s.version()) {
       return absl::AbortedError(
@@ -754,7 +739,7 @@ class SessionServiceImpl final : public SessionService {
     }
     KHET_ASSIGN_OR_RETURN(Move move,
                           MoveFromProto(s.game().position(), request.move()));
-    return PlayMove(*entry, color, move, request.request_id());
+    return PlayMove(*entry, color, move, key);
   }
 
   absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
@@ -875,6 +860,7 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<v1::Session> SeatComputer(
       const v1::SeatComputerRequest& request, const Caller& caller) override {
+    KHET_RETURN_IF_ERROR(CheckEnumFields(request));
     return Retried([&] { return SeatComputerOnce(request, caller); });
   }
   absl::StatusOr<v1::Session> SeatComputerOnce(
@@ -1025,22 +1011,25 @@ class SessionServiceImpl final : public SessionService {
 
   absl::StatusOr<std::unique_ptr<EventStream>> Watch(
       const v1::WatchRequest& request) override {
-    if (request.after_version() < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "after_version must not be negative, not ", request.after_version()));
-    }
     KHET_ASSIGN_OR_RETURN(std::shared_ptr<Entry> entry,
                           Find(request.session_id()));
     MutexLock lock(&entry->mu);
     KHET_RETURN_IF_ERROR(Fresh(*entry));
+    // Beyond the current version no event would ever be sent: the watch
+    // would wait for nothing.
+    const int64_t current = entry->session.version();
+    if (request.after_version() < 0 || request.after_version() > current) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "after_version must be 0 to session ", entry->id,
+          "'s current version ", current, ", not ", request.after_version()));
+    }
     // Subscribed under the session lock: every event up to `until` is in the
     // store, every later one will reach the subscription.
     KHET_ASSIGN_OR_RETURN(
         std::shared_ptr<Subscription> sub,
         entry->hub->Subscribe(limits_.max_watchers_per_session));
-    const int64_t until = entry->session.version();
     return std::make_unique<WatchStream>(store_, entry->id,
-                                         request.after_version(), until,
+                                         request.after_version(), current,
                                          entry->hub, std::move(sub));
   }
 
@@ -1154,10 +1143,9 @@ class SessionServiceImpl final : public SessionService {
   }
 
   // Plays `move` for `color`, the side to move, through the one move path:
-  // the reply, MoveMade (and GameOver), the stored reply for `request_id`.
+  // the reply, MoveMade (and GameOver), the reply kept under `key`.
   absl::StatusOr<v1::MakeMoveResponse> PlayMove(Entry& entry, Color color,
-                                                Move move,
-                                                const std::string& request_id)
+                                                Move move, const ReplyKey& key)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
     const int64_t version = entry.session.version();
     Session next = entry.session;
@@ -1196,8 +1184,8 @@ class SessionServiceImpl final : public SessionService {
     }
     reply.set_announcement(announcement);
     reply.set_version(version + static_cast<int64_t>(events.size()));
-    if (!request_id.empty()) {
-      next.KeepReply(request_id, reply, limits_.max_replies_kept);
+    if (!key.request_id.empty()) {
+      next.KeepReply(key, reply, limits_.max_replies_kept);
     }
     KHET_RETURN_IF_ERROR(Commit(entry, std::move(next), std::move(events)));
     return reply;
@@ -1256,7 +1244,7 @@ class SessionServiceImpl final : public SessionService {
     if (absl::Status fresh = Fresh(entry); !fresh.ok()) {
       if (entry.deleted) return "gone";
       ScheduleComputer(entry, limits_.computer_retry_delay);
-      return absl::StrCat("retrying message=\"", absl::CEscape(fresh.message()),
+      return absl::StrCat("retrying message=\"", LoggedMessage(fresh.message()),
                           "\"");
     }
     const Session& s = entry.session;
@@ -1280,7 +1268,7 @@ class SessionServiceImpl final : public SessionService {
         failed = absl::FailedPreconditionError("the search found no move");
       } else {
         absl::StatusOr<v1::MakeMoveResponse> reply =
-            PlayMove(entry, color, result.best_move, "");
+            PlayMove(entry, color, result.best_move, ReplyKey());
         if (reply.ok()) {
           *move = reply->move().notation();
           return "played";
@@ -1289,7 +1277,7 @@ class SessionServiceImpl final : public SessionService {
       }
     }
     const std::string message =
-        absl::StrCat(" message=\"", absl::CEscape(failed.message()), "\"");
+        absl::StrCat(" message=\"", LoggedMessage(failed.message()), "\"");
     if (absl::IsInvalidArgument(failed) || absl::IsFailedPrecondition(failed)) {
       return absl::StrCat("failed", message);  // trying again would not help
     }

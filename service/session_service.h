@@ -106,8 +106,25 @@ class EventStream {
 
 // Decisions where khet_service.proto is silent:
 // - A new session is at version 0 with no events; its first change is 1.
-//   Player and session names are trimmed and hold 1-64 characters, no
-//   control characters.
+// - Player and session names, which others see, are trimmed of spaces and
+//   hold 1-64 characters of well-formed UTF-8 with no hidden character:
+//   none of Cc, Cf (soft hyphen, bidirectional marks and overrides, zero
+//   width spaces and joiners, word joiner, byte order mark, tags...),
+//   U+2028, U+2029 or the blank fillers (CheckDisplayName in
+//   unicode_text.h); INVALID_ARGUMENT naming the field and the code point.
+//   The one exception: U+200D (zero width joiner) between two emoji, as in
+//   family, profession and rainbow flag emoji, which would otherwise be
+//   refused. Letters of every script, emoji with their variation selectors
+//   and skin tones stay allowed; the zero width non-joiner and tag-based
+//   subdivision flags do not.
+// - Error messages quote client input (ids, request ids, squares, moves,
+//   positions, page tokens; never a token) with QuoteInput: at most 64
+//   characters, control and hidden characters escaped, the size given when
+//   cut.
+// - Every enum field of a request (ListSessions' status, the color of
+//   JoinSeat, LeaveSeat and SeatComputer, MakeMove's move.kind even beside
+//   a notation) holds one of its enum's values, or the request is
+//   INVALID_ARGUMENT naming the field and the value.
 // - Joining the seat that completes the pair starts a new game whenever no
 //   game is in progress (also after a finished one); a player who takes an
 //   empty seat mid-game continues that game. LeaveSeat keeps the game
@@ -115,9 +132,18 @@ class EventStream {
 // - A move that ends the game adds MoveMade and then GameOver (two
 //   versions; the reply's version is the last). The reply's announcement is
 //   never shortened by quiet mode; the events' are.
-// - A MakeMove retry is matched by request_id alone (a token must still be
-//   present) and returns the stored reply, whatever the move says; replies
-//   are kept for the last max_replies_kept moves, across restarts.
+// - MakeMove retries (request_id): the token is checked first, as for any
+//   move (none UNAUTHENTICATED, not a seated player's PERMISSION_DENIED).
+//   A request_id answered before in the current game then returns that
+//   answer unchanged, even after other moves, if the caller (the same
+//   token, kept as its hash) and the request (the move as given, notation
+//   or structured fields, and expected_version; MoveRequestHash) are the
+//   same; if either differs it is INVALID_ARGUMENT naming the request_id,
+//   and nothing changes. The answers of the last max_replies_kept moves are
+//   kept with the session, across restarts; a new game (a reset, a timeout,
+//   a game started after a finished one, a setup chosen) forgets them, so
+//   an earlier game's request_id is a new request (a reset also gives the
+//   seats new tokens).
 // - Resign, OfferDraw, AcceptDraw and ClaimRepetitionDraw need a game in
 //   progress; resigning and offering are allowed on either turn. Offering
 //   while the opponent's offer stands is FAILED_PRECONDITION (accept it
@@ -234,7 +260,9 @@ class SessionService {
   virtual absl::StatusOr<v1::Session> ResetGame(
       const v1::ResetGameRequest& request, const Caller& caller) = 0;
 
-  // Events after request.after_version, then live ones.
+  // Events after request.after_version, then live ones. after_version is 0
+  // to the session's current version (that: only new events);
+  // INVALID_ARGUMENT naming both otherwise.
   virtual absl::StatusOr<std::unique_ptr<EventStream>> Watch(
       const v1::WatchRequest& request) = 0;
 

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -517,7 +518,8 @@ TEST_F(SessionServiceTest, JoinSeatErrors) {
   EXPECT_ERROR(service_->JoinSeat(join), kInvalidArgument, "player_name");
   join.set_player_name("carol");
   join.set_color(static_cast<v1::Color>(7));
-  EXPECT_ERROR(service_->JoinSeat(join), kInvalidArgument, "colour");
+  EXPECT_ERROR(service_->JoinSeat(join), kInvalidArgument,
+               "color is 7, not a Color");
   join.set_session_id("nope");
   join.set_color(v1::SILVER);
   EXPECT_ERROR(service_->JoinSeat(join), kNotFound, "nope");
@@ -690,24 +692,170 @@ TEST_F(SessionServiceTest, MakeMoveErrors) {
   EXPECT_ERROR(Move(b.id, b.red, "a8R"), kFailedPrecondition, "is over");
 }
 
-TEST_F(SessionServiceTest, RequestIdRetryReturnsTheFirstAnswer) {
+// ---- Retries (request_id) --------------------------------------------------
+
+TEST_F(SessionServiceTest, RetryBySameCallerReplaysTheFirstAnswer) {
   const Board b = NewBoard();
   absl::StatusOr<v1::MakeMoveResponse> first =
       Move(b.id, b.silver, "j1L", 3, "req-1");
   ASSERT_OK(first);
+  // The opponent moves meanwhile, then Silver again: the retry still gets
+  // the first answer, its stale expected_version and the turn
+  // notwithstanding, and the move is not played twice.
   ASSERT_OK(Move(b.id, b.red, "a8L", {}, "req-2"));
   ASSERT_OK(Move(b.id, b.silver, "j1R"));
-  // The same request again, even with a stale version: the stored answer.
+  for (int retry = 0; retry < 2; ++retry) {
+    absl::StatusOr<v1::MakeMoveResponse> again =
+        Move(b.id, b.silver, "j1L", 3, "req-1");
+    ASSERT_OK(again);
+    EXPECT_EQ(again->SerializeAsString(), first->SerializeAsString());
+  }
+  EXPECT_EQ(Get(b.id).moves_size(), 3);
+  EXPECT_EQ(Get(b.id).version(), 6);
+  EXPECT_EQ(StoredEvents(b.id).size(), 6u);
+
+  // Structured moves are retried alike.
+  v1::MakeMoveRequest req;
+  req.set_session_id(b.id);
+  req.set_request_id("req-3");
+  req.mutable_move()->set_from("f5");
+  req.mutable_move()->set_to("f6");
+  absl::StatusOr<v1::MakeMoveResponse> structured =
+      service_->MakeMove(req, As(b.red));
+  ASSERT_OK(structured);
+  absl::StatusOr<v1::MakeMoveResponse> replayed =
+      service_->MakeMove(req, As(b.red));
+  ASSERT_OK(replayed);
+  EXPECT_EQ(replayed->SerializeAsString(), structured->SerializeAsString());
+  EXPECT_EQ(Get(b.id).version(), structured->version());
+  EXPECT_EQ(Get(b.id).moves_size(), 4);
+}
+
+TEST_F(SessionServiceTest, RequestIdOfAnotherPlayerIsInvalidArgument) {
+  const Board b = NewBoard();
+  ASSERT_OK(Move(b.id, b.silver, "j1L", {}, "req-1"));
+  const v1::Session before = Get(b.id);
+  // Red's move with Silver's request_id is neither answered with Silver's
+  // reply nor played.
+  EXPECT_ERROR(Move(b.id, b.red, "a8L", {}, "req-1"), kInvalidArgument,
+               "request_id \"req-1\" was already used");
+  EXPECT_ERROR(Move(b.id, b.red, "j1L", {}, "req-1"), kInvalidArgument,
+               "req-1");
+  EXPECT_EQ(Get(b.id).DebugString(), before.DebugString());
+  EXPECT_EQ(StoredEvents(b.id).size(), 4u);
+  // A fresh request_id plays.
+  ASSERT_OK(Move(b.id, b.red, "a8L", {}, "req-2"));
+  EXPECT_EQ(Get(b.id).moves_size(), 2);
+}
+
+TEST_F(SessionServiceTest, RequestIdReusedForAnotherRequestIsInvalidArgument) {
+  const Board b = NewBoard();
+  ASSERT_OK(Move(b.id, b.silver, "j1L", 3, "req-1"));
+  ASSERT_OK(Move(b.id, b.red, "a8L"));
+  const v1::Session before = Get(b.id);
+  // Another move, another expected_version, none, or the same move given
+  // as structured fields: each is another request.
+  EXPECT_ERROR(Move(b.id, b.silver, "j1R", {}, "req-1"), kInvalidArgument,
+               "request_id \"req-1\"");
+  EXPECT_ERROR(Move(b.id, b.silver, "j1L", 5, "req-1"), kInvalidArgument,
+               "req-1");
+  EXPECT_ERROR(Move(b.id, b.silver, "j1L", {}, "req-1"), kInvalidArgument,
+               "req-1");
+  v1::MakeMoveRequest req;
+  req.set_session_id(b.id);
+  req.set_request_id("req-1");
+  req.set_expected_version(3);
+  req.mutable_move()->set_from("j1");
+  req.mutable_move()->set_kind(v1::ROTATE_ANTICLOCKWISE);
+  EXPECT_ERROR(service_->MakeMove(req, As(b.silver)), kInvalidArgument,
+               "req-1");
+  EXPECT_EQ(Get(b.id).DebugString(), before.DebugString());
+  // The message quotes the id escaped.
+  ASSERT_OK(Move(b.id, b.silver, "j1R", {}, "x\"y\n"));
+  EXPECT_ERROR(Move(b.id, b.red, "a8R", {}, "x\"y\n"), kInvalidArgument,
+               "request_id \"x\\\"y\\n\" was already used");
+}
+
+TEST_F(SessionServiceTest, TheTokenIsCheckedBeforeAnyReplay) {
+  const Board b = NewBoard();
+  ASSERT_OK(Move(b.id, b.silver, "j1L", {}, "req-1"));
+  EXPECT_ERROR(Move(b.id, "", "j1L", {}, "req-1"), kUnauthenticated, "token");
+  EXPECT_ERROR(Move(b.id, "forged", "j1L", {}, "req-1"), kPermissionDenied,
+               "not that of");
+  EXPECT_ERROR(Move(b.id, b.owner, "j1L", {}, "req-1"), kPermissionDenied,
+               "not that of");
+  // A player who left is no longer answered either.
+  v1::LeaveSeatRequest leave;
+  leave.set_session_id(b.id);
+  ASSERT_OK(service_->LeaveSeat(leave, As(b.silver)));
+  EXPECT_ERROR(Move(b.id, b.silver, "j1L", {}, "req-1"), kPermissionDenied,
+               "not that of");
+}
+
+TEST_F(SessionServiceTest, ANewGameForgetsTheOldGamesReplies) {
+  // After a reset the seats have new tokens; a new player's request with an
+  // old request_id is a new request and plays.
+  const Board b = NewBoard();
+  ASSERT_OK(Move(b.id, b.silver, "j1L", {}, "req-1"));
+  v1::ResetGameRequest reset;
+  reset.set_session_id(b.id);
+  ASSERT_OK(service_->ResetGame(reset, As(b.owner)));
+  EXPECT_ERROR(Move(b.id, b.silver, "j1L", {}, "req-1"), kPermissionDenied,
+               "not that of");
+  const std::string carol = Join(b.id, v1::SILVER, "carol");
+  Join(b.id, v1::RED, "dave");
+  const int64_t started = Get(b.id).version();
+  absl::StatusOr<v1::MakeMoveResponse> played =
+      Move(b.id, carol, "j1L", {}, "req-1");
+  ASSERT_OK(played);
+  EXPECT_EQ(played->version(), started + 1);
+  EXPECT_EQ(Get(b.id).moves_size(), 1);
+
+  // A game started after a finished one, with the same Silver token: the
+  // finished game's request_id is a new request in the new game.
+  const Board f = NewBoard();
+  ASSERT_OK(Move(f.id, f.silver, "j1L", {}, "req-1"));
+  v1::ResignRequest resign;
+  resign.set_session_id(f.id);
+  ASSERT_OK(service_->Resign(resign, As(f.red)));
+  // Still the finished game: the retry is answered.
+  ASSERT_OK(Move(f.id, f.silver, "j1L", {}, "req-1"));
+  v1::LeaveSeatRequest leave;
+  leave.set_session_id(f.id);
+  ASSERT_OK(service_->LeaveSeat(leave, As(f.red)));
+  Join(f.id, v1::RED, "erin");  // starts a new game
+  ASSERT_EQ(Get(f.id).status(), v1::IN_PROGRESS);
+  ASSERT_EQ(Get(f.id).moves_size(), 0);
+  const int64_t restarted = Get(f.id).version();
+  played = Move(f.id, f.silver, "j1L", {}, "req-1");
+  ASSERT_OK(played);
+  EXPECT_EQ(played->version(), restarted + 1);
+  EXPECT_EQ(Get(f.id).moves_size(), 1);
+}
+
+TEST_F(SessionServiceTest, KeptRepliesSurviveARestart) {
+  const Board b = NewBoard();
+  absl::StatusOr<v1::MakeMoveResponse> first =
+      Move(b.id, b.silver, "j1L", 3, "req-1");
+  ASSERT_OK(first);
+  service_ = NewService();  // a restart on the same store
   absl::StatusOr<v1::MakeMoveResponse> again =
       Move(b.id, b.silver, "j1L", 3, "req-1");
   ASSERT_OK(again);
   EXPECT_EQ(again->SerializeAsString(), first->SerializeAsString());
-  // Reused for another move: still the first answer, nothing played.
-  again = Move(b.id, b.silver, "e4-e3", {}, "req-1");
-  ASSERT_OK(again);
-  EXPECT_EQ(again->move().notation(), "j1L");
-  EXPECT_EQ(Get(b.id).moves_size(), 3);
-  EXPECT_EQ(Get(b.id).version(), 6);
+  EXPECT_ERROR(Move(b.id, b.red, "a8L", {}, "req-1"), kInvalidArgument,
+               "req-1");
+  EXPECT_ERROR(Move(b.id, b.silver, "j1R", 3, "req-1"), kInvalidArgument,
+               "req-1");
+  EXPECT_EQ(Get(b.id).version(), 4);
+  // The stored state keeps the caller's hash, never the token.
+  absl::StatusOr<SessionRecord> record = store_.Get(b.id);
+  ASSERT_OK(record);
+  store::SessionState state;
+  ASSERT_TRUE(state.ParseFromString(record->state));
+  ASSERT_EQ(state.recent_replies_size(), 1);
+  EXPECT_EQ(state.recent_replies(0).token_hash().size(), 32u);
+  EXPECT_FALSE(absl::StrContains(record->state, b.silver));
 }
 
 TEST_F(SessionServiceTest, RequestIdRepliesAreBounded) {
@@ -721,6 +869,143 @@ TEST_F(SessionServiceTest, RequestIdRepliesAreBounded) {
   EXPECT_ERROR(Move(b.id, b.silver, "j1L", {}, "r1"), kFailedPrecondition,
                "it is Red's turn");
   ASSERT_OK(Move(b.id, b.silver, "j1R", {}, "r3"));  // still kept
+}
+
+// ---- Input hygiene
+// -----------------------------------------------------------
+
+// Expects `status` to be INVALID_ARGUMENT or NOT_FOUND with a short message
+// that quotes `huge` cut, with its size.
+void ExpectBoundedQuote(const absl::Status& status, const std::string& huge) {
+  EXPECT_TRUE(absl::IsInvalidArgument(status) || absl::IsNotFound(status))
+      << status;
+  EXPECT_LT(status.message().size(), 300u) << status;
+  EXPECT_TRUE(absl::StrContains(status.message(),
+                                absl::StrCat("... (", huge.size(), " bytes)")))
+      << status.message();
+}
+
+TEST_F(SessionServiceTest, ErrorsQuoteLongInputCutShort) {
+  const Board b = NewBoard();
+  const std::string huge(60000, 'e');
+  ExpectBoundedQuote(Move(b.id, b.silver, huge).status(), huge);
+  ExpectBoundedQuote(Move(huge, b.silver, "j1L").status(), huge);
+  v1::MakeMoveRequest req;
+  req.set_session_id(b.id);
+  req.mutable_move()->set_from(huge);
+  req.mutable_move()->set_to("e5");
+  ExpectBoundedQuote(service_->MakeMove(req, As(b.silver)).status(), huge);
+  req.mutable_move()->set_from("j1");
+  req.mutable_move()->set_to(huge);
+  req.mutable_move()->set_kind(v1::ROTATE_CLOCKWISE);
+  ExpectBoundedQuote(service_->MakeMove(req, As(b.silver)).status(), huge);
+  v1::ListLegalMovesRequest legal;
+  legal.set_session_id(b.id);
+  legal.set_square(huge);
+  ExpectBoundedQuote(service_->ListLegalMoves(legal).status(), huge);
+  v1::CreateSessionRequest create;
+  create.set_name("board");
+  create.set_setup_id(huge);
+  ExpectBoundedQuote(service_->CreateSession(create).status(), huge);
+  create.clear_setup_id();
+  create.mutable_settings()->set_color_scheme(huge);
+  ExpectBoundedQuote(service_->CreateSession(create).status(), huge);
+  v1::ListSessionsRequest list;
+  list.set_page_token(huge);
+  ExpectBoundedQuote(service_->ListSessions(list).status(), huge);
+  // Hidden and control characters in quoted input are escaped (the
+  // engine, whose notation is ASCII, writes other bytes as \xNN).
+  EXPECT_ERROR(Move(b.id, b.silver, "e4\u202E-e5"), kInvalidArgument,
+               "\"e4\\xe2\\x80\\xae-e5\"");
+  EXPECT_ERROR(Move(b.id + "\u202E", b.silver, "j1L"), kNotFound,
+               absl::StrCat("\"", b.id, "\\u{202E}\""));
+  EXPECT_EQ(Get(b.id).version(), 3);
+}
+
+TEST_F(SessionServiceTest, UnknownEnumValuesAreInvalidArgument) {
+  const Board b = NewBoard("classic-2", /*seat=*/false);
+  const std::string alice = Join(b.id, v1::SILVER, "alice");
+  const v1::Session before = Get(b.id);
+
+  v1::ListSessionsRequest list;
+  list.set_status(static_cast<v1::GameStatus>(99));
+  EXPECT_ERROR(service_->ListSessions(list), kInvalidArgument,
+               "status is 99, not a GameStatus (GAME_STATUS_UNSPECIFIED, "
+               "WAITING_FOR_PLAYERS, IN_PROGRESS, FINISHED)");
+  v1::JoinSeatRequest join;
+  join.set_session_id(b.id);
+  join.set_player_name("bob");
+  join.set_color(static_cast<v1::Color>(99));
+  EXPECT_ERROR(service_->JoinSeat(join), kInvalidArgument,
+               "color is 99, not a Color (COLOR_UNSPECIFIED, SILVER, RED)");
+  join.set_color(static_cast<v1::Color>(-1));
+  EXPECT_ERROR(service_->JoinSeat(join), kInvalidArgument, "color is -1");
+  v1::LeaveSeatRequest leave;
+  leave.set_session_id(b.id);
+  leave.set_color(static_cast<v1::Color>(3));
+  EXPECT_ERROR(service_->LeaveSeat(leave, As(alice)), kInvalidArgument,
+               "color is 3");
+  v1::SeatComputerRequest seat;
+  seat.set_session_id(b.id);
+  seat.set_level(1);
+  seat.set_color(static_cast<v1::Color>(5));
+  EXPECT_ERROR(service_->SeatComputer(seat, As(b.owner)), kInvalidArgument,
+               "color is 5");
+  EXPECT_EQ(Get(b.id).DebugString(), before.DebugString());
+
+  // move.kind, whether the move is structured or given in notation.
+  const std::string bob = Join(b.id, v1::RED, "bob");
+  v1::MakeMoveRequest move;
+  move.set_session_id(b.id);
+  move.mutable_move()->set_from("j1");
+  move.mutable_move()->set_kind(static_cast<v1::MoveKind>(42));
+  EXPECT_ERROR(service_->MakeMove(move, As(alice)), kInvalidArgument,
+               "move.kind is 42, not a MoveKind");
+  move.mutable_move()->set_notation("j1L");
+  EXPECT_ERROR(service_->MakeMove(move, As(alice)), kInvalidArgument,
+               "move.kind is 42");
+  EXPECT_EQ(Get(b.id).moves_size(), 0);
+  // Known values still pass.
+  list.set_status(v1::IN_PROGRESS);
+  absl::StatusOr<v1::ListSessionsResponse> listed =
+      service_->ListSessions(list);
+  ASSERT_OK(listed);
+  EXPECT_EQ(listed->sessions_size(), 1);
+  move.mutable_move()->set_kind(v1::ROTATE_ANTICLOCKWISE);
+  ASSERT_OK(service_->MakeMove(move, As(alice)));
+}
+
+TEST_F(SessionServiceTest, NamesWithHiddenCharactersAreInvalidArgument) {
+  v1::CreateSessionRequest create;
+  for (const char* name : {"evil\u202Egnp.exe", "a\u200Bb", "\uFEFFboard",
+                           "a\u2028b", "al\u200Dice", "bad\xff"}) {
+    create.set_name(name);
+    const absl::Status status = service_->CreateSession(create).status();
+    EXPECT_EQ(status.code(), StatusCode::kInvalidArgument) << name;
+    EXPECT_TRUE(absl::StartsWith(status.message(), "name ")) << status;
+  }
+  const Board b = NewBoard("classic-2", /*seat=*/false);
+  v1::JoinSeatRequest join;
+  join.set_session_id(b.id);
+  for (const char* name :
+       {"bob\u202E", "\u2066bob", "b\u00ADob", "\u3164", "\u200D\U0001F600"}) {
+    join.set_player_name(name);
+    EXPECT_ERROR(service_->JoinSeat(join), kInvalidArgument,
+                 "player_name holds");
+  }
+  EXPECT_EQ(Get(b.id).version(), 0);
+
+  // Every script, emoji and their sequences are welcome, and listed as given.
+  create.set_name("Партия 🏳️‍🌈");
+  absl::StatusOr<v1::CreateSessionResponse> created =
+      service_->CreateSession(create);
+  ASSERT_OK(created);
+  EXPECT_EQ(created->session().name(), "Партия 🏳️‍🌈");
+  join.set_session_id(created->session().id());
+  join.set_player_name("  👩🏽‍💻 渡辺\u00a0");
+  absl::StatusOr<v1::JoinSeatResponse> joined = service_->JoinSeat(join);
+  ASSERT_OK(joined);
+  EXPECT_EQ(joined->session().seats(0).player_name(), "👩🏽‍💻 渡辺");
 }
 
 TEST_F(SessionServiceTest, RacingMovesWithTheSameVersionOneWins) {
@@ -1190,6 +1475,27 @@ TEST_F(SessionServiceTest, WatchErrors) {
   canceller.join();
 }
 
+TEST_F(SessionServiceTest, WatchAfterTheCurrentVersionIsInvalidArgument) {
+  const Board b = NewBoard();  // at version 3
+  v1::WatchRequest req;
+  req.set_session_id(b.id);
+  for (int64_t after : {int64_t{4}, std::numeric_limits<int64_t>::max(),
+                        int64_t{-1}, std::numeric_limits<int64_t>::min()}) {
+    req.set_after_version(after);
+    EXPECT_ERROR(service_->Watch(req), kInvalidArgument,
+                 absl::StrCat("after_version must be 0 to session ", b.id,
+                              "'s current version 3, not ", after));
+  }
+  // Exactly the current version: only new events.
+  req.set_after_version(3);
+  absl::StatusOr<std::unique_ptr<EventStream>> stream = service_->Watch(req);
+  ASSERT_OK(stream);
+  ASSERT_OK(Move(b.id, b.silver, "j1L"));
+  const std::vector<v1::Event> events = Drain(**stream, 1);
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].version(), 4);
+}
+
 TEST_F(SessionServiceTest, SlowWatcherIsCutOffWhileMovesProceed) {
   limits_.watcher_buffer = 4;
   service_ = NewService();
@@ -1363,12 +1669,13 @@ TEST_F(SessionServiceTest, RestartRestoresEverySessionExactly) {
   // In progress with moves, a hit and a standing offer.
   const Board playing = NewBoard("classic-1");
   std::mt19937 rng(11);
+  std::string first_move;  // Silver's, request_id r0
   for (int i = 0; i < 9; ++i) {
     absl::StatusOr<Position> pos =
         ParsePosition(Get(playing.id).board().position());
-    ASSERT_OK(Move(playing.id, Mover(playing),
-                   FormatMove(*pos, ChooseMove(*pos, rng)), {},
-                   absl::StrCat("r", i)));
+    const std::string move = FormatMove(*pos, ChooseMove(*pos, rng));
+    if (i == 0) first_move = move;
+    ASSERT_OK(Move(playing.id, Mover(playing), move, {}, absl::StrCat("r", i)));
   }
   ASSERT_EQ(Get(playing.id).status(), v1::IN_PROGRESS);
   v1::OfferDrawRequest offer;
@@ -1412,7 +1719,10 @@ TEST_F(SessionServiceTest, RestartRestoresEverySessionExactly) {
   }
   // Tokens and retries still work, and versions go on.
   const int64_t v = Get(playing.id).version();
-  ASSERT_OK(Move(playing.id, playing.silver, "ignored", {}, "r0"));
+  absl::StatusOr<v1::MakeMoveResponse> retried =
+      Move(playing.id, playing.silver, first_move, {}, "r0");
+  ASSERT_OK(retried);
+  EXPECT_EQ(retried->move().notation(), first_move);
   EXPECT_EQ(Get(playing.id).version(), v);
   v1::AcceptDrawRequest accept;
   accept.set_session_id(playing.id);
