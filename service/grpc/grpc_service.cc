@@ -14,6 +14,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "service/grpc/status_conversion.h"
+#include "service/quoted_input.h"
 
 namespace khet {
 namespace {
@@ -73,7 +74,7 @@ std::string FormatRequestLog(absl::string_view method,
       "rpc method=%s session=%s code=%s latency_ms=%.2f", method, id,
       StatusCodeName(status.error_code()), absl::ToDoubleMilliseconds(latency));
   if (!status.ok()) {
-    absl::StrAppend(&line, " message=\"", absl::CEscape(status.error_message()),
+    absl::StrAppend(&line, " message=\"", LoggedMessage(status.error_message()),
                     "\"");
   }
   return line;

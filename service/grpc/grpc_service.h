@@ -40,7 +40,8 @@ absl::StatusOr<Caller> CallerFromMetadata(
     const std::multimap<grpc::string_ref, grpc::string_ref>& metadata);
 
 // One request's log line: `rpc method=MakeMove session=3fa9 code=OK
-// latency_ms=0.84`, and ` message="..."` (escaped) on errors. Never a token.
+// latency_ms=0.84`, and ` message="..."` on errors, escaped and cut to
+// LoggedMessage's bound. Never a token.
 std::string FormatRequestLog(absl::string_view method,
                              absl::string_view session_id,
                              const grpc::Status& status,

@@ -3,6 +3,7 @@
 // shutdown, health checking and reflection, and the request log.
 #include "service/grpc/grpc_service.h"
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <thread>
@@ -557,6 +558,68 @@ TEST_P(GrpcServiceTest, InvalidArgumentForAnIllegalMove) {
   EXPECT_CODE(Move(game.id, game.silver, "e4-e9", &response), INVALID_ARGUMENT);
 }
 
+TEST_P(GrpcServiceTest, AHugeMoveIsInvalidArgumentWithAShortMessageAndLog) {
+  const Game game = StartGame();
+  v1::MakeMoveResponse response;
+  const std::string huge(60000, 'e');
+  const grpc::Status status = Move(game.id, game.silver, huge, &response);
+  EXPECT_CODE(status, INVALID_ARGUMENT);
+  EXPECT_LT(status.error_message().size(), 300u) << status.error_message();
+  EXPECT_THAT(status.error_message(), HasSubstr("... (60000 bytes)"));
+  ASSERT_TRUE(WaitForLog({"method=MakeMove", "code=INVALID_ARGUMENT"}));
+  MutexLock lock(&log_mu_);
+  for (const std::string& line : log_) {
+    EXPECT_LT(line.size(), 512u) << line.substr(0, 100);
+  }
+}
+
+TEST_P(GrpcServiceTest, ARequestIdOfAnotherPlayerIsInvalidArgument) {
+  const Game game = StartGame();
+  v1::MakeMoveRequest request;
+  request.set_session_id(game.id);
+  request.set_request_id("move-1");
+  request.mutable_move()->set_notation("j1L");
+  v1::MakeMoveResponse first;
+  ASSERT_GRPC_OK(stub_->MakeMove(Context(game.silver).get(), request, &first));
+  // Silver's retry gets the first answer back.
+  v1::MakeMoveResponse again;
+  ASSERT_GRPC_OK(stub_->MakeMove(Context(game.silver).get(), request, &again));
+  EXPECT_EQ(again.SerializeAsString(), first.SerializeAsString());
+  // Red with the same request_id: refused, and nothing is played.
+  request.mutable_move()->set_notation("a8L");
+  v1::MakeMoveResponse stolen;
+  const grpc::Status status =
+      stub_->MakeMove(Context(game.red).get(), request, &stolen);
+  EXPECT_CODE(status, INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("request_id \"move-1\""));
+  const v1::Session session = Get(game.id);
+  EXPECT_EQ(session.version(), first.version());
+  EXPECT_EQ(session.moves_size(), 1);
+}
+
+TEST_P(GrpcServiceTest, UnknownEnumValuesAndFutureVersionsAreInvalidArgument) {
+  const Game game = StartGame();
+  v1::ListSessionsRequest list;
+  list.set_status(static_cast<v1::GameStatus>(99));
+  v1::ListSessionsResponse listed;
+  const grpc::Status status =
+      stub_->ListSessions(Context().get(), list, &listed);
+  EXPECT_CODE(status, INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("status is 99"));
+  // A watch beyond the current version ends at once instead of waiting
+  // for events that never come.
+  v1::WatchRequest watch;
+  watch.set_session_id(game.id);
+  watch.set_after_version(std::numeric_limits<int64_t>::max());
+  auto context = Context();
+  auto reader = stub_->Watch(context.get(), watch);
+  v1::Event event;
+  EXPECT_FALSE(reader->Read(&event));
+  const grpc::Status watched = reader->Finish();
+  EXPECT_CODE(watched, INVALID_ARGUMENT);
+  EXPECT_THAT(watched.error_message(), HasSubstr("after_version"));
+}
+
 TEST_P(GrpcServiceTest, FailedPreconditionForTheWrongTurn) {
   const Game game = StartGame();
   v1::MakeMoveResponse response;
@@ -996,6 +1059,14 @@ TEST(FormatRequestLogTest, OneLineWithoutTokens) {
                        absl::ZeroDuration()),
       "rpc method=GetSession session=- code=NOT_FOUND latency_ms=0.00 "
       "message=\"no \\\"x\\\"\\n\"");
+  // A long message is cut short, saying how long it was.
+  EXPECT_EQ(FormatRequestLog("MakeMove", "s1",
+                             grpc::Status(grpc::StatusCode::INTERNAL,
+                                          std::string(5000, 'm')),
+                             absl::ZeroDuration()),
+            absl::StrCat("rpc method=MakeMove session=s1 code=INTERNAL "
+                         "latency_ms=0.00 message=\"",
+                         std::string(256, 'm'), "... (5000 bytes)\""));
   // A long id from a request is cut short.
   EXPECT_EQ(FormatRequestLog("GetSession", std::string(100, 'a'),
                              grpc::Status::OK, absl::ZeroDuration()),

@@ -3,6 +3,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "service/quoted_input.h"
 
 namespace khet {
 namespace {
@@ -27,7 +28,7 @@ std::string FormatHttpLog(absl::string_view method, absl::string_view route,
       Shown(method), Shown(route), Shown(session_id), http_status,
       absl::StatusCodeToString(status.code()), latency_ms);
   if (!status.ok()) {
-    absl::StrAppend(&line, " message=\"", absl::CEscape(status.message()),
+    absl::StrAppend(&line, " message=\"", LoggedMessage(status.message()),
                     "\"");
   }
   return line;

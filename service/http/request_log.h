@@ -1,5 +1,6 @@
 // One log line per HTTP request: method, route, session, HTTP status, code,
-// latency and, for an error, its message. Never a token.
+// latency and, for an error, its message (escaped and cut to
+// LoggedMessage's bound). Never a token.
 #ifndef KHET_SERVICE_HTTP_REQUEST_LOG_H_
 #define KHET_SERVICE_HTTP_REQUEST_LOG_H_
 
