@@ -1,5 +1,6 @@
 #include "service/quoted_input.h"
 
+#include <cstdint>
 #include <optional>
 
 #include "absl/strings/escaping.h"

@@ -1,5 +1,7 @@
 #include "service/unicode_text.h"
 
+#include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "absl/status/status.h"
