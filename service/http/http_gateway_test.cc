@@ -130,13 +130,14 @@ class HttpGatewayTest : public ::testing::Test {
     service_options.store = &store_;
     if (core_ == nullptr)
       core_ = SessionService::Create(service_options).value();
-    options.max_body_bytes = 4096;
+    options.server.max_body_bytes = 4096;
     if (options.max_waiting == HttpGatewayOptions().max_waiting) {
       options.max_waiting = 4;
     }
     options.serving_threads = 4;
     options.stream_keepalive = absl::Milliseconds(200);
-    options.keep_alive_timeout = absl::Seconds(1);
+    options.server.idle_timeout = absl::Seconds(1);
+    options.shutdown_grace = absl::Seconds(2);
     options.log = [this](const std::string& line) {
       MutexLock lock(&log_mu_);
       log_.push_back(line);
@@ -1011,12 +1012,23 @@ TEST_F(HttpGatewayTest, ASuggestionWithoutTimeToSearch) {
 }
 
 TEST_F(HttpGatewayTest, MalformedRequestsGetJsonErrors) {
+  // An unknown method on a known path is 405 like any other.
   RawConnection brew(port_, "BREW /v1/setups HTTP/1.1\r\nHost: x\r\n\r\n");
   ASSERT_TRUE(brew.WaitFor("}}")) << brew.received();
-  EXPECT_THAT(brew.received(), HasSubstr("HTTP/1.1 400"));
-  EXPECT_THAT(brew.received(), HasSubstr(R"("code":"INVALID_ARGUMENT")"));
+  EXPECT_THAT(brew.received(), HasSubstr("HTTP/1.1 405"));
+  EXPECT_THAT(brew.received(), HasSubstr("Allow: GET"));
+  EXPECT_THAT(brew.received(), HasSubstr(R"("code":"UNIMPLEMENTED")"));
   EXPECT_THAT(Log().back(),
-              HasSubstr("method=BREW route=- session=- status=400"));
+              HasSubstr("method=BREW route=/v1/setups session=- status=405"));
+
+  // What is not HTTP at all is 400, and the connection closes.
+  RawConnection garbage(port_, "\x01\x02 not http\r\n\r\n");
+  ASSERT_TRUE(garbage.WaitFor("}}")) << garbage.received();
+  EXPECT_THAT(garbage.received(), HasSubstr("HTTP/1.1 400"));
+  EXPECT_THAT(garbage.received(), HasSubstr(R"("code":"INVALID_ARGUMENT")"));
+  EXPECT_THAT(garbage.received(), HasSubstr("Connection: close"));
+  EXPECT_TRUE(garbage.WaitForEnd(std::chrono::seconds(5)));
+  EXPECT_THAT(Log().back(), HasSubstr("route=- session=- status=400"));
 }
 
 TEST_F(HttpGatewayTest, TokenHeaders) {
