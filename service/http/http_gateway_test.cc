@@ -29,6 +29,7 @@
 #include "service/http/compact_size_cases.h"
 #include "service/http/compact_view.h"
 #include "service/http/http_routes.h"
+#include "service/http/testing/raw_connection.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
@@ -41,64 +42,6 @@ using ::testing::HasSubstr;
 
 // Red to move wins at once with a1R; Silver's e1-d1 first keeps it so.
 constexpr char kShortGame[] = "xs4k4/10/10/10/10/10/10/pnw3K4Xn s 2";
-
-// A raw HTTP connection for reading an event stream as it arrives.
-class RawConnection {
- public:
-  RawConnection(int port, const std::string& request) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<uint16_t>(port));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(
-        ::connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)),
-        0);
-    timeval timeout{0, 100 * 1000};
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
-    EXPECT_EQ(::send(fd_, request.data(), request.size(), 0),
-              static_cast<ssize_t>(request.size()));
-  }
-  ~RawConnection() { Close(); }
-
-  void Close() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
-  // Reads until `text` has arrived (true) or `limit` passed or the server
-  // closed the connection (false).
-  bool WaitFor(const std::string& text,
-               std::chrono::milliseconds limit = std::chrono::seconds(5)) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (!absl::StrContains(received_, text)) {
-      if (std::chrono::steady_clock::now() > deadline || closed_) return false;
-      Read();
-    }
-    return true;
-  }
-
-  // Reads until the server closes the connection (true) or `limit` passed.
-  bool WaitForEnd(std::chrono::milliseconds limit) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (!closed_ && std::chrono::steady_clock::now() < deadline) Read();
-    return closed_;
-  }
-
-  const std::string& received() const { return received_; }
-
- private:
-  void Read() {
-    char buffer[4096];
-    const ssize_t n = ::recv(fd_, buffer, sizeof(buffer), 0);
-    if (n > 0) received_.append(buffer, static_cast<size_t>(n));
-    if (n == 0) closed_ = true;
-  }
-
-  int fd_ = -1;
-  std::string received_;
-  bool closed_ = false;
-};
 
 std::string StreamRequest(const std::string& id, const std::string& extra) {
   return absl::StrCat("GET /v1/sessions/", id,

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -263,9 +264,10 @@ class Connection final : public ConnectionBase,
         options_(server->options()),
         address_(std::move(address)),
         stream_(std::forward<StreamArgs>(args)...),
-        idle_timer_(stream_.get_executor()) {}
+        idle_timer_(stream_.get_executor()),
+        stage_timer_(stream_.get_executor()) {}
 
-  ~Connection() override { server_->Forget(this, address_); }
+  ~Connection() override { ForgetOnce(); }
 
   net::any_io_executor executor() { return stream_.get_executor(); }
 
@@ -359,13 +361,28 @@ class Connection final : public ConnectionBase,
         });
   }
 
+  // Reads run on the stage clock, which cancels them without closing so
+  // that the client still learns why (408).
+  void StartStageClock(absl::Duration limit) {
+    timed_out_ = false;
+    stage_timer_.expires_after(Chrono(limit));
+    stage_timer_.async_wait(
+        [self = this->shared_from_this()](const ErrorCode& ec) {
+          if (ec || self->closed_) return;
+          self->timed_out_ = true;
+          ErrorCode ignored;
+          self->Lowest().socket().cancel(ignored);
+        });
+  }
+
   void ReadHeader() {
     reading_ = true;
     parser_.emplace();
     parser_->header_limit(
         static_cast<std::uint32_t>(options_.max_header_bytes));
     parser_->body_limit(options_.max_body_bytes);
-    Lowest().expires_after(Chrono(options_.header_timeout));
+    Lowest().expires_never();
+    StartStageClock(options_.header_timeout);
     http::async_read_header(
         stream_, buffer_, *parser_,
         [self = this->shared_from_this()](const ErrorCode& ec, size_t) {
@@ -374,6 +391,7 @@ class Connection final : public ConnectionBase,
   }
 
   void OnHeader(const ErrorCode& ec) {
+    stage_timer_.cancel();
     if (closed_) return;
     if (ec) return ReadFailed(ec, options_.header_timeout, "headers");
     size_t count = 0;
@@ -388,10 +406,11 @@ class Connection final : public ConnectionBase,
     if (beast::iequals(parser_->get()[http::field::expect], "100-continue")) {
       Queue("HTTP/1.1 100 Continue\r\n\r\n");
     }
-    Lowest().expires_after(Chrono(options_.body_timeout));
+    StartStageClock(options_.body_timeout);
     http::async_read(
         stream_, buffer_, *parser_,
         [self = this->shared_from_this()](const ErrorCode& body_ec, size_t) {
+          self->stage_timer_.cancel();
           if (self->closed_) return;
           if (body_ec) {
             return self->ReadFailed(body_ec, self->options_.body_timeout,
@@ -415,7 +434,7 @@ class Connection final : public ConnectionBase,
                              "the request body is larger than the limit of ",
                              options_.max_body_bytes, " bytes")));
     }
-    if (ec == beast::error::timeout) {
+    if (timed_out_) {
       if (part == "headers" && buffer_.size() == 0 && !parser_->got_some()) {
         return Close();  // an idle connection, nothing to answer
       }
@@ -558,13 +577,23 @@ class Connection final : public ConnectionBase,
                              });
   }
 
+  // The server stops counting the connection when it closes, whoever still
+  // holds its exchange.
+  void ForgetOnce() {
+    if (forgotten_) return;
+    forgotten_ = true;
+    server_->Forget(this, address_);
+  }
+
   void Close() {
     if (closed_) return;
     closed_ = true;
     if (exchange_ != nullptr) exchange_->MarkGone();
     exchange_.reset();
     idle_timer_.cancel();
+    stage_timer_.cancel();
     Lowest().close();
+    ForgetOnce();
   }
 
   ServerImpl* const server_;
@@ -572,6 +601,7 @@ class Connection final : public ConnectionBase,
   const std::string address_;
   Stream stream_;
   net::steady_timer idle_timer_;
+  net::steady_timer stage_timer_;  // the header or body clock
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::shared_ptr<ThisExchange> exchange_;  // the request being answered
@@ -586,6 +616,8 @@ class Connection final : public ConnectionBase,
   bool head_ = false;
   bool stopping_ = false;
   bool closed_ = false;
+  bool timed_out_ = false;  // the stage clock cancelled the read
+  bool forgotten_ = false;  // the server no longer counts it
   bool after_write_close_ = false;
   bool after_write_next_ = false;
 };
@@ -612,6 +644,11 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Create(
                        options.tls_cert_file, "\": ", ec.message()));
     }
     tls->use_private_key_file(options.tls_key_file, ssl::context::pem, ec);
+    if (ec && absl::StrContains(ec.message(), "mismatch")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the TLS key \"", options.tls_key_file,
+          "\" does not match the certificate \"", options.tls_cert_file, "\""));
+    }
     if (ec) {
       return absl::InvalidArgumentError(
           absl::StrCat("cannot read the TLS key \"", options.tls_key_file,
