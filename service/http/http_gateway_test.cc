@@ -469,6 +469,36 @@ TEST_F(HttpGatewayTest, TooManyWaitingRequestsAre429) {
   EXPECT_EQ(Get(poll).status, 200);  // places are given back
 }
 
+// Finding: long polls opened and abandoned kept their places until their
+// wait ended (real polls got 429 for 21 s). A poll whose client left gives
+// its place back at once.
+TEST_F(HttpGatewayTest, AbandonedLongPollsGiveTheirPlacesBackAtOnce) {
+  const Game game = NewGame();
+  const std::string path =
+      absl::StrCat("/v1/sessions/", game.id,
+                   "/events?waitSeconds=25&afterVersion=", Version(game.id));
+  const std::string poll =
+      absl::StrCat("GET ", path, " HTTP/1.1\r\nHost: x\r\n\r\n");
+  {
+    std::vector<std::unique_ptr<RawConnection>> abandoned;
+    for (int i = 0; i < 4; ++i) {  // the fixture's max_waiting
+      abandoned.push_back(std::make_unique<RawConnection>(port_, poll));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(Get(path).status, 429);
+  }  // the clients go away
+  const auto start = std::chrono::steady_clock::now();
+  bool waiting = false;
+  while (!waiting &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(5)) {
+    // A poll that got a place waits: no answer within 200 ms.
+    RawConnection next(port_, poll);
+    waiting = !next.WaitFor("HTTP/1.1", std::chrono::milliseconds(200));
+  }
+  EXPECT_TRUE(waiting) << "every place still taken after 5 s";
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+}
+
 TEST_F(HttpGatewayTest, ShutdownEndsALongPollPromptly) {
   const Game game = NewGame();
   const std::string poll =
