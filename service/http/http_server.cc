@@ -199,7 +199,10 @@ class Exchange final : public HttpExchange,
   }
   bool Write(std::string piece) override {
     if (gone()) return false;
-    if (!connection_->AddBacklog(piece.size())) return false;
+    const std::shared_ptr<Conn> connection = connection_.lock();
+    if (connection == nullptr || !connection->AddBacklog(piece.size())) {
+      return false;
+    }
     Post([piece = std::move(piece)](Conn& c, Exchange* self) mutable {
       c.SendPiece(self, std::move(piece));
     });
@@ -243,14 +246,20 @@ class Exchange final : public HttpExchange,
  private:
   template <typename Action>
   void Post(Action action) {
-    net::post(connection_->executor(),
-              [connection = connection_, self = this->shared_from_this(),
-               action = std::move(action)]() mutable {
-                action(*connection, self.get());
-              });
+    std::shared_ptr<Conn> connection = connection_.lock();
+    if (connection == nullptr) return;  // closed and gone
+    net::any_io_executor executor = connection->executor();
+    net::post(executor, [connection = std::move(connection),
+                         self = this->shared_from_this(),
+                         action = std::move(action)]() mutable {
+      action(*connection, self.get());
+    });
   }
 
-  const std::shared_ptr<Conn> connection_;
+  // Weak: while an answer is awaited the connection's own pending watch
+  // keeps it; an exchange held longer never keeps a closed one (nor the
+  // server's event loop) alive.
+  const std::weak_ptr<Conn> connection_;
   const HttpRequest request_;
   mutable Mutex mu_;
   std::atomic<bool> gone_{false};
