@@ -20,7 +20,9 @@ packages=(
   protobuf-compiler        # protoc
   libsqlite3-dev           # SQLite 3.40: the embedded default session store
   # khetd's HTTP/JSON gateway and the web board:
-  libcpp-httplib-dev       # cpp-httplib 0.11: the gateway's HTTP server
+  libboost1.81-dev         # Boost.Asio and Beast (header-only): the HTTP server
+  libssl-dev               # OpenSSL: HTTPS
+  libcpp-httplib-dev       # cpp-httplib 0.11: the tests' HTTP client
   nlohmann-json3-dev       # JSON for the compact view and tests' HTTP clients
   chromium                 # headless browser for the web board's test
   # Other-language clients and the chat bot:
