@@ -53,7 +53,8 @@ struct KhetGrpcServiceOptions {
   // Receives each request's log line, without a newline. Default (empty):
   // the line is written to stderr.
   std::function<void(const std::string& line)> log;
-  // Threads of the service's own that run the calls touching a session,
+  // Threads of the service's own (at most; started as calls wait, see
+  // CallPool) that run the calls touching a session,
   // which wait while the store keeps a change (a disk sync, a database
   // round trip), so that gRPC's few callback threads never wait for a
   // store. 0: such calls run on gRPC's callback threads, the fastest for a

@@ -79,10 +79,11 @@ ABSL_FLAG(int, max_suggestion_seconds,
               absl::ToInt64Seconds(khet::ServiceLimits().max_suggestion_time)),
           "The longest a SuggestMove search runs, whatever its deadline");
 ABSL_FLAG(int, store_threads, 256,
-          "With a durable store (sqlite, postgres): threads that serve the "
-          "calls touching a session, which wait for the disk or the "
-          "database (SQLite's concurrent writes share one sync); the memory "
-          "store never waits and serves calls on gRPC's threads");
+          "With a durable store (sqlite, postgres): threads at most that "
+          "serve the calls touching a session, which wait for the disk or "
+          "the database (SQLite's concurrent writes share one sync); started "
+          "as calls wait, they leave after idling 5 s. The memory store "
+          "never waits and serves calls on gRPC's threads");
 
 ABSL_FLAG(std::string, http_listen, "127.0.0.1:8080",
           "Address of the HTTP/JSON gateway and web board, host:port; port 0 "
