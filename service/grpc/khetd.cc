@@ -58,6 +58,9 @@ ABSL_FLAG(int, max_sessions, khet::ServiceLimits().max_sessions,
 ABSL_FLAG(int, max_watchers_per_session,
           khet::ServiceLimits().max_watchers_per_session,
           "Concurrent Watch streams per session at most");
+ABSL_FLAG(int, max_watchers, khet::ServiceLimits().max_watchers,
+          "Watchers over all sessions at most: gRPC Watch streams, HTTP long "
+          "polls and event streams together");
 ABSL_FLAG(int, max_message_bytes, 64 * 1024,
           "Largest request accepted, in bytes; larger ones get "
           "RESOURCE_EXHAUSTED");
@@ -163,6 +166,7 @@ int Run(const sigset_t& stop_signals) {
   limits.max_sessions = absl::GetFlag(FLAGS_max_sessions);
   limits.max_watchers_per_session =
       absl::GetFlag(FLAGS_max_watchers_per_session);
+  limits.max_watchers = absl::GetFlag(FLAGS_max_watchers);
   limits.computer_threads = absl::GetFlag(FLAGS_computer_threads);
   limits.computer_move_budget =
       absl::Milliseconds(absl::GetFlag(FLAGS_computer_move_budget_ms));
@@ -176,6 +180,9 @@ int Run(const sigset_t& stop_signals) {
   if (limits.max_sessions < 1) return UsageError("--max_sessions must be >= 1");
   if (limits.max_watchers_per_session < 1) {
     return UsageError("--max_watchers_per_session must be >= 1");
+  }
+  if (limits.max_watchers < 1) {
+    return UsageError("--max_watchers must be >= 1");
   }
   if (max_message_bytes < 1024) {
     return UsageError("--max_message_bytes must be >= 1024");
