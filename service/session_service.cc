@@ -37,6 +37,7 @@
 #include "service/status_macros.h"
 #include "service/unicode_text.h"
 #include "service/watch_stream.h"
+#include "service/watcher_limit.h"
 
 namespace khet {
 namespace {
@@ -1023,15 +1024,18 @@ class SessionServiceImpl final : public SessionService {
           "after_version must be 0 to session ", entry->id,
           "'s current version ", current, ", not ", request.after_version()));
     }
+    KHET_ASSIGN_OR_RETURN(WatcherLimit::Place place, watchers_.Take());
     // Subscribed under the session lock: every event up to `until` is in the
     // store, every later one will reach the subscription.
     KHET_ASSIGN_OR_RETURN(
         std::shared_ptr<Subscription> sub,
         entry->hub->Subscribe(limits_.max_watchers_per_session));
-    return std::make_unique<WatchStream>(store_, entry->id,
-                                         request.after_version(), current,
-                                         entry->hub, std::move(sub));
+    return std::make_unique<WatchStream>(
+        store_, entry->id, request.after_version(), current, entry->hub,
+        std::move(sub), std::move(place));
   }
+
+  int watcher_count() override { return watchers_.count(); }
 
   absl::StatusOr<v1::RenderBoardResponse> RenderBoard(
       const v1::RenderBoardRequest& request) override {
@@ -1566,6 +1570,8 @@ class SessionServiceImpl final : public SessionService {
   const SearchFunction search_;
   const std::function<void(const std::string& line)> log_;
   std::atomic<int> suggestions_{0};  // SuggestMove searches running
+  // Live EventStreams.
+  WatcherLimit watchers_{limits_.max_watchers};
 
   Mutex map_mu_;
   std::map<std::string, std::shared_ptr<Entry>> sessions_

@@ -28,6 +28,9 @@ namespace khet {
 struct ServiceLimits {
   int max_sessions = 10000;
   int max_watchers_per_session = 64;
+  // Live watchers over all sessions (every EventStream from Watch, gRPC
+  // streams and HTTP long polls and event streams alike).
+  int max_watchers = 20000;
   int max_name_length = 64;  // session and player names
   int max_request_id_length = 64;
   int max_position_length = 512;  // custom start positions
@@ -262,9 +265,12 @@ class SessionService {
 
   // Events after request.after_version, then live ones. after_version is 0
   // to the session's current version (that: only new events);
-  // INVALID_ARGUMENT naming both otherwise.
+  // INVALID_ARGUMENT naming both otherwise. The stream counts as a watcher
+  // (max_watchers_per_session, max_watchers) until destroyed.
   virtual absl::StatusOr<std::unique_ptr<EventStream>> Watch(
       const v1::WatchRequest& request) = 0;
+  // Watchers now: EventStreams from Watch not yet destroyed.
+  virtual int watcher_count() = 0;
 
   virtual absl::StatusOr<v1::RenderBoardResponse> RenderBoard(
       const v1::RenderBoardRequest& request) = 0;

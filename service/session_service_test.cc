@@ -1496,6 +1496,32 @@ TEST_F(SessionServiceTest, WatchAfterTheCurrentVersionIsInvalidArgument) {
   EXPECT_EQ(events[0].version(), 4);
 }
 
+TEST_F(SessionServiceTest, WatchersOverAllSessionsAreLimited) {
+  limits_.max_watchers = 3;
+  service_ = NewService();
+  const Board a = NewBoard();
+  const Board b = NewBoard();
+  v1::WatchRequest on_a;
+  on_a.set_session_id(a.id);
+  v1::WatchRequest on_b;
+  on_b.set_session_id(b.id);
+  std::vector<std::unique_ptr<EventStream>> streams;
+  for (const v1::WatchRequest* req : {&on_a, &on_a, &on_b}) {
+    absl::StatusOr<std::unique_ptr<EventStream>> stream = service_->Watch(*req);
+    ASSERT_OK(stream);
+    streams.push_back(*std::move(stream));
+  }
+  EXPECT_EQ(service_->watcher_count(), 3);
+  EXPECT_ERROR(service_->Watch(on_b), kResourceExhausted, "max_watchers");
+  // A failed Watch holds no place; a destroyed stream gives its back.
+  EXPECT_EQ(service_->watcher_count(), 3);
+  streams.pop_back();
+  EXPECT_EQ(service_->watcher_count(), 2);
+  ASSERT_OK(service_->Watch(on_b));  // destroyed at once
+  streams.clear();
+  EXPECT_EQ(service_->watcher_count(), 0);
+}
+
 TEST_F(SessionServiceTest, SlowWatcherIsCutOffWhileMovesProceed) {
   limits_.watcher_buffer = 4;
   service_ = NewService();

@@ -9,8 +9,10 @@ namespace khet {
 WatchStream::WatchStream(SessionStore* store, std::string session_id,
                          int64_t after_version, int64_t history_until,
                          std::shared_ptr<EventHub> hub,
-                         std::shared_ptr<Subscription> sub)
-    : store_(store),
+                         std::shared_ptr<Subscription> sub,
+                         WatcherLimit::Place place)
+    : place_(std::move(place)),
+      store_(store),
       session_id_(std::move(session_id)),
       history_until_(history_until),
       hub_(std::move(hub)),

@@ -13,6 +13,7 @@
 #include "service/event_hub.h"
 #include "service/session_service.h"
 #include "service/store/session_store.h"
+#include "service/watcher_limit.h"
 
 namespace khet {
 
@@ -20,10 +21,12 @@ class WatchStream final : public EventStream {
  public:
   // `sub` was subscribed to `hub` when the session was at version
   // `history_until`, so the store holds every event up to it and `sub` gets
-  // every later one. `store` must outlive the stream.
+  // every later one. `store` must outlive the stream. `place` is the
+  // watcher's in the service's count, given back last when it is destroyed.
   WatchStream(SessionStore* store, std::string session_id,
               int64_t after_version, int64_t history_until,
-              std::shared_ptr<EventHub> hub, std::shared_ptr<Subscription> sub);
+              std::shared_ptr<EventHub> hub, std::shared_ptr<Subscription> sub,
+              WatcherLimit::Place place);
   ~WatchStream() override;
 
   absl::StatusOr<std::optional<v1::Event>> Next(
@@ -34,6 +37,7 @@ class WatchStream final : public EventStream {
  private:
   static constexpr int kHistoryPage = 128;
 
+  const WatcherLimit::Place place_;  // first: destroyed last
   SessionStore* const store_;
   const std::string session_id_;
   const int64_t history_until_;

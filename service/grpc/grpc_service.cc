@@ -3,8 +3,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
@@ -20,6 +23,8 @@ namespace khet {
 namespace {
 
 constexpr absl::string_view kAuthorization = "authorization";
+// Threads resuming woken watches when the store never waits.
+constexpr int kWakeThreads = 2;
 constexpr absl::string_view kBearer = "bearer ";
 
 absl::Status Unauthenticated(absl::string_view problem) {
@@ -119,25 +124,223 @@ class KhetGrpcService::RequestLog {
   const std::chrono::steady_clock::time_point start_;
 };
 
-// Makes a running Watch known to Shutdown for as long as it lives.
-class KhetGrpcService::WatchRegistration {
+// Serves one Watch without a thread of its own, as a strand of steps that
+// never overlap: open the stream; read it (Next) until an event comes, then
+// write that one event (StartWrite) and read again once it is written
+// (OnWriteDone); when nothing is ready, ask the stream to say when
+// something is (NotifyWhenReady) and stop until it does; finish once the
+// stream ends. Steps that may read the store (open, read) run on the store
+// threads when the service has them, else on gRPC's threads; a publisher
+// that wakes the strand only hands it over. The client's cancelling and
+// Shutdown end a waiting strand at once, and any other at its next step.
+class KhetGrpcService::WatchReactor final
+    : public grpc::ServerWriteReactor<v1::Event> {
  public:
-  WatchRegistration(KhetGrpcService* service, EventStream* stream)
-      : service_(service), stream_(stream) {
-    MutexLock lock(&service_->mu_);
-    service_->watches_.insert(stream_);
-    if (service_->shutting_down_) stream_->Cancel();
+  WatchReactor(KhetGrpcService* service, const v1::WatchRequest* request)
+      : service_(service),
+        request_(request),
+        log_(service, "Watch", request->session_id()),
+        sent_(request->after_version()) {}
+
+  // The first step; called once, by Watch.
+  void Start() {
+    if (service_->store_pool_ != nullptr) {
+      service_->store_pool_->Schedule([this] { Open(); });
+    } else {
+      Open();
+    }
   }
-  ~WatchRegistration() {
-    MutexLock lock(&service_->mu_);
-    service_->watches_.erase(stream_);
+
+  // For OnCancel and Shutdown: if the strand waits for events, takes it
+  // over and returns true (the caller then calls EndStopped); else cancels
+  // the stream, so the strand ends at its next step.
+  bool Interrupt() {
+    EventStream* stream = nullptr;
+    {
+      MutexLock lock(&mu_);
+      if (state_ == State::kWaiting) {
+        state_ = State::kEnding;
+        return true;
+      }
+      if (state_ != State::kEnding) stream = stream_.get();
+    }
+    // The stream lives until OnDone, which comes after the strand ends.
+    if (stream != nullptr) stream->Cancel();
+    return false;
   }
-  WatchRegistration(const WatchRegistration&) = delete;
-  WatchRegistration& operator=(const WatchRegistration&) = delete;
+
+  // Ends the strand for a cancelled stream, saying why.
+  void EndStopped() {
+    int64_t sent;
+    {
+      MutexLock lock(&mu_);
+      sent = sent_;
+    }
+    End(service_->shutting_down_
+            ? absl::UnavailableError(absl::StrCat(
+                  "khetd is shutting down; watch again after version ", sent))
+            : absl::CancelledError(absl::StrCat(
+                  "the client cancelled the watch after version ", sent)));
+  }
+
+  void OnWriteDone(bool ok) override {
+    int64_t sent;
+    {
+      MutexLock lock(&mu_);
+      if (ok) sent_ = event_.version();
+      sent = sent_;
+      state_ = State::kReading;
+    }
+    if (!ok) {
+      End(absl::CancelledError(absl::StrCat(
+          "the client went away; events were sent up to version ", sent)));
+      return;
+    }
+    Resume();
+  }
+
+  void OnCancel() override {
+    {
+      MutexLock lock(&mu_);
+      client_cancelled_ = true;
+    }
+    if (Interrupt()) EndStopped();
+  }
+
+  // After the strand ended and gRPC is done with the call.
+  void OnDone() override {
+    {
+      MutexLock lock(&service_->mu_);
+      service_->watches_.erase(this);
+    }
+    std::unique_ptr<EventStream> stream;
+    {
+      MutexLock lock(&mu_);
+      stream = std::move(stream_);
+    }
+    stream.reset();  // waits for a NotifyWhenReady callback still running
+    delete this;
+  }
 
  private:
+  // Where the strand is. kArming: asking the stream to say when it is
+  // ready, which may answer at once on this thread or from a publisher's.
+  enum class State { kOpening, kReading, kWriting, kArming, kWaiting, kEnding };
+
+  // Step: the core's stream, then its events.
+  void Open() {
+    absl::StatusOr<std::unique_ptr<EventStream>> stream =
+        service_->core_->Watch(*request_);
+    if (!stream.ok()) {
+      End(stream.status());
+      return;
+    }
+    EventStream* const opened = stream->get();
+    bool cancelled;
+    {
+      MutexLock lock(&mu_);
+      stream_ = *std::move(stream);
+      state_ = State::kReading;
+      cancelled = client_cancelled_;
+    }
+    {
+      MutexLock lock(&service_->mu_);
+      service_->watches_.insert(this);
+      cancelled = cancelled || service_->shutting_down_;
+    }
+    if (cancelled) opened->Cancel();
+    Read();
+  }
+
+  // Step: reads until it writes an event, waits or ends.
+  void Read() {
+    EventStream* stream;
+    {
+      MutexLock lock(&mu_);
+      stream = stream_.get();
+    }
+    while (true) {
+      absl::StatusOr<std::optional<v1::Event>> next =
+          stream->Next(absl::ZeroDuration());
+      if (!next.ok()) {
+        if (absl::IsCancelled(next.status())) {
+          EndStopped();
+        } else {
+          End(next.status());
+        }
+        return;
+      }
+      if (next->has_value()) {
+        {
+          MutexLock lock(&mu_);
+          event_ = **std::move(next);
+          state_ = State::kWriting;
+        }
+        StartWrite(&event_);  // untouched until OnWriteDone
+        return;
+      }
+      {
+        MutexLock lock(&mu_);
+        state_ = State::kArming;
+        woken_ = false;
+      }
+      stream->NotifyWhenReady([this] { Wake(); });
+      MutexLock lock(&mu_);
+      if (!woken_) {
+        state_ = State::kWaiting;  // Wake resumes the strand
+        return;
+      }
+      state_ = State::kReading;  // ready already: read on
+    }
+  }
+
+  // The stream's ready callback: hands the strand over, never reads.
+  void Wake() {
+    {
+      MutexLock lock(&mu_);
+      if (state_ == State::kArming) {
+        woken_ = true;  // the arming step reads on
+        return;
+      }
+      if (state_ != State::kWaiting) return;  // ended meanwhile
+      state_ = State::kReading;
+    }
+    CallPool* pool = service_->store_pool_ != nullptr
+                         ? service_->store_pool_.get()
+                         : service_->wake_pool_.get();
+    pool->Schedule([this] { Read(); });
+  }
+
+  // Reads on after a write: on a store thread if the service has them,
+  // else right here.
+  void Resume() {
+    if (service_->store_pool_ != nullptr) {
+      service_->store_pool_->Schedule([this] { Read(); });
+    } else {
+      Read();
+    }
+  }
+
+  // The last step: logs the watch's end and finishes the call, after which
+  // the reactor may be gone.
+  void End(const absl::Status& status) {
+    {
+      MutexLock lock(&mu_);
+      state_ = State::kEnding;
+    }
+    Finish(log_.Done(status));
+  }
+
   KhetGrpcService* const service_;
-  EventStream* const stream_;
+  const v1::WatchRequest* const request_;  // gRPC's; valid until OnDone
+  RequestLog log_;                         // used by End only
+  Mutex mu_;
+  State state_ ABSL_GUARDED_BY(mu_) = State::kOpening;
+  bool woken_ ABSL_GUARDED_BY(mu_) = false;  // the stream was ready at once
+  bool client_cancelled_ ABSL_GUARDED_BY(mu_) = false;
+  std::unique_ptr<EventStream> stream_ ABSL_GUARDED_BY(mu_);
+  v1::Event event_ ABSL_GUARDED_BY(mu_);  // the one being written
+  int64_t sent_ ABSL_GUARDED_BY(mu_);     // the last event's version written
 };
 
 KhetGrpcService::KhetGrpcService(SessionService* core,
@@ -146,14 +349,24 @@ KhetGrpcService::KhetGrpcService(SessionService* core,
       options_(std::move(options)),
       store_pool_(options_.store_threads > 0
                       ? std::make_unique<CallPool>(options_.store_threads)
-                      : nullptr) {}
+                      : nullptr),
+      wake_pool_(options_.store_threads > 0
+                     ? nullptr
+                     : std::make_unique<CallPool>(kWakeThreads)) {}
 
 KhetGrpcService::~KhetGrpcService() = default;
 
 void KhetGrpcService::Shutdown() {
-  MutexLock lock(&mu_);
-  shutting_down_ = true;
-  for (EventStream* stream : watches_) stream->Cancel();
+  std::vector<WatchReactor*> waiting;
+  {
+    MutexLock lock(&mu_);
+    shutting_down_ = true;
+    for (WatchReactor* watch : watches_) {
+      if (watch->Interrupt()) waiting.push_back(watch);
+    }
+  }
+  // Taken over: each lives until its call is finished here.
+  for (WatchReactor* watch : waiting) watch->EndStopped();
 }
 
 void KhetGrpcService::Log(const std::string& line) {
@@ -368,15 +581,11 @@ grpc::ServerUnaryReactor* KhetGrpcService::ResetGame(
                      &SessionService::ResetGame);
 }
 
-grpc::Status KhetGrpcService::Watch(grpc::ServerContext* context,
-                                    const v1::WatchRequest* request,
-                                    grpc::ServerWriter<v1::Event>* writer) {
-  RequestLog log(this, "Watch", request->session_id());
-  absl::StatusOr<std::unique_ptr<EventStream>> stream = core_->Watch(*request);
-  if (!stream.ok()) return log.Done(stream.status());
-  WatchRegistration registration(this, stream->get());
-  return log.Done(
-      SendEvents(*context, **stream, request->after_version(), *writer));
+grpc::ServerWriteReactor<v1::Event>* KhetGrpcService::Watch(
+    grpc::CallbackServerContext*, const v1::WatchRequest* request) {
+  auto* reactor = new WatchReactor(this, request);  // deletes itself
+  reactor->Start();
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::RenderBoard(
@@ -404,35 +613,6 @@ CallControl KhetGrpcService::ControlOf(grpc::ServerContext& context) {
     return absl::OkStatus();
   };
   return control;
-}
-
-absl::Status KhetGrpcService::SendEvents(
-    grpc::ServerContext& context, EventStream& stream, int64_t after_version,
-    grpc::ServerWriter<v1::Event>& writer) {
-  int64_t sent = after_version;  // the version of the last event sent
-  while (true) {
-    if (shutting_down_) {
-      return absl::UnavailableError(absl::StrCat(
-          "khetd is shutting down; watch again after version ", sent));
-    }
-    if (context.IsCancelled()) {
-      return absl::CancelledError(
-          absl::StrCat("the client cancelled the watch after version ", sent));
-    }
-    absl::StatusOr<std::optional<v1::Event>> next =
-        stream.Next(options_.watch_poll_interval);
-    if (!next.ok()) {
-      // Shutdown cancels the stream; say why rather than just CANCELLED.
-      if (absl::IsCancelled(next.status()) && shutting_down_) continue;
-      return next.status();
-    }
-    if (!next->has_value()) continue;
-    if (!writer.Write(**next)) {
-      return absl::CancelledError(absl::StrCat(
-          "the client went away; events were sent up to version ", sent));
-    }
-    sent = (*next)->version();
-  }
 }
 
 void EnableHealthCheckingAndReflection() {

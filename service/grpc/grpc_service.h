@@ -1,9 +1,10 @@
 // khetd's gRPC face: KhetGrpcService adapts the gRPC-free SessionService to
 // khet.v1.KhetService. Each handler reads the caller's token from the
 // `authorization` metadata, calls the core, converts its absl::Status with
-// ToGrpcStatus and logs one line. Unary calls run on gRPC's callback
-// threads, or on the service's store threads when the store may block;
-// Watch and SuggestMove on the synchronous server's threads.
+// ToGrpcStatus and logs one line. Calls run on gRPC's callback threads, or
+// on the service's store threads when the store may block; Watch streams
+// hold no thread while they wait for events; SuggestMove runs on the
+// synchronous server's threads.
 #ifndef KHET_SERVICE_GRPC_GRPC_SERVICE_H_
 #define KHET_SERVICE_GRPC_GRPC_SERVICE_H_
 
@@ -48,13 +49,11 @@ std::string FormatRequestLog(absl::string_view method,
                              absl::Duration latency);
 
 struct KhetGrpcServiceOptions {
-  // How long a Watch waits for an event before it checks again whether the
-  // client cancelled. Default 100 ms.
-  absl::Duration watch_poll_interval = absl::Milliseconds(100);
   // Receives each request's log line, without a newline. Default (empty):
   // the line is written to stderr.
   std::function<void(const std::string& line)> log;
-  // Threads of the service's own that run the calls touching a session,
+  // Threads of the service's own (at most; started as calls wait, see
+  // CallPool) that run the calls touching a session,
   // which wait while the store keeps a change (a disk sync, a database
   // round trip), so that gRPC's few callback threads never wait for a
   // store. 0: such calls run on gRPC's callback threads, the fastest for a
@@ -78,9 +77,9 @@ struct WithCallbackMethods<Base, First, Rest...> {
 
 using KhetService = v1::KhetService;
 
-// The service's base: its unary methods on gRPC's callback API (no thread
-// hand-off per call), and the two that wait for long, Watch and
-// SuggestMove, on the synchronous API's threads.
+// The service's base: every method on gRPC's callback API (no thread per
+// call) but SuggestMove, whose search runs for long on the synchronous
+// API's threads.
 using KhetServiceBase =
     WithCallbackMethods<KhetService::Service,
                         KhetService::WithCallbackMethod_ListSetups,
@@ -102,6 +101,7 @@ using KhetServiceBase =
                         KhetService::WithCallbackMethod_ClaimRepetitionDraw,
                         KhetService::WithCallbackMethod_UpdateSettings,
                         KhetService::WithCallbackMethod_ResetGame,
+                        KhetService::WithCallbackMethod_Watch,
                         KhetService::WithCallbackMethod_RenderBoard>::type;
 
 }  // namespace grpc_service_internal
@@ -188,11 +188,11 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
   grpc::ServerUnaryReactor* ResetGame(grpc::CallbackServerContext* context,
                                       const v1::ResetGameRequest* request,
                                       v1::Session* response) override;
-  // Synchronous: a stream lasts as long as the client watches, on its own
-  // thread.
-  grpc::Status Watch(grpc::ServerContext* context,
-                     const v1::WatchRequest* request,
-                     grpc::ServerWriter<v1::Event>* writer) override;
+  // A stream lasts as long as the client watches; it holds no thread while
+  // it waits for events (see WatchReactor).
+  grpc::ServerWriteReactor<v1::Event>* Watch(
+      grpc::CallbackServerContext* context,
+      const v1::WatchRequest* request) override;
   grpc::ServerUnaryReactor* RenderBoard(
       grpc::CallbackServerContext* context,
       const v1::RenderBoardRequest* request,
@@ -200,7 +200,7 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
 
  private:
   class RequestLog;
-  class WatchRegistration;
+  class WatchReactor;
 
   // Serves one unary call: `work(log)` returns the core's absl::StatusOr of
   // the response (or an absl::Status when the response is empty); the
@@ -222,11 +222,6 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
   // The call's deadline, and a check that fails with CANCELLED once the
   // client cancels or UNAVAILABLE once the service shuts down.
   CallControl ControlOf(grpc::ServerContext& context);
-  // Sends the stream's events until the client cancels, the stream ends or
-  // the service shuts down.
-  absl::Status SendEvents(grpc::ServerContext& context, EventStream& stream,
-                          int64_t after_version,
-                          grpc::ServerWriter<v1::Event>& writer);
   void Log(const std::string& line);
 
   SessionService* const core_;
@@ -234,9 +229,14 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
   // Runs the calls touching a session; null when options_.store_threads is
   // 0.
   const std::unique_ptr<CallPool> store_pool_;
+  // Without store threads: resumes the watches that a publisher woke (the
+  // publisher's thread only hands them over). Reads from a store that never
+  // waits are quick: a few threads serve every watch.
+  const std::unique_ptr<CallPool> wake_pool_;
   Mutex mu_;  // a std::mutex: visible to ThreadSanitizer (service/mutex.h)
   std::atomic<bool> shutting_down_{false};
-  std::set<EventStream*> watches_ ABSL_GUARDED_BY(mu_);
+  // Running watches, for Shutdown.
+  std::set<WatchReactor*> watches_ ABSL_GUARDED_BY(mu_);
 };
 
 // Turns on gRPC health checking (grpc.health.v1) and server reflection for

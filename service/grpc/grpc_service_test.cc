@@ -3,6 +3,7 @@
 // shutdown, health checking and reflection, and the request log.
 #include "service/grpc/grpc_service.h"
 
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <string>
@@ -121,12 +122,12 @@ class GrpcServiceTest : public ::testing::TestWithParam<int> {
     // Longer than WaitForLog waits: a search that ends by itself does not
     // pass for one that was stopped.
     options.limits.max_suggestion_time = absl::Seconds(30);
+    AdjustLimits(options.limits);
     absl::StatusOr<std::unique_ptr<SessionService>> core =
         SessionService::Create(options);
     ASSERT_TRUE(core.ok()) << core.status();
     core_ = std::move(*core);
     KhetGrpcServiceOptions service_options;
-    service_options.watch_poll_interval = absl::Milliseconds(10);
     service_options.store_threads = GetParam();
     service_options.log = [this](const std::string& line) {
       MutexLock lock(&log_mu_);
@@ -142,6 +143,9 @@ class GrpcServiceTest : public ::testing::TestWithParam<int> {
     channel_ = server_->InProcessChannel(grpc::ChannelArguments());
     stub_ = v1::KhetService::NewStub(channel_);
   }
+
+  // For fixtures that need other limits.
+  virtual void AdjustLimits(ServiceLimits&) {}
 
   void TearDown() override {
     store_.Open();  // no write waits forever when a test failed
@@ -781,6 +785,152 @@ TEST_P(GrpcServiceTest, ShutdownEndsWatchesWithUnavailable) {
   EXPECT_THAT(status.error_message(),
               HasSubstr(absl::StrCat("after version ", moved.version())));
   EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+}
+
+TEST_P(GrpcServiceTest, AWatchStartedAfterShutdownEndsWithUnavailable) {
+  const Game game = StartGame();
+  service_->Shutdown();
+  v1::WatchRequest request;
+  request.set_session_id(game.id);
+  request.set_after_version(2);
+  auto context = Context();
+  auto reader = stub_->Watch(context.get(), request);
+  v1::Event event;
+  EXPECT_FALSE(reader->Read(&event));
+  const grpc::Status status = reader->Finish();
+  EXPECT_CODE(status, UNAVAILABLE);
+  EXPECT_THAT(status.error_message(), HasSubstr("after version 2"));
+  EXPECT_TRUE(WaitForLog({"method=Watch", "code=UNAVAILABLE"}));
+}
+
+// The service with a limit of watchers over all sessions (3) and none per
+// session to speak of.
+class WatcherLimitTest : public GrpcServiceTest {
+ protected:
+  void AdjustLimits(ServiceLimits& limits) override {
+    limits.max_watchers = 3;
+    limits.max_watchers_per_session = 100;
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Threads, WatcherLimitTest, ::testing::Values(0, 4),
+                         ThreadsName);
+
+TEST_P(WatcherLimitTest, ResourceExhaustedBeyondTheLimitOverAllSessions) {
+  const Game a = StartGame();
+  const Game b = StartGame();
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  std::vector<std::unique_ptr<grpc::ClientReader<v1::Event>>> readers;
+  for (const std::string& id : {a.id, a.id, b.id}) {
+    v1::WatchRequest request;
+    request.set_session_id(id);
+    contexts.push_back(Context());
+    readers.push_back(stub_->Watch(contexts.back().get(), request));
+    v1::Event event;  // the history arrives: this watcher is registered
+    ASSERT_TRUE(readers.back()->Read(&event));
+  }
+  EXPECT_EQ(core_->watcher_count(), 3);
+  v1::WatchRequest request;
+  request.set_session_id(b.id);
+  auto context = Context();
+  auto fourth = stub_->Watch(context.get(), request);
+  v1::Event event;
+  EXPECT_FALSE(fourth->Read(&event));
+  const grpc::Status status = fourth->Finish();
+  EXPECT_CODE(status, RESOURCE_EXHAUSTED);
+  EXPECT_THAT(status.error_message(), HasSubstr("max_watchers"));
+
+  // A watch that ends gives its place back.
+  contexts[0]->TryCancel();
+  EXPECT_CODE(readers[0]->Finish(), CANCELLED);
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (core_->watcher_count() > 2 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(1));
+  }
+  EXPECT_EQ(core_->watcher_count(), 2);
+  auto again_context = Context();
+  auto again = stub_->Watch(again_context.get(), request);
+  ASSERT_TRUE(again->Read(&event));
+  again_context->TryCancel();
+  EXPECT_CODE(again->Finish(), CANCELLED);
+  for (int i = 1; i < 3; ++i) {
+    contexts[i]->TryCancel();
+    EXPECT_CODE(readers[i]->Finish(), CANCELLED);
+  }
+}
+
+// Threads of this process now.
+int ThreadCount() {
+  int threads = 0;
+  for ([[maybe_unused]] const auto& task :
+       std::filesystem::directory_iterator("/proc/self/task")) {
+    ++threads;
+  }
+  return threads;
+}
+
+// The service with room for thousands of watchers on one session.
+class ManyWatchersTest : public GrpcServiceTest {
+ protected:
+  static constexpr int kWatchers = 2000;
+  void AdjustLimits(ServiceLimits& limits) override {
+    limits.max_watchers_per_session = kWatchers;
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Threads, ManyWatchersTest, ::testing::Values(0, 4),
+                         ThreadsName);
+
+TEST_P(ManyWatchersTest, ThousandsOfWatchesHoldNoThreadEach) {
+  // Some slack for gRPC's own threads, which start as it sees fit; with a
+  // thread per watch there would be thousands.
+  constexpr int kSpareThreads = 64;
+  const Game game = StartGame();
+  const int64_t version = Get(game.id).version();
+  const int threads_before = ThreadCount();
+
+  // A few client channels (connections), each with its share of watches.
+  constexpr int kChannels = 4;
+  std::vector<std::unique_ptr<v1::KhetService::Stub>> stubs;
+  for (int i = 0; i < kChannels; ++i) {
+    stubs.push_back(v1::KhetService::NewStub(
+        server_->InProcessChannel(grpc::ChannelArguments())));
+  }
+  v1::WatchRequest request;
+  request.set_session_id(game.id);
+  request.set_after_version(version);  // live events only
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  std::vector<std::unique_ptr<grpc::ClientReader<v1::Event>>> readers;
+  for (int i = 0; i < kWatchers; ++i) {
+    contexts.push_back(Context());
+    readers.push_back(
+        stubs[i % kChannels]->Watch(contexts.back().get(), request));
+  }
+  const absl::Time deadline = absl::Now() + absl::Seconds(60);
+  while (core_->watcher_count() < kWatchers && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  ASSERT_EQ(core_->watcher_count(), kWatchers);
+  EXPECT_LE(ThreadCount(), threads_before + kSpareThreads);
+
+  // One move reaches every watch.
+  v1::MakeMoveResponse moved;
+  ASSERT_GRPC_OK(Move(game.id, game.silver, "j1L", &moved));
+  for (auto& reader : readers) {
+    v1::Event event;
+    ASSERT_TRUE(reader->Read(&event));
+    EXPECT_EQ(event.version(), version + 1);
+  }
+  EXPECT_LE(ThreadCount(), threads_before + kSpareThreads);
+
+  // Cancelled, each frees its watcher.
+  for (auto& context : contexts) context->TryCancel();
+  for (auto& reader : readers) EXPECT_CODE(reader->Finish(), CANCELLED);
+  while (core_->watcher_count() > 0 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  EXPECT_EQ(core_->watcher_count(), 0);
+  EXPECT_TRUE(WaitForLog({"method=Watch", "code=CANCELLED"}));
 }
 
 // ---- The computer --------------------------------------------------------

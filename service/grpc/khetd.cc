@@ -59,6 +59,9 @@ ABSL_FLAG(int, max_sessions, khet::ServiceLimits().max_sessions,
 ABSL_FLAG(int, max_watchers_per_session,
           khet::ServiceLimits().max_watchers_per_session,
           "Concurrent Watch streams per session at most");
+ABSL_FLAG(int, max_watchers, khet::ServiceLimits().max_watchers,
+          "Watchers over all sessions at most: gRPC Watch streams, HTTP long "
+          "polls and event streams together");
 ABSL_FLAG(int, max_message_bytes, 64 * 1024,
           "Largest request accepted, in bytes; larger ones get "
           "RESOURCE_EXHAUSTED");
@@ -80,10 +83,11 @@ ABSL_FLAG(int, max_suggestion_seconds,
               absl::ToInt64Seconds(khet::ServiceLimits().max_suggestion_time)),
           "The longest a SuggestMove search runs, whatever its deadline");
 ABSL_FLAG(int, store_threads, 256,
-          "With a durable store (sqlite, postgres): threads that serve the "
-          "calls touching a session, which wait for the disk or the "
-          "database (SQLite's concurrent writes share one sync); the memory "
-          "store never waits and serves calls on gRPC's threads");
+          "With a durable store (sqlite, postgres): threads at most that "
+          "serve the calls touching a session, which wait for the disk or "
+          "the database (SQLite's concurrent writes share one sync); started "
+          "as calls wait, they leave after idling 5 s. The memory store "
+          "never waits and serves calls on gRPC's threads");
 
 ABSL_FLAG(std::string, http_listen, "127.0.0.1:8080",
           "Address of the HTTP/JSON gateway and web board, host:port; port 0 "
@@ -193,6 +197,7 @@ int Run(const sigset_t& stop_signals) {
   limits.max_sessions = absl::GetFlag(FLAGS_max_sessions);
   limits.max_watchers_per_session =
       absl::GetFlag(FLAGS_max_watchers_per_session);
+  limits.max_watchers = absl::GetFlag(FLAGS_max_watchers);
   limits.computer_threads = absl::GetFlag(FLAGS_computer_threads);
   limits.computer_move_budget =
       absl::Milliseconds(absl::GetFlag(FLAGS_computer_move_budget_ms));
@@ -206,6 +211,9 @@ int Run(const sigset_t& stop_signals) {
   if (limits.max_sessions < 1) return UsageError("--max_sessions must be >= 1");
   if (limits.max_watchers_per_session < 1) {
     return UsageError("--max_watchers_per_session must be >= 1");
+  }
+  if (limits.max_watchers < 1) {
+    return UsageError("--max_watchers must be >= 1");
   }
   if (max_message_bytes < 1024) {
     return UsageError("--max_message_bytes must be >= 1024");
