@@ -25,7 +25,7 @@
 #include "gtest/gtest.h"
 #include "khet/v1/khet_service.grpc.pb.h"
 #include "tests/hostile/hostile_test_base.h"
-#include "tests/hostile/raw_http.h"
+#include "tools/load/raw_http.h"
 
 namespace khet::hostile {
 namespace {

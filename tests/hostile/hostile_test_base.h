@@ -17,8 +17,8 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "khet/v1/khet_service.grpc.pb.h"
-#include "tests/hostile/raw_http.h"
 #include "tests/support/khetd_child.h"
+#include "tools/load/raw_http.h"
 
 namespace khet::hostile {
 

@@ -1,4 +1,4 @@
-#include "tests/hostile/raw_http.h"
+#include "tools/load/raw_http.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -20,7 +20,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 
-namespace khet::hostile {
+namespace khet {
 namespace {
 
 // Milliseconds for poll until `deadline`, at least 0, rounded up.
@@ -62,6 +62,10 @@ absl::StatusOr<std::unique_ptr<RawConnection>> RawConnection::Open(
       return absl::InvalidArgumentError(
           absl::StrCat("source address \"", from, "\" is not in 127.0.0.0/8"));
     }
+    // The port is chosen at connect, for the whole 4-tuple: many sources
+    // need not share one range of ports.
+    const int one = 1;
+    setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
     if (bind(fd, reinterpret_cast<const sockaddr*>(&source), sizeof source) !=
         0) {
       return absl::UnavailableError(
@@ -307,4 +311,4 @@ std::string GetRequest(absl::string_view path,
                       extra_headers, "\r\n");
 }
 
-}  // namespace khet::hostile
+}  // namespace khet

@@ -1,10 +1,11 @@
-// A byte-level HTTP/1.1 client for the hostile-traffic tests: a TCP
-// connection to a loopback port, optionally from a chosen loopback source
-// address (127.0.0.N), through which a test writes exactly the bytes it
-// wants (slowly, partly, floods) and reads the server's answers with
-// deadlines. Loopback only: it refuses any other address.
-#ifndef KHET_TESTS_HOSTILE_RAW_HTTP_H_
-#define KHET_TESTS_HOSTILE_RAW_HTTP_H_
+// A byte-level HTTP/1.1 client for the hostile-traffic tests and
+// khet-hostile's well-behaved clients: a TCP connection to a loopback port,
+// optionally from a chosen loopback source address (127.0.0.N), through
+// which the caller writes exactly the bytes it wants (slowly, partly,
+// floods) and reads the server's answers with deadlines. Loopback only: it
+// refuses any other address.
+#ifndef KHET_TOOLS_LOAD_RAW_HTTP_H_
+#define KHET_TOOLS_LOAD_RAW_HTTP_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -15,7 +16,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 
-namespace khet::hostile {
+namespace khet {
 
 // One answer read from a connection.
 struct RawResponse {
@@ -102,6 +103,6 @@ class RawConnection {
 std::string GetRequest(absl::string_view path,
                        absl::string_view extra_headers = "");
 
-}  // namespace khet::hostile
+}  // namespace khet
 
-#endif  // KHET_TESTS_HOSTILE_RAW_HTTP_H_
+#endif  // KHET_TOOLS_LOAD_RAW_HTTP_H_
