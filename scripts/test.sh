@@ -38,7 +38,7 @@ done
 stage "build (tsan, service tests)"
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j "$jobs" --target service_test store_test grpc_service_test \
-  http_gateway_test
+  http_gateway_test http_server_test
 stage_done "build (tsan)"
 stage "tests (tsan)"
 ctest --preset tsan -j "$jobs" -L service

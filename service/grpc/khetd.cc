@@ -15,6 +15,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 #include "absl/flags/flag.h"
@@ -88,9 +89,39 @@ ABSL_FLAG(std::string, http_listen, "127.0.0.1:8080",
           "Address of the HTTP/JSON gateway and web board, host:port; port 0 "
           "picks a free port; empty turns it off");
 ABSL_FLAG(int, http_max_waiting, khet::HttpGatewayOptions().max_waiting,
-          "HTTP long polls and event streams at once at most; beyond: 429");
+          "HTTP long polls and event streams at once at most; beyond: 429 "
+          "(they hold no thread)");
 ABSL_FLAG(int, http_threads, khet::HttpGatewayOptions().serving_threads,
-          "HTTP threads for requests other than long polls and event streams");
+          "Threads running HTTP requests' calls into the service");
+ABSL_FLAG(int, http_max_connections, khet::HttpServerOptions().max_connections,
+          "HTTP connections at once; a new one beyond is answered 503 and "
+          "closed");
+ABSL_FLAG(int, http_max_connections_per_address,
+          khet::HttpServerOptions().max_connections_per_address,
+          "HTTP connections at once from one client address; a new one beyond "
+          "is answered 429 and closed");
+ABSL_FLAG(int, http_max_header_count,
+          static_cast<int>(khet::HttpServerOptions().max_header_count),
+          "Header lines of an HTTP request at most; beyond: 431");
+ABSL_FLAG(int, http_max_header_bytes,
+          static_cast<int>(khet::HttpServerOptions().max_header_bytes),
+          "Bytes of an HTTP request's line and headers at most; beyond: 431");
+ABSL_FLAG(int, http_header_timeout_seconds,
+          static_cast<int>(
+              absl::ToInt64Seconds(khet::HttpServerOptions().header_timeout)),
+          "An HTTP request's headers must arrive within this; else 408");
+ABSL_FLAG(int, http_body_timeout_seconds,
+          static_cast<int>(
+              absl::ToInt64Seconds(khet::HttpServerOptions().body_timeout)),
+          "An HTTP request's body must arrive within this; else 408");
+ABSL_FLAG(int, http_idle_timeout_seconds,
+          static_cast<int>(
+              absl::ToInt64Seconds(khet::HttpServerOptions().idle_timeout)),
+          "A kept-alive HTTP connection idle this long is closed");
+ABSL_FLAG(std::string, tls_cert, "",
+          "PEM certificate chain; with --tls_key both ports speak TLS only "
+          "(gRPC over TLS, HTTPS)");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
 
 namespace khet {
 namespace {
@@ -200,15 +231,50 @@ int Run(const sigset_t& stop_signals) {
     return UsageError("--store_threads must be 1 to 1024");
   }
   HttpGatewayOptions http_options;
-  http_options.max_body_bytes = static_cast<size_t>(max_message_bytes);
+  HttpServerOptions& http_server = http_options.server;
+  http_server.max_body_bytes = static_cast<size_t>(max_message_bytes);
   http_options.max_waiting = absl::GetFlag(FLAGS_http_max_waiting);
   http_options.serving_threads = absl::GetFlag(FLAGS_http_threads);
-  if (http_options.max_waiting < 1 || http_options.max_waiting > 4096) {
-    return UsageError("--http_max_waiting must be 1 to 4096");
+  http_options.shutdown_grace = absl::Seconds(grace_seconds);
+  if (http_options.max_waiting < 1 || http_options.max_waiting > 100000) {
+    return UsageError("--http_max_waiting must be 1 to 100000");
   }
   if (http_options.serving_threads < 1 || http_options.serving_threads > 256) {
     return UsageError("--http_threads must be 1 to 256");
   }
+  http_server.max_connections = absl::GetFlag(FLAGS_http_max_connections);
+  http_server.max_connections_per_address =
+      absl::GetFlag(FLAGS_http_max_connections_per_address);
+  if (http_server.max_connections < 1 ||
+      http_server.max_connections_per_address < 1) {
+    return UsageError(
+        "--http_max_connections and --http_max_connections_per_address must "
+        "be >= 1");
+  }
+  const int header_count = absl::GetFlag(FLAGS_http_max_header_count);
+  const int header_bytes = absl::GetFlag(FLAGS_http_max_header_bytes);
+  if (header_count < 1 || header_bytes < 256) {
+    return UsageError(
+        "--http_max_header_count must be >= 1 and --http_max_header_bytes >= "
+        "256");
+  }
+  http_server.max_header_count = static_cast<size_t>(header_count);
+  http_server.max_header_bytes = static_cast<size_t>(header_bytes);
+  for (const auto& [flag, seconds, field] :
+       {std::tuple{"--http_header_timeout_seconds",
+                   absl::GetFlag(FLAGS_http_header_timeout_seconds),
+                   &http_server.header_timeout},
+        std::tuple{"--http_body_timeout_seconds",
+                   absl::GetFlag(FLAGS_http_body_timeout_seconds),
+                   &http_server.body_timeout},
+        std::tuple{"--http_idle_timeout_seconds",
+                   absl::GetFlag(FLAGS_http_idle_timeout_seconds),
+                   &http_server.idle_timeout}}) {
+    if (seconds < 1) return UsageError(absl::StrCat(flag, " must be >= 1"));
+    *field = absl::Seconds(seconds);
+  }
+  http_server.tls_cert_file = absl::GetFlag(FLAGS_tls_cert);
+  http_server.tls_key_file = absl::GetFlag(FLAGS_tls_key);
 
   absl::StatusOr<std::unique_ptr<SessionStore>> store =
       OpenStore(store_kind, absl::GetFlag(FLAGS_data_dir));
@@ -290,10 +356,14 @@ int Run(const sigset_t& stop_signals) {
     sigwait(&stop_signals, &signal);
     std::fprintf(stderr, "khetd: %s: shutting down\n",
                  signal == SIGINT ? "SIGINT" : "SIGTERM");
+    const absl::Time deadline = absl::Now() + absl::Seconds(grace_seconds);
     service.Shutdown();  // ends Watch streams so they do not hold us up
-    if (http != nullptr) http->Shutdown();  // ends long polls and streams
-    server->Shutdown(
-        absl::ToChronoTime(absl::Now() + absl::Seconds(grace_seconds)));
+    // Both ports stop together, each within the grace.
+    std::thread http_stopper([&] {
+      if (http != nullptr) http->Shutdown();  // ends long polls and streams
+    });
+    server->Shutdown(absl::ToChronoTime(deadline));
+    http_stopper.join();
   });
 
   server->Wait();

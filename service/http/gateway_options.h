@@ -7,21 +7,22 @@
 #include <string>
 
 #include "absl/time/time.h"
+#include "service/http/http_server.h"
 
 namespace khet {
 
 struct HttpGatewayOptions {
-  // Largest request body; beyond: 413 RESOURCE_EXHAUSTED.
-  size_t max_body_bytes = 64 * 1024;
+  // The server's limits, timeouts and TLS files (service/http/http_server.h);
+  // server.max_body_bytes is the largest request body (beyond: 413).
+  HttpServerOptions server;
   // Long polls and event streams at once; beyond: 429 RESOURCE_EXHAUSTED.
-  // Each holds a server thread while it waits.
-  int max_waiting = 64;
-  // Threads for every other request; the server has max_waiting +
-  // serving_threads threads, so waiting requests never starve the rest.
+  // A waiting request holds no thread.
+  int max_waiting = 4096;
+  // Threads running the routes' calls into the service (which may wait for
+  // the store); the server's I/O threads never do.
   int serving_threads = 8;
-  // An idle kept-alive connection is closed after this long; it holds a
-  // thread meanwhile, and shutdown waits for it.
-  absl::Duration keep_alive_timeout = absl::Seconds(2);
+  // On shutdown, how long requests in flight may take to answer.
+  absl::Duration shutdown_grace = absl::Seconds(5);
   // An event stream sends a comment line after this long without events.
   absl::Duration stream_keepalive = absl::Seconds(15);
   // SuggestMove's deadline when the request gives no timeoutMs, and the

@@ -1,5 +1,6 @@
 #include "service/http/http_events.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "boost/asio/steady_timer.hpp"
 #include "service/http/compact_view.h"
 #include "service/http/http_request.h"
 #include "service/http/http_status.h"
@@ -32,11 +34,266 @@ std::string KindName(const v1::Event& event) {
   return field == nullptr ? "event" : field->json_name();
 }
 
+// Hands `method` of the object behind `weak` to a worker, if it still
+// lives when the worker gets to it. Holds no reference meanwhile, so the
+// object is never destroyed on the thread that wakes it.
+template <typename T>
+std::function<void()> OnWorker(const RouteContext& context,
+                               std::weak_ptr<T> weak, void (T::*method)()) {
+  return [run = context.run_on_worker, weak = std::move(weak), method] {
+    run([weak, method] {
+      if (std::shared_ptr<T> self = weak.lock()) ((*self).*method)();
+    });
+  };
+}
+
+// A long poll waiting for events: answered by the first of an event, its
+// deadline, the stream's end and shutdown; forgotten if the client leaves.
+class PollWait : public std::enable_shared_from_this<PollWait> {
+ public:
+  PollWait(const RouteContext& context, HttpCall& call, int64_t after,
+           bool compact, absl::Time deadline,
+           std::unique_ptr<WaitingRequests::Place> place,
+           std::unique_ptr<EventStream> stream)
+      : context_(context),
+        exchange_(call.exchange),
+        log_(call.log),
+        after_(after),
+        compact_(compact),
+        deadline_(deadline),
+        place_(std::move(place)),
+        stream_(std::move(stream)),
+        timer_(context.timers) {}
+
+  // On a worker.
+  void Start() {
+    std::weak_ptr<PollWait> weak = weak_from_this();
+    exchange_->OnGone(OnWorker(context_, weak, &PollWait::Gone));
+    MutexLock lock(&mu_);
+    timer_.expires_at(std::chrono::steady_clock::now() +
+                      absl::ToChronoNanoseconds(deadline_ - absl::Now()));
+    // The timer's wait keeps the poll alive until it is answered.
+    timer_.async_wait(
+        [self = shared_from_this()](const boost::system::error_code& ec) {
+          if (!ec) self->context_.run_on_worker([self] { self->Read(); });
+        });
+    ReadLocked();
+  }
+
+ private:
+  void Read() {
+    MutexLock lock(&mu_);
+    ReadLocked();
+  }
+
+  void ReadLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (done_) return;
+    while (events_.size() < kMaxPollEvents) {
+      absl::StatusOr<std::optional<v1::Event>> next =
+          stream_->Next(absl::ZeroDuration());
+      if (!next.ok()) {
+        if (!events_.empty()) break;  // answer with what came before
+        return FinishLocked(context_.waiting->shutting_down()
+                                ? ShuttingDown(after_)
+                                : next.status());
+      }
+      if (!next->has_value()) break;
+      events_.push_back(**std::move(next));
+    }
+    if (!events_.empty() || absl::Now() >= deadline_) {
+      return FinishLocked(absl::OkStatus());
+    }
+    stream_->NotifyWhenReady(
+        OnWorker(context_, weak_from_this(), &PollWait::Read));
+  }
+
+  void FinishLocked(const absl::Status& status)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    HttpResponse response;
+    if (!status.ok()) {
+      response = ErrorResponse(status, HttpStatusFor(status.code()));
+    } else if (compact_) {
+      // A full batch may have more behind it.
+      response.body =
+          CompactEvents(events_, after_, events_.size() == kMaxPollEvents).json;
+    } else {
+      std::string& body = response.body;
+      body = R"({"events":[)";
+      for (size_t i = 0; i < events_.size(); ++i) {
+        if (i > 0) body += ',';
+        body += ToJson(events_[i]);
+      }
+      absl::StrAppend(&body, R"(],"version":")",
+                      events_.empty() ? after_ : events_.back().version(),
+                      "\"}");
+    }
+    log_->Done(response.status, status);
+    exchange_->Respond(std::move(response));
+    EndLocked();
+  }
+
+  void Gone() {
+    MutexLock lock(&mu_);
+    if (done_) return;
+    log_->Done(499, absl::CancelledError("the client went away"));
+    EndLocked();
+  }
+
+  // Gives the waiting place and the watch back at once.
+  void EndLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    done_ = true;
+    stream_.reset();
+    place_.reset();
+    timer_.cancel();
+  }
+
+  const RouteContext context_;
+  const std::shared_ptr<HttpExchange> exchange_;
+  const std::shared_ptr<RequestLog> log_;
+  const int64_t after_;
+  const bool compact_;
+  const absl::Time deadline_;
+  Mutex mu_;
+  bool done_ ABSL_GUARDED_BY(mu_) = false;
+  std::unique_ptr<WaitingRequests::Place> place_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<EventStream> stream_ ABSL_GUARDED_BY(mu_);
+  std::vector<v1::Event> events_ ABSL_GUARDED_BY(mu_);
+  boost::asio::steady_timer timer_ ABSL_GUARDED_BY(mu_);
+};
+
+// An event stream: each event as it comes, a comment after a quiet
+// keep-alive period, until the session is deleted, the watcher falls
+// behind, khetd shuts down or the client leaves.
+class StreamWait : public std::enable_shared_from_this<StreamWait> {
+ public:
+  StreamWait(const RouteContext& context, HttpCall& call, int64_t after,
+             std::unique_ptr<WaitingRequests::Place> place,
+             std::unique_ptr<EventStream> stream)
+      : context_(context),
+        exchange_(call.exchange),
+        log_(call.log),
+        place_(std::move(place)),
+        stream_(std::move(stream)),
+        timer_(context.timers),
+        sent_(after) {}
+
+  // On a worker.
+  void Start() {
+    exchange_->OnGone(OnWorker(context_, weak_from_this(), &StreamWait::Gone));
+    MutexLock lock(&mu_);
+    HttpResponse head;
+    head.content_type = "text/event-stream";
+    head.headers.emplace_back("Cache-Control", "no-cache");
+    exchange_->StartStream(std::move(head));
+    ArmTimerLocked();
+    PumpLocked();
+  }
+
+ private:
+  void ArmTimerLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    timer_.expires_after(
+        absl::ToChronoNanoseconds(context_.options->stream_keepalive));
+    // The timer's wait keeps the stream alive until it ends.
+    timer_.async_wait(
+        [self = shared_from_this()](const boost::system::error_code& ec) {
+          if (!ec) self->context_.run_on_worker([self] { self->Tick(); });
+        });
+  }
+
+  void Pump() {
+    MutexLock lock(&mu_);
+    PumpLocked();
+  }
+
+  void PumpLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    while (!done_) {
+      absl::StatusOr<std::optional<v1::Event>> next =
+          stream_->Next(absl::ZeroDuration());
+      if (!next.ok()) return StreamEndedLocked(next.status());
+      if (!next->has_value()) {
+        stream_->NotifyWhenReady(
+            OnWorker(context_, weak_from_this(), &StreamWait::Pump));
+        return;
+      }
+      const v1::Event& event = **next;
+      if (!WriteLocked(absl::StrCat("id: ", event.version(),
+                                    "\nevent: ", KindName(event),
+                                    "\ndata: ", ToJson(event), "\n\n"))) {
+        return;
+      }
+      sent_ = event.version();
+    }
+  }
+
+  // The comment after a quiet period, then the next period.
+  void Tick() {
+    MutexLock lock(&mu_);
+    if (done_) return;
+    if (!wrote_since_tick_ && !WriteLocked(": keep-alive\n\n")) return;
+    wrote_since_tick_ = false;
+    ArmTimerLocked();
+  }
+
+  // False (and the stream is over) if the client is gone.
+  bool WriteLocked(std::string text) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (!exchange_->Write(std::move(text))) {
+      EndLocked(absl::CancelledError(absl::StrCat(
+          "the client went away; events were sent up to version ", sent_)));
+      return false;
+    }
+    wrote_since_tick_ = true;
+    return true;
+  }
+
+  void StreamEndedLocked(const absl::Status& status)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    absl::Status end;
+    if (context_.waiting->shutting_down()) {
+      end = ShuttingDown(sent_);
+      exchange_->Write(": khetd is shutting down\n\n");
+    } else if (absl::IsNotFound(status)) {
+      end = absl::OkStatus();  // the session was deleted
+    } else {
+      end = status;
+      exchange_->Write(absl::StrCat(
+          "event: error\ndata: ",
+          ErrorJson(status, HttpStatusFor(status.code())), "\n\n"));
+    }
+    exchange_->EndStream();
+    EndLocked(end);
+  }
+
+  void Gone() {
+    MutexLock lock(&mu_);
+    if (done_) return;
+    EndLocked(absl::CancelledError(absl::StrCat(
+        "the client went away; events were sent up to version ", sent_)));
+  }
+
+  void EndLocked(const absl::Status& end) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    done_ = true;
+    log_->Done(HttpStatusFor(end.code()), end);
+    stream_.reset();
+    place_.reset();
+    timer_.cancel();
+  }
+
+  const RouteContext context_;
+  const std::shared_ptr<HttpExchange> exchange_;
+  const std::shared_ptr<RequestLog> log_;
+  Mutex mu_;
+  bool done_ ABSL_GUARDED_BY(mu_) = false;
+  std::unique_ptr<WaitingRequests::Place> place_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<EventStream> stream_ ABSL_GUARDED_BY(mu_);
+  boost::asio::steady_timer timer_ ABSL_GUARDED_BY(mu_);
+  int64_t sent_ ABSL_GUARDED_BY(mu_);  // the version of the last event sent
+  bool wrote_since_tick_ ABSL_GUARDED_BY(mu_) = false;
+};
+
 }  // namespace
 
 RouteHandler LongPollHandler(const RouteContext& context) {
-  return [core = context.core,
-          waiting = context.waiting](HttpCall& call) -> absl::Status {
+  return [context](HttpCall& call) -> absl::Status {
     KHET_ASSIGN_OR_RETURN(
         Query query,
         Query::Read(call.request, {"afterVersion", "waitSeconds", "view"}));
@@ -48,155 +305,46 @@ RouteHandler LongPollHandler(const RouteContext& context) {
     KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
 
     KHET_ASSIGN_OR_RETURN(std::unique_ptr<WaitingRequests::Place> place,
-                          waiting->Enter());
+                          context.waiting->Enter());
     v1::WatchRequest request;
     request.set_session_id(call.session_id);
     request.set_after_version(after);
     KHET_ASSIGN_OR_RETURN(std::unique_ptr<EventStream> stream,
-                          core->Watch(request));
+                          context.core->Watch(request));
     place->Watch(stream.get());
-
-    // The events there are now; if none, the first within the wait.
-    std::vector<v1::Event> events;
-    const absl::Time deadline = absl::Now() + absl::Seconds(wait_seconds);
-    absl::Duration timeout = absl::ZeroDuration();
-    while (events.size() < kMaxPollEvents) {
-      absl::StatusOr<std::optional<v1::Event>> next = stream->Next(timeout);
-      if (!next.ok()) {
-        if (!events.empty()) break;  // answer with what came before
-        if (waiting->shutting_down()) return ShuttingDown(after);
-        return next.status();
-      }
-      if (next->has_value()) {
-        events.push_back(**std::move(next));
-        timeout = absl::ZeroDuration();
-        continue;
-      }
-      if (!events.empty()) break;
-      const absl::Time now = absl::Now();
-      if (now >= deadline) break;
-      timeout = deadline - now;
-    }
-
-    if (compact) {
-      // A full batch may have more behind it.
-      Reply(call,
-            CompactEvents(events, after, events.size() == kMaxPollEvents).json);
-      return absl::OkStatus();
-    }
-    std::string body = R"({"events":[)";
-    for (size_t i = 0; i < events.size(); ++i) {
-      if (i > 0) body += ',';
-      body += ToJson(events[i]);
-    }
-    absl::StrAppend(&body, R"(],"version":")",
-                    events.empty() ? after : events.back().version(), "\"}");
-    Reply(call, std::move(body));
+    call.answered_later = true;
+    std::make_shared<PollWait>(context, call, after, compact,
+                               absl::Now() + absl::Seconds(wait_seconds),
+                               std::move(place), std::move(stream))
+        ->Start();
     return absl::OkStatus();
   };
 }
 
-namespace {
-
-// What an event stream keeps while the response is written.
-struct StreamState {
-  std::unique_ptr<WaitingRequests::Place> place;
-  std::unique_ptr<EventStream> stream;
-  std::shared_ptr<RequestLog> log;
-  WaitingRequests* waiting = nullptr;
-  absl::Duration keepalive;
-  int64_t sent = 0;                     // the version of the last event sent
-  absl::Status end = absl::OkStatus();  // why the stream ended
-};
-
-bool Write(httplib::DataSink& sink, const std::string& text) {
-  return sink.write(text.data(), text.size());
-}
-
-// Writes the next event or a keep-alive comment, or ends the response
-// (sink.done()) when the stream is over; false if the client went away.
-bool StreamStep(StreamState& state, httplib::DataSink& sink) {
-  absl::StatusOr<std::optional<v1::Event>> next =
-      state.stream->Next(state.keepalive);
-  if (!next.ok()) {
-    if (state.waiting->shutting_down()) {
-      state.end = ShuttingDown(state.sent);
-      Write(sink, ": khetd is shutting down\n\n");
-    } else if (absl::IsNotFound(next.status())) {
-      state.end = absl::OkStatus();  // the session was deleted
-    } else {
-      state.end = next.status();
-      Write(sink, absl::StrCat("event: error\ndata: ",
-                               ErrorJson(next.status(),
-                                         HttpStatusFor(next.status().code())),
-                               "\n\n"));
-    }
-    sink.done();
-    return true;  // done() ends the response
-  }
-  std::string text;
-  if (next->has_value()) {
-    const v1::Event& event = **next;
-    text = absl::StrCat("id: ", event.version(), "\nevent: ", KindName(event),
-                        "\ndata: ", ToJson(event), "\n\n");
-  } else {
-    text = ": keep-alive\n\n";
-  }
-  if (!Write(sink, text)) {
-    state.end = absl::CancelledError(absl::StrCat(
-        "the client went away; events were sent up to version ", state.sent));
-    return false;
-  }
-  if (next->has_value()) state.sent = (*next)->version();
-  return true;
-}
-
-}  // namespace
-
 RouteHandler EventStreamHandler(const RouteContext& context) {
-  return [core = context.core, waiting = context.waiting,
-          keepalive = context.options->stream_keepalive](
-             HttpCall& call) -> absl::Status {
+  return [context](HttpCall& call) -> absl::Status {
     KHET_ASSIGN_OR_RETURN(Query query,
                           Query::Read(call.request, {"afterVersion"}));
     KHET_ASSIGN_OR_RETURN(int64_t after,
                           query.Number("afterVersion", 0, 0, kMaxVersion));
-    if (call.request.has_header("Last-Event-ID")) {
+    if (call.request.HasHeader("Last-Event-ID")) {
       KHET_ASSIGN_OR_RETURN(
-          after, ParseNumber("the Last-Event-ID header",
-                             call.request.get_header_value("Last-Event-ID"), 0,
-                             kMaxVersion));
+          after,
+          ParseNumber("the Last-Event-ID header",
+                      call.request.Header("Last-Event-ID"), 0, kMaxVersion));
     }
-    auto state = std::make_shared<StreamState>();
-    KHET_ASSIGN_OR_RETURN(state->place, waiting->Enter());
+    KHET_ASSIGN_OR_RETURN(std::unique_ptr<WaitingRequests::Place> place,
+                          context.waiting->Enter());
     v1::WatchRequest request;
     request.set_session_id(call.session_id);
     request.set_after_version(after);
-    KHET_ASSIGN_OR_RETURN(state->stream, core->Watch(request));
-    state->place->Watch(state->stream.get());
-    state->log = call.log;
-    state->waiting = waiting;
-    state->keepalive = keepalive;
-    state->sent = after;
-
-    call.log_later = true;
-    call.response.status = 200;
-    call.response.set_header("Cache-Control", "no-cache");
-    call.response.set_chunked_content_provider(
-        "text/event-stream",
-        [state](size_t, httplib::DataSink& sink) {
-          return StreamStep(*state, sink);
-        },
-        [state](bool success) {
-          if (!success && state->end.ok()) {  // the server cut it short
-            state->end = state->waiting->shutting_down()
-                             ? ShuttingDown(state->sent)
-                             : absl::CancelledError("the connection ended");
-          }
-          state->log->Done(HttpStatusFor(state->end.code()), state->end);
-          state->place.reset();  // forgets the stream before it goes
-          state->stream.reset();
-        });
+    KHET_ASSIGN_OR_RETURN(std::unique_ptr<EventStream> stream,
+                          context.core->Watch(request));
+    place->Watch(stream.get());
+    call.answered_later = true;
+    std::make_shared<StreamWait>(context, call, after, std::move(place),
+                                 std::move(stream))
+        ->Start();
     return absl::OkStatus();
   };
 }

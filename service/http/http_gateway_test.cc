@@ -29,6 +29,7 @@
 #include "service/http/compact_size_cases.h"
 #include "service/http/compact_view.h"
 #include "service/http/http_routes.h"
+#include "service/http/testing/raw_connection.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
@@ -41,64 +42,6 @@ using ::testing::HasSubstr;
 
 // Red to move wins at once with a1R; Silver's e1-d1 first keeps it so.
 constexpr char kShortGame[] = "xs4k4/10/10/10/10/10/10/pnw3K4Xn s 2";
-
-// A raw HTTP connection for reading an event stream as it arrives.
-class RawConnection {
- public:
-  RawConnection(int port, const std::string& request) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<uint16_t>(port));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(
-        ::connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)),
-        0);
-    timeval timeout{0, 100 * 1000};
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
-    EXPECT_EQ(::send(fd_, request.data(), request.size(), 0),
-              static_cast<ssize_t>(request.size()));
-  }
-  ~RawConnection() { Close(); }
-
-  void Close() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
-  // Reads until `text` has arrived (true) or `limit` passed or the server
-  // closed the connection (false).
-  bool WaitFor(const std::string& text,
-               std::chrono::milliseconds limit = std::chrono::seconds(5)) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (!absl::StrContains(received_, text)) {
-      if (std::chrono::steady_clock::now() > deadline || closed_) return false;
-      Read();
-    }
-    return true;
-  }
-
-  // Reads until the server closes the connection (true) or `limit` passed.
-  bool WaitForEnd(std::chrono::milliseconds limit) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (!closed_ && std::chrono::steady_clock::now() < deadline) Read();
-    return closed_;
-  }
-
-  const std::string& received() const { return received_; }
-
- private:
-  void Read() {
-    char buffer[4096];
-    const ssize_t n = ::recv(fd_, buffer, sizeof(buffer), 0);
-    if (n > 0) received_.append(buffer, static_cast<size_t>(n));
-    if (n == 0) closed_ = true;
-  }
-
-  int fd_ = -1;
-  std::string received_;
-  bool closed_ = false;
-};
 
 std::string StreamRequest(const std::string& id, const std::string& extra) {
   return absl::StrCat("GET /v1/sessions/", id,
@@ -130,13 +73,14 @@ class HttpGatewayTest : public ::testing::Test {
     service_options.store = &store_;
     if (core_ == nullptr)
       core_ = SessionService::Create(service_options).value();
-    options.max_body_bytes = 4096;
+    options.server.max_body_bytes = 4096;
     if (options.max_waiting == HttpGatewayOptions().max_waiting) {
       options.max_waiting = 4;
     }
     options.serving_threads = 4;
     options.stream_keepalive = absl::Milliseconds(200);
-    options.keep_alive_timeout = absl::Seconds(1);
+    options.server.idle_timeout = absl::Seconds(1);
+    options.shutdown_grace = absl::Seconds(2);
     options.log = [this](const std::string& line) {
       MutexLock lock(&log_mu_);
       log_.push_back(line);
@@ -523,6 +467,36 @@ TEST_F(HttpGatewayTest, TooManyWaitingRequestsAre429) {
             200);
   for (auto& p : polls) EXPECT_EQ(p.get(), 200);
   EXPECT_EQ(Get(poll).status, 200);  // places are given back
+}
+
+// Finding: long polls opened and abandoned kept their places until their
+// wait ended (real polls got 429 for 21 s). A poll whose client left gives
+// its place back at once.
+TEST_F(HttpGatewayTest, AbandonedLongPollsGiveTheirPlacesBackAtOnce) {
+  const Game game = NewGame();
+  const std::string path =
+      absl::StrCat("/v1/sessions/", game.id,
+                   "/events?waitSeconds=25&afterVersion=", Version(game.id));
+  const std::string poll =
+      absl::StrCat("GET ", path, " HTTP/1.1\r\nHost: x\r\n\r\n");
+  {
+    std::vector<std::unique_ptr<RawConnection>> abandoned;
+    for (int i = 0; i < 4; ++i) {  // the fixture's max_waiting
+      abandoned.push_back(std::make_unique<RawConnection>(port_, poll));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(Get(path).status, 429);
+  }  // the clients go away
+  const auto start = std::chrono::steady_clock::now();
+  bool waiting = false;
+  while (!waiting &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(5)) {
+    // A poll that got a place waits: no answer within 200 ms.
+    RawConnection next(port_, poll);
+    waiting = !next.WaitFor("HTTP/1.1", std::chrono::milliseconds(200));
+  }
+  EXPECT_TRUE(waiting) << "every place still taken after 5 s";
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
 }
 
 TEST_F(HttpGatewayTest, ShutdownEndsALongPollPromptly) {
@@ -1011,12 +985,23 @@ TEST_F(HttpGatewayTest, ASuggestionWithoutTimeToSearch) {
 }
 
 TEST_F(HttpGatewayTest, MalformedRequestsGetJsonErrors) {
+  // An unknown method on a known path is 405 like any other.
   RawConnection brew(port_, "BREW /v1/setups HTTP/1.1\r\nHost: x\r\n\r\n");
   ASSERT_TRUE(brew.WaitFor("}}")) << brew.received();
-  EXPECT_THAT(brew.received(), HasSubstr("HTTP/1.1 400"));
-  EXPECT_THAT(brew.received(), HasSubstr(R"("code":"INVALID_ARGUMENT")"));
+  EXPECT_THAT(brew.received(), HasSubstr("HTTP/1.1 405"));
+  EXPECT_THAT(brew.received(), HasSubstr("Allow: GET"));
+  EXPECT_THAT(brew.received(), HasSubstr(R"("code":"UNIMPLEMENTED")"));
   EXPECT_THAT(Log().back(),
-              HasSubstr("method=BREW route=- session=- status=400"));
+              HasSubstr("method=BREW route=/v1/setups session=- status=405"));
+
+  // What is not HTTP at all is 400, and the connection closes.
+  RawConnection garbage(port_, "\x01\x02 not http\r\n\r\n");
+  ASSERT_TRUE(garbage.WaitFor("}}")) << garbage.received();
+  EXPECT_THAT(garbage.received(), HasSubstr("HTTP/1.1 400"));
+  EXPECT_THAT(garbage.received(), HasSubstr(R"("code":"INVALID_ARGUMENT")"));
+  EXPECT_THAT(garbage.received(), HasSubstr("Connection: close"));
+  EXPECT_TRUE(garbage.WaitForEnd(std::chrono::seconds(5)));
+  EXPECT_THAT(Log().back(), HasSubstr("route=- session=- status=400"));
 }
 
 TEST_F(HttpGatewayTest, TokenHeaders) {

@@ -40,16 +40,16 @@ absl::StatusOr<std::string> TokenOf(absl::string_view header,
 
 }  // namespace
 
-absl::StatusOr<Caller> CallerOf(const httplib::Request& request) {
+absl::StatusOr<Caller> CallerOf(const HttpRequest& request) {
   constexpr absl::string_view kBearer = "bearer ";
   std::string token;
-  const size_t authorizations = request.get_header_value_count("Authorization");
-  const size_t khet_tokens = request.get_header_value_count("X-Khet-Token");
+  const size_t authorizations = request.HeaderCount("Authorization");
+  const size_t khet_tokens = request.HeaderCount("X-Khet-Token");
   if (authorizations > 1 || khet_tokens > 1) {
     return Unauthenticated("more than one token header");
   }
   if (authorizations == 1) {
-    const std::string value = request.get_header_value("Authorization");
+    const std::string value = request.Header("Authorization");
     if (value.size() < kBearer.size() ||
         !absl::EqualsIgnoreCase(value.substr(0, kBearer.size()), kBearer)) {
       return Unauthenticated(
@@ -62,7 +62,7 @@ absl::StatusOr<Caller> CallerOf(const httplib::Request& request) {
   }
   if (khet_tokens == 1) {
     absl::StatusOr<std::string> header =
-        TokenOf("X-Khet-Token", request.get_header_value("X-Khet-Token"));
+        TokenOf("X-Khet-Token", request.Header("X-Khet-Token"));
     if (!header.ok()) return header.status();
     if (!token.empty() && token != *header) {
       return Unauthenticated(
@@ -119,10 +119,9 @@ std::optional<std::string> DecodeQueryText(absl::string_view text) {
 }  // namespace
 
 absl::StatusOr<Query> Query::Read(
-    const httplib::Request& request,
+    const HttpRequest& request,
     std::initializer_list<absl::string_view> allowed) {
-  // From the URL alone: httplib also puts the fields of a form body into
-  // request.params.
+  // From the URL alone, never from a form body.
   const size_t question = request.target.find('?');
   const absl::string_view text =
       question == std::string::npos

@@ -12,7 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "httplib.h"
+#include "service/http/http_message.h"
 #include "service/session_service.h"
 
 namespace khet {
@@ -20,14 +20,14 @@ namespace khet {
 // The token of "Authorization: Bearer <token>" or "X-Khet-Token: <token>".
 // UNAUTHENTICATED naming the problem when there is none, it is malformed,
 // or the two headers disagree.
-absl::StatusOr<Caller> CallerOf(const httplib::Request& request);
+absl::StatusOr<Caller> CallerOf(const HttpRequest& request);
 
 // The query parameters, each given at most once and all in `allowed`;
 // INVALID_ARGUMENT naming an unknown or repeated one.
 class Query {
  public:
   static absl::StatusOr<Query> Read(
-      const httplib::Request& request,
+      const HttpRequest& request,
       std::initializer_list<absl::string_view> allowed);
 
   // The parameter's text, or `otherwise` when absent.

@@ -16,7 +16,8 @@ namespace khet {
 
 void Reply(HttpCall& call, std::string body, const char* content_type) {
   call.response.status = 200;
-  call.response.set_content(std::move(body), content_type);
+  call.response.content_type = content_type;
+  call.response.body = std::move(body);
 }
 
 bool MatchRoute(const std::string& route_path, const std::string& path,
@@ -213,33 +214,36 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
     Reply(call, compact ? CompactLegalMoves(response) : ToJson(response));
     return absl::OkStatus();
   }));
-  routes.push_back(
-      Post("/v1/sessions/{id}:suggest",
-           [core, options, waiting = context.waiting](HttpCall& call) {
-             KHET_ASSIGN_OR_RETURN(Query query,
-                                   Query::Read(call.request, {"timeoutMs"}));
-             KHET_ASSIGN_OR_RETURN(
-                 const int64_t timeout_ms,
-                 query.Number(
-                     "timeoutMs",
-                     absl::ToInt64Milliseconds(options->suggest_timeout), 1,
-                     absl::ToInt64Milliseconds(options->max_suggest_timeout)));
-             KHET_ASSIGN_OR_RETURN(v1::SuggestMoveRequest request,
-                                   SessionBody<v1::SuggestMoveRequest>(call));
-             CallControl control;
-             control.deadline = absl::Now() + absl::Milliseconds(timeout_ms);
-             control.check = [waiting]() -> absl::Status {
-               if (waiting->shutting_down()) {
-                 return absl::UnavailableError(
-                     "khetd is shutting down; ask again later");
-               }
-               return absl::OkStatus();
-             };
-             KHET_ASSIGN_OR_RETURN(v1::SuggestMoveResponse response,
-                                   core->SuggestMove(request, control));
-             Reply(call, ToJson(response));
-             return absl::OkStatus();
-           }));
+  routes.push_back(Post(
+      "/v1/sessions/{id}:suggest",
+      [core, options, waiting = context.waiting](HttpCall& call) {
+        KHET_ASSIGN_OR_RETURN(Query query,
+                              Query::Read(call.request, {"timeoutMs"}));
+        KHET_ASSIGN_OR_RETURN(
+            const int64_t timeout_ms,
+            query.Number(
+                "timeoutMs",
+                absl::ToInt64Milliseconds(options->suggest_timeout), 1,
+                absl::ToInt64Milliseconds(options->max_suggest_timeout)));
+        KHET_ASSIGN_OR_RETURN(v1::SuggestMoveRequest request,
+                              SessionBody<v1::SuggestMoveRequest>(call));
+        CallControl control;
+        control.deadline = absl::Now() + absl::Milliseconds(timeout_ms);
+        control.check = [waiting, exchange = call.exchange]() -> absl::Status {
+          if (waiting->shutting_down()) {
+            return absl::UnavailableError(
+                "khetd is shutting down; ask again later");
+          }
+          if (exchange != nullptr && exchange->gone()) {
+            return absl::CancelledError("the client went away");
+          }
+          return absl::OkStatus();
+        };
+        KHET_ASSIGN_OR_RETURN(v1::SuggestMoveResponse response,
+                              core->SuggestMove(request, control));
+        Reply(call, ToJson(response));
+        return absl::OkStatus();
+      }));
   routes.push_back(
       Post("/v1/sessions/{id}:resign",
            WithToken<v1::ResignRequest>(core, &SessionService::Resign)));

@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "httplib.h"
+#include "boost/asio/any_io_executor.hpp"
 #include "service/http/gateway_options.h"
+#include "service/http/http_message.h"
+#include "service/http/http_server.h"
 #include "service/http/request_log.h"
 #include "service/http/waiting_requests.h"
 #include "service/session_service.h"
@@ -20,12 +22,15 @@ namespace khet {
 
 // One request as a handler sees it.
 struct HttpCall {
-  const httplib::Request& request;
-  httplib::Response& response;
+  const HttpRequest& request;
+  HttpResponse& response;
   std::string session_id;  // the path's {id}; empty for routes without
   std::shared_ptr<RequestLog> log;
-  // Set by a handler that streams: the stream writes the log when it ends.
-  bool log_later = false;
+  // The request's exchange, for a handler that answers later.
+  std::shared_ptr<HttpExchange> exchange;
+  // Set by a handler that answers later through `exchange` (a long poll, an
+  // event stream); it then writes the log too.
+  bool answered_later = false;
 };
 
 // A handler answers through call.response, or returns the error to answer
@@ -50,6 +55,10 @@ struct RouteContext {
   SessionService* core = nullptr;
   WaitingRequests* waiting = nullptr;
   const HttpGatewayOptions* options = nullptr;
+  // The server's event loop, for timers of requests that wait.
+  boost::asio::any_io_executor timers;
+  // Runs a task on the threads that may call the service.
+  std::function<void(std::function<void()>)> run_on_worker;
 };
 
 // Every API route under /v1/.

@@ -124,4 +124,11 @@ std::string ErrorJson(const absl::Status& status, int http_status) {
                       JsonQuote(status.message()), "}}");
 }
 
+HttpResponse ErrorResponse(const absl::Status& status, int http_status) {
+  HttpResponse response;
+  response.status = http_status;
+  response.body = ErrorJson(status, http_status);
+  return response;
+}
+
 }  // namespace khet

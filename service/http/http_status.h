@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "service/http/http_message.h"
 
 namespace khet {
 
@@ -19,6 +20,9 @@ int HttpStatusFor(absl::StatusCode code);
 // with `http_status` as given (413 for an oversized body differs from the
 // code's own mapping). REQUIRES: !status.ok().
 std::string ErrorJson(const absl::Status& status, int http_status);
+
+// The whole answer of an error: `http_status` with ErrorJson's body.
+HttpResponse ErrorResponse(const absl::Status& status, int http_status);
 
 // A JSON string literal of `text` (quotes included), escaping what JSON
 // requires; bytes that are not valid UTF-8 become U+FFFD.
