@@ -672,7 +672,8 @@ class HttpAttack {
       co_await timer.async_wait(
           asio::redirect_error(asio::use_awaitable, error));
       if (*done) break;
-      const bool sent = co_await Write(*socket, text.substr(i, 1));
+      const absl::string_view byte = absl::string_view(text).substr(i, 1);
+      const bool sent = co_await Write(*socket, byte);
       if (!sent) break;
     }
   }
