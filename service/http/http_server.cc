@@ -1,5 +1,7 @@
 #include "service/http/http_server.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <openssl/ssl.h>
 #include <sys/socket.h>
 
@@ -74,6 +76,14 @@ std::string HeadText(const HttpResponse& response, bool keep_alive) {
   absl::StrAppend(&text, "Connection: ", keep_alive ? "keep-alive" : "close",
                   "\r\n");
   return text;
+}
+
+// Whether the peer of the TCP socket `fd` has sent its FIN.
+bool PeerClosed(int fd) {
+  tcp_info info{};
+  socklen_t size = sizeof(info);
+  return ::getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &size) == 0 &&
+         info.tcpi_state == TCP_CLOSE_WAIT;
 }
 
 std::string Chunk(absl::string_view data) {
@@ -189,7 +199,10 @@ class Exchange final : public HttpExchange,
   }
   bool Write(std::string piece) override {
     if (gone()) return false;
-    if (!connection_->AddBacklog(piece.size())) return false;
+    const std::shared_ptr<Conn> connection = connection_.lock();
+    if (connection == nullptr || !connection->AddBacklog(piece.size())) {
+      return false;
+    }
     Post([piece = std::move(piece)](Conn& c, Exchange* self) mutable {
       c.SendPiece(self, std::move(piece));
     });
@@ -233,14 +246,20 @@ class Exchange final : public HttpExchange,
  private:
   template <typename Action>
   void Post(Action action) {
-    net::post(connection_->executor(),
-              [connection = connection_, self = this->shared_from_this(),
-               action = std::move(action)]() mutable {
-                action(*connection, self.get());
-              });
+    std::shared_ptr<Conn> connection = connection_.lock();
+    if (connection == nullptr) return;  // closed and gone
+    net::any_io_executor executor = connection->executor();
+    net::post(executor, [connection = std::move(connection),
+                         self = this->shared_from_this(),
+                         action = std::move(action)]() mutable {
+      action(*connection, self.get());
+    });
   }
 
-  const std::shared_ptr<Conn> connection_;
+  // Weak: while an answer is awaited the connection's own pending watch
+  // keeps it; an exchange held longer never keeps a closed one (nor the
+  // server's event loop) alive.
+  const std::weak_ptr<Conn> connection_;
   const HttpRequest request_;
   mutable Mutex mu_;
   std::atomic<bool> gone_{false};
@@ -265,7 +284,8 @@ class Connection final : public ConnectionBase,
         address_(std::move(address)),
         stream_(std::forward<StreamArgs>(args)...),
         idle_timer_(stream_.get_executor()),
-        stage_timer_(stream_.get_executor()) {}
+        stage_timer_(stream_.get_executor()),
+        gone_timer_(stream_.get_executor()) {}
 
   ~Connection() override { ForgetOnce(); }
 
@@ -405,6 +425,7 @@ class Connection final : public ConnectionBase,
     if (parser_->is_done()) return Dispatch();
     if (beast::iequals(parser_->get()[http::field::expect], "100-continue")) {
       Queue("HTTP/1.1 100 Continue\r\n\r\n");
+      Lowest().expires_never();  // the body's read runs on the stage clock
     }
     StartStageClock(options_.body_timeout);
     http::async_read(
@@ -506,15 +527,23 @@ class Connection final : public ConnectionBase,
             return;
           }
           if (ec) return self->Close();
+          const int fd = self->Lowest().socket().native_handle();
           char byte;
-          const ssize_t n = ::recv(self->Lowest().socket().native_handle(),
-                                   &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-          if (n == 0) return self->Close();  // the client went away
+          const ssize_t n = ::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+          if (n == 0 || PeerClosed(fd)) return self->Close();  // gone
           if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
             return self->Close();
           }
-          if (n < 0) self->WatchForGone();  // woken for nothing
-          // n > 0: the next request (or TLS data) is there; it waits.
+          if (n < 0) return self->WatchForGone();  // woken for nothing
+          // Bytes wait (a pipelined request, or TLS's close_notify before
+          // the FIN): the socket stays readable, so look again in a while.
+          self->gone_timer_.expires_after(std::chrono::seconds(1));
+          self->gone_timer_.async_wait(
+              [self, generation](const ErrorCode& timer_ec) {
+                if (!timer_ec && generation == self->watch_generation_) {
+                  self->WatchForGone();
+                }
+              });
         });
   }
 
@@ -563,12 +592,12 @@ class Connection final : public ConnectionBase,
   void LingerThenClose() {
     ErrorCode ignored;
     Lowest().socket().shutdown(tcp::socket::shutdown_send, ignored);
+    Lowest().expires_after(std::chrono::seconds(2));  // the whole linger
     Drain(0);
   }
   void Drain(size_t drained) {
     constexpr size_t kMaxDrained = 1 << 20;
     if (drained > kMaxDrained) return Close();
-    Lowest().expires_after(std::chrono::seconds(1));
     Lowest().async_read_some(net::buffer(scratch_),
                              [self = this->shared_from_this(), drained](
                                  const ErrorCode& ec, size_t n) {
@@ -592,6 +621,7 @@ class Connection final : public ConnectionBase,
     exchange_.reset();
     idle_timer_.cancel();
     stage_timer_.cancel();
+    gone_timer_.cancel();
     Lowest().close();
     ForgetOnce();
   }
@@ -602,6 +632,7 @@ class Connection final : public ConnectionBase,
   Stream stream_;
   net::steady_timer idle_timer_;
   net::steady_timer stage_timer_;  // the header or body clock
+  net::steady_timer gone_timer_;   // the next look for a gone client
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::shared_ptr<ThisExchange> exchange_;  // the request being answered

@@ -46,7 +46,8 @@ struct HttpServerOptions {
   // within this; else the connection is closed.
   absl::Duration write_timeout = absl::Seconds(10);
   // Connections at once, in all and from one client address. A new one
-  // beyond is answered 503 (in all) or 429 (one address) and closed.
+  // beyond is answered 503 (in all) or 429 (one address) and closed; with
+  // TLS it is closed without an answer (no handshake is spent on it).
   int max_connections = 4096;
   int max_connections_per_address = 64;
   // Bytes of a streamed response waiting for a slow client; beyond, the

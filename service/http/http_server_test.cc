@@ -451,9 +451,14 @@ TEST(HttpServerTlsTest, ServesHttpsAndRefusesAKeyOfAnotherCertificate) {
   EXPECT_THAT(mismatched.status().message(), HasSubstr("does not match"));
 
   options.tls_key_file = files.key("a");
+  std::atomic<int> gone{0};
   auto server = HttpServer::Create(
       options,
-      [](std::shared_ptr<HttpExchange> exchange) {
+      [&gone](std::shared_ptr<HttpExchange> exchange) {
+        if (exchange->request().path == "/hold") {
+          exchange->OnGone([&gone, exchange] { ++gone; });
+          return;  // held by its own callback until the client leaves
+        }
         HttpResponse response;
         response.body = "secret " + exchange->request().path;
         exchange->Respond(response);
@@ -485,6 +490,19 @@ TEST(HttpServerTlsTest, ServesHttpsAndRefusesAKeyOfAnotherCertificate) {
                          net::buffers_end(answer.data()));
   EXPECT_THAT(text, StartsWith("HTTP/1.1 200"));
   EXPECT_THAT(text, HasSubstr("secret /over-tls"));
+
+  // A client that leaves a held request over TLS is noticed too (its
+  // close_notify arrives before the FIN).
+  net::write(tls, net::buffer(Get("/hold")));
+  absl::SleepFor(absl::Milliseconds(100));
+  // close_notify goes out; the answer to it never comes.
+  tls.async_shutdown([](const boost::system::error_code&) {});
+  io.run_for(std::chrono::milliseconds(300));
+  tls.next_layer().close();
+  for (int i = 0; i < 400 && gone == 0; ++i) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  EXPECT_EQ(gone, 1);
 
   // Plain HTTP on the TLS port gets no answer in plain text.
   RawConnection plain(*port, Get("/plain"));
