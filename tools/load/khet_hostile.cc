@@ -97,7 +97,8 @@ ABSL_FLAG(int, idle_connections, 500,
           "Kept-alive connections idle after one request (again when "
           "closed)");
 ABSL_FLAG(int, waiters, 1000,
-          "Open waits on a quiet session: half long polls (waitSeconds=25, "
+          "Open waits on quiet sessions (50 each): half long polls "
+          "(waitSeconds=25, "
           "then again), half event streams");
 ABSL_FLAG(int, watchers, 10000, "Idle gRPC Watch streams");
 ABSL_FLAG(int, watch_channels, 40,
@@ -450,12 +451,13 @@ struct Answer {
 // The HTTP attackers, all on one thread's event loop.
 class HttpAttack {
  public:
-  HttpAttack(const Settings& settings, int port, std::string quiet_session,
-             std::string quiet_version)
+  // The waiters wait on `quiet` sessions (id and version), 50 at most on
+  // each.
+  HttpAttack(const Settings& settings, int port,
+             std::vector<std::pair<std::string, int64_t>> quiet)
       : settings_(settings),
         server_(asio::ip::address_v4::loopback(), static_cast<uint16_t>(port)),
-        quiet_session_(std::move(quiet_session)),
-        quiet_version_(std::move(quiet_version)) {}
+        quiet_(std::move(quiet)) {}
 
   void Start() {
     using Attacker = awaitable<void> (HttpAttack::*)(int);
@@ -725,18 +727,18 @@ class HttpAttack {
     }
   }
 
-  // Even indexes: long polls on the quiet session, one after another on a
+  // Even indexes: long polls on a quiet session, one after another on a
   // kept-alive connection; odd: an event stream held open.
   awaitable<void> Waiter(int index) {
     co_await Stagger();
-    const std::string events =
-        absl::StrCat("/v1/sessions/", quiet_session_, "/events");
+    const auto& [id, version] = quiet_[index % quiet_.size()];
+    const std::string events = absl::StrCat("/v1/sessions/", id, "/events");
     const std::string request =
         index % 2 == 0
-            ? GetRequest(absl::StrCat(events, "?afterVersion=", quiet_version_,
+            ? GetRequest(absl::StrCat(events, "?afterVersion=", version,
                                       "&waitSeconds=25"))
-            : GetRequest(absl::StrCat(events,
-                                      ":stream?afterVersion=", quiet_version_));
+            : GetRequest(
+                  absl::StrCat(events, ":stream?afterVersion=", version));
     while (true) {
       Socket socket = co_await Connect(index, waiting_);
       if (socket == nullptr) {
@@ -831,8 +833,7 @@ class HttpAttack {
 
   const Settings& settings_;
   const tcp::endpoint server_;
-  const std::string quiet_session_;
-  const std::string quiet_version_;
+  const std::vector<std::pair<std::string, int64_t>> quiet_;
   asio::io_context io_;
   std::thread thread_;
   std::mt19937_64 random_{7};
@@ -1045,33 +1046,40 @@ absl::StatusOr<std::pair<std::string, int64_t>> QuietSession(
   return std::make_pair(created.session().id(), joined.session().version());
 }
 
+absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> QuietSessions(
+    v1::KhetService::Stub& stub, int count) {
+  std::vector<std::pair<std::string, int64_t>> sessions;
+  for (int i = 0; i < count; ++i) {
+    absl::StatusOr<std::pair<std::string, int64_t>> session =
+        QuietSession(stub);
+    if (!session.ok()) return session.status();
+    sessions.push_back(*std::move(session));
+  }
+  return sessions;
+}
+
 bool Measure(const Settings& s, KhetdProcess& khetd) {
   std::printf("khetd at %s, http port %d, pid %d\n", khetd.address().c_str(),
               khetd.http_port(), static_cast<int>(khetd.pid()));
   auto stub = v1::KhetService::NewStub(
       grpc::CreateChannel(khetd.address(), grpc::InsecureChannelCredentials()));
-  absl::StatusOr<std::pair<std::string, int64_t>> get_session =
-      QuietSession(*stub);
-  absl::StatusOr<std::pair<std::string, int64_t>> quiet = QuietSession(*stub);
-  if (!get_session.ok() || !quiet.ok()) {
-    std::printf("  ERROR: %s\n",
-                (get_session.ok() ? quiet.status() : get_session.status())
-                    .ToString()
-                    .c_str());
-    return false;
-  }
-  // Watched sessions: 50 watchers each, under the per-session limit.
-  std::vector<std::string> watched;
-  for (int i = 0; i < (s.watchers + 49) / 50; ++i) {
-    absl::StatusOr<std::pair<std::string, int64_t>> session =
-        QuietSession(*stub);
-    if (!session.ok()) {
-      std::printf("  ERROR: %s\n", session.status().ToString().c_str());
+  // The sessions the GETs read, the waiters wait on and the gRPC watchers
+  // watch: each watched by 50 at most, under the per-session limit.
+  absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> get_session =
+      QuietSessions(*stub, 1);
+  absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> waited =
+      QuietSessions(*stub, std::max(1, (s.waiters + 49) / 50));
+  absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> watched =
+      QuietSessions(*stub, std::max(1, (s.watchers + 49) / 50));
+  for (const auto* made : {&get_session, &waited, &watched}) {
+    if (!made->ok()) {
+      std::printf("  ERROR: %s\n", made->status().ToString().c_str());
       return false;
     }
-    watched.push_back(session->first);
   }
-  NormalClients normal(s, khetd, get_session->first);
+  std::vector<std::string> watched_ids;
+  for (const auto& [id, version] : *watched) watched_ids.push_back(id);
+  NormalClients normal(s, khetd, get_session->front().first);
   if (absl::Status created = normal.CreateGames(); !created.ok()) {
     std::printf("  ERROR: %s\n", created.ToString().c_str());
     return false;
@@ -1104,12 +1112,11 @@ bool Measure(const Settings& s, KhetdProcess& khetd) {
   std::fflush(stdout);
   std::optional<Sampler> sampler;
   sampler.emplace(khetd.pid());
-  HttpAttack http(s, khetd.http_port(), quiet->first,
-                  absl::StrCat(quiet->second));
+  HttpAttack http(s, khetd.http_port(), *waited);
   if (file.ok()) http.set_whole_file_bytes(file->body_bytes);
   WatchAttack watch(khetd.address(), s.watch_channels);
   http.Start();
-  watch.Start(s.watchers, watched);
+  watch.Start(s.watchers, watched_ids);
   absl::SleepFor(absl::Seconds(s.ramp_seconds));
   const auto [get_attacked, move_attacked] = normal.Run(s.attack_seconds);
   const int64_t watchers_open = watch.open();
