@@ -1007,6 +1007,37 @@ class Sampler {
 
 // ---- The run ----------------------------------------------------------------
 
+// The CPU khetd and this tool use from construction to Shares(), in cores.
+class CpuShare {
+ public:
+  explicit CpuShare(pid_t pid)
+      : pid_(pid),
+        start_(absl::Now()),
+        khetd_(CpuNanos(pid).value_or(0)),
+        self_(SelfNanos()) {}
+
+  std::pair<double, double> Shares() const {
+    const double wall = absl::ToDoubleSeconds(absl::Now() - start_) * 1e9;
+    return {(CpuNanos(pid_).value_or(0) - khetd_) / wall,
+            (SelfNanos() - self_) / wall};
+  }
+
+ private:
+  static int64_t SelfNanos() {
+    rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    auto nanos = [](const timeval& t) {
+      return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_usec * 1000;
+    };
+    return nanos(usage.ru_utime) + nanos(usage.ru_stime);
+  }
+
+  const pid_t pid_;
+  const absl::Time start_;
+  const int64_t khetd_;
+  const int64_t self_;
+};
+
 void PrintLatencies(const char* name, const Latencies& l) {
   std::printf("    %-24s %8zu %9.3f %9.3f\n", name, l.ms.size(),
               Percentile(l.ms, 0.5), Percentile(l.ms, 0.99));
@@ -1099,7 +1130,9 @@ bool Measure(const Settings& s, KhetdProcess& khetd) {
       "a call every %s each at most)\n",
       s.baseline_seconds, s.http_clients, s.games,
       absl::FormatDuration(s.interval).c_str());
+  CpuShare alone(khetd.pid());
   const auto [get_alone, move_alone] = normal.Run(s.baseline_seconds);
+  const auto [khetd_alone, tool_alone] = alone.Shares();
 
   std::printf(
       "  attack: %d slow-header connections, %d idle kept-alive, %d waiting "
@@ -1118,7 +1151,9 @@ bool Measure(const Settings& s, KhetdProcess& khetd) {
   http.Start();
   watch.Start(s.watchers, watched_ids);
   absl::SleepFor(absl::Seconds(s.ramp_seconds));
+  CpuShare attacked(khetd.pid());
   const auto [get_attacked, move_attacked] = normal.Run(s.attack_seconds);
+  const auto [khetd_attacked, tool_attacked] = attacked.Shares();
   const int64_t watchers_open = watch.open();
   http.Stop();
   watch.Stop();
@@ -1149,6 +1184,10 @@ bool Measure(const Settings& s, KhetdProcess& khetd) {
       "  khetd: threads %d before, peak %d; RSS %.1f MiB before, peak "
       "%.1f MiB\n",
       threads_start, peak_threads, rss_start / 1048576.0, peak_rss / 1048576.0);
+  std::printf(
+      "  CPU (cores): khetd %.2f alone, %.2f under attack; this tool %.2f "
+      "alone, %.2f under attack\n",
+      khetd_alone, khetd_attacked, tool_alone, tool_attacked);
   http.Print();
   std::vector<std::string> refused;
   int64_t watch_refused = 0;
