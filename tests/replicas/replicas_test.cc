@@ -294,11 +294,13 @@ TEST_F(ReplicasTest, MovesAlternateBetweenReplicasAndThroughNginx) {
   ASSERT_TRUE(GetSession(addresses_[0], b.id, &session).ok());
   ASSERT_EQ(session.status(), v1::IN_PROGRESS);
   std::vector<std::string> played;
+  v1::Session before_last_move;
   for (int ply = 0; ply < 12; ++ply) {
     // Replica 0, replica 1, then nginx's choice, in turn; each move made
     // straight after the last, at the version the last reply gave.
     const std::string& address =
         ply % 3 == 2 ? nginx_address_ : addresses_[ply % 3];
+    before_last_move = session;
     v1::MakeMoveResponse reply;
     const grpc::Status status =
         Play(address, b, session, &reply, absl::StrCat("alt-", ply));
@@ -310,10 +312,10 @@ TEST_F(ReplicasTest, MovesAlternateBetweenReplicasAndThroughNginx) {
     ASSERT_TRUE(GetSession(addresses_[(ply + 1) % 2], b.id, &session).ok());
     ASSERT_EQ(session.version(), reply.version()) << "ply " << ply;
   }
-  // The last move sent again with its request id, to the other replica:
-  // the stored reply, and nothing played.
+  // The last request sent again exactly (same move, version and request
+  // id), to the other replica: the stored reply, and nothing played.
   v1::MakeMoveResponse again;
-  ASSERT_TRUE(Play(addresses_[0], b, session, &again, "alt-11").ok());
+  ASSERT_TRUE(Play(addresses_[0], b, before_last_move, &again, "alt-11").ok());
   EXPECT_EQ(again.version(), session.version());
   EXPECT_EQ(again.move().notation(), played.back());
   for (const std::string& address : addresses_) {
