@@ -84,6 +84,9 @@ class ChildProcess {
   // Sends `signal` if the process has not been reaped yet.
   void Signal(int signal);
 
+  // The process id; -1 once it has been reaped.
+  pid_t pid() const { return pid_; }
+
   // The exit code; nullopt if it still runs after `timeout`. Once reaped,
   // returns the same code again at once.
   std::optional<int> Wait(absl::Duration timeout);

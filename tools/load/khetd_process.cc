@@ -26,7 +26,38 @@ namespace {
 constexpr absl::Duration kStartTimeout = absl::Seconds(30);
 constexpr absl::Duration kStopTimeout = absl::Seconds(10);
 constexpr char kReadyPrefix[] = "khetd listening on ";
-constexpr size_t kReadyPrefixSize = sizeof(kReadyPrefix) - 1;
+constexpr char kHttpReadyPrefix[] = "khetd http listening on ";
+
+// The address after `prefix` on a whole line of `output`; "" if none yet.
+std::string AddressAfter(const std::string& output, const std::string& prefix) {
+  size_t at = output.find(prefix);
+  while (at != std::string::npos && at > 0 && output[at - 1] != '\n') {
+    at = output.find(prefix, at + 1);
+  }
+  if (at == std::string::npos) return "";
+  const size_t end = output.find('\n', at);
+  if (end == std::string::npos) return "";
+  return output.substr(at + prefix.size(), end - at - prefix.size());
+}
+
+// The value of a "/proc/PID/status" line `key` (e.g. "VmRSS:"), its
+// leading number.
+absl::StatusOr<int64_t> StatusNumber(pid_t pid, absl::string_view key) {
+  std::ifstream status(absl::StrCat("/proc/", pid, "/status"));
+  std::string line;
+  while (std::getline(status, line)) {
+    absl::string_view rest = line;
+    if (!absl::ConsumePrefix(&rest, key)) continue;
+    rest = absl::StripAsciiWhitespace(rest);
+    absl::ConsumeSuffix(&rest, "kB");
+    int64_t value = 0;
+    if (absl::SimpleAtoi(absl::StripAsciiWhitespace(rest), &value)) {
+      return value;
+    }
+  }
+  return absl::NotFoundError(
+      absl::StrCat("no ", key, " line in /proc/", pid, "/status"));
+}
 
 int DecodeWaitStatus(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
@@ -52,9 +83,10 @@ int WaitFor(pid_t pid, absl::Duration timeout) {
 
 absl::StatusOr<std::unique_ptr<KhetdProcess>> KhetdProcess::Start(
     const std::string& khetd_path, const std::vector<std::string>& args,
-    const std::string& log_path) {
-  std::vector<std::string> argv = {khetd_path, "--listen=127.0.0.1:0",
-                                   "--http_listen="};
+    const std::string& log_path, bool http) {
+  std::vector<std::string> argv = {
+      khetd_path, "--listen=127.0.0.1:0",
+      http ? "--http_listen=127.0.0.1:0" : "--http_listen="};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<char*> raw;
   for (std::string& arg : argv) raw.push_back(arg.data());
@@ -93,7 +125,8 @@ absl::StatusOr<std::unique_ptr<KhetdProcess>> KhetdProcess::Start(
   std::string output;
   const absl::Time deadline = absl::Now() + kStartTimeout;
   std::string address;
-  while (address.empty()) {
+  std::string http_address;
+  while (address.empty() || (http && http_address.empty())) {
     const absl::Duration left = deadline - absl::Now();
     pollfd p{out[0], POLLIN, 0};
     if (left <= absl::ZeroDuration() ||
@@ -105,14 +138,17 @@ absl::StatusOr<std::unique_ptr<KhetdProcess>> KhetdProcess::Start(
     const ssize_t n = read(out[0], buffer, sizeof buffer);
     if (n <= 0) break;
     output.append(buffer, static_cast<size_t>(n));
-    const size_t at = output.find(kReadyPrefix);
-    const size_t end = output.find('\n', at);
-    if (at != std::string::npos && end != std::string::npos) {
-      address =
-          output.substr(at + kReadyPrefixSize, end - at - kReadyPrefixSize);
-    }
+    address = AddressAfter(output, kReadyPrefix);
+    http_address = AddressAfter(output, kHttpReadyPrefix);
   }
   close(out[0]);  // khetd writes nothing else to stdout
+  const size_t colon = http_address.rfind(':');
+  int http_port = 0;
+  if (http && (colon == std::string::npos ||
+               !absl::SimpleAtoi(http_address.substr(colon + 1), &http_port) ||
+               http_port <= 0)) {
+    address.clear();
+  }
   if (address.empty()) {
     kill(pid, SIGKILL);
     const int code = WaitFor(pid, kStopTimeout);
@@ -121,7 +157,7 @@ absl::StatusOr<std::unique_ptr<KhetdProcess>> KhetdProcess::Start(
         "; its stderr is in ", log_path, "); stdout: \"", output, "\""));
   }
   return std::unique_ptr<KhetdProcess>(
-      new KhetdProcess(pid, std::move(address)));
+      new KhetdProcess(pid, std::move(address), http_port));
 }
 
 KhetdProcess::~KhetdProcess() {
@@ -140,20 +176,15 @@ int KhetdProcess::Stop() {
 }
 
 absl::StatusOr<int64_t> ResidentBytes(pid_t pid) {
-  std::ifstream status(absl::StrCat("/proc/", pid, "/status"));
-  std::string line;
-  while (std::getline(status, line)) {
-    absl::string_view rest = line;
-    if (!absl::ConsumePrefix(&rest, "VmRSS:")) continue;
-    rest = absl::StripAsciiWhitespace(rest);
-    absl::ConsumeSuffix(&rest, "kB");
-    int64_t kb = 0;
-    if (absl::SimpleAtoi(absl::StripAsciiWhitespace(rest), &kb)) {
-      return kb * 1024;
-    }
-  }
-  return absl::NotFoundError(
-      absl::StrCat("no VmRSS line in /proc/", pid, "/status"));
+  absl::StatusOr<int64_t> kb = StatusNumber(pid, "VmRSS:");
+  if (!kb.ok()) return kb.status();
+  return *kb * 1024;
+}
+
+absl::StatusOr<int> ThreadCount(pid_t pid) {
+  absl::StatusOr<int64_t> threads = StatusNumber(pid, "Threads:");
+  if (!threads.ok()) return threads.status();
+  return static_cast<int>(*threads);
 }
 
 absl::StatusOr<int64_t> CpuNanos(pid_t pid) {

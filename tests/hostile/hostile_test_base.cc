@@ -1,0 +1,106 @@
+#include "tests/hostile/hostile_test_base.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
+#include "nlohmann/json.hpp"
+#include "tests/support/text_file.h"
+#include "tools/load/khetd_process.h"
+
+#ifndef KHETD_PATH
+#error "KHETD_PATH must name the khetd binary"
+#endif
+
+namespace khet::hostile {
+
+std::string PostRequest(absl::string_view path, absl::string_view body,
+                        absl::string_view extra_headers) {
+  return absl::StrCat("POST ", path,
+                      " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ",
+                      body.size(), "\r\n", extra_headers, "\r\n", body);
+}
+
+HostileTest::~HostileTest() {
+  khetd_.reset();  // killed before its directory goes
+  if (!dir_.empty() && !HasFailure()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+}
+
+void HostileTest::StartKhetd(const std::vector<std::string>& flags) {
+  const ::testing::TestInfo* test =
+      ::testing::UnitTest::GetInstance()->current_test_info();
+  dir_ = (std::filesystem::temp_directory_path() /
+          absl::StrCat("khet_hostile_", test->name(), "_", getpid()))
+             .string();
+  std::filesystem::create_directories(dir_);
+  std::vector<std::string> all = {"--store=memory"};
+  all.insert(all.end(), flags.begin(), flags.end());
+  const std::string log = dir_ + "/khetd.log";
+  absl::StatusOr<std::unique_ptr<KhetdChild>> started =
+      KhetdChild::Start(KHETD_PATH, all, log, {.http = true});
+  ASSERT_TRUE(started.ok())
+      << started.status() << "\nkhetd's log (" << log << "):\n"
+      << ReadTextFile(log);
+  khetd_ = std::move(*started);
+}
+
+absl::StatusOr<RawResponse> HostileTest::Exchange(absl::string_view request,
+                                                  const std::string& from,
+                                                  absl::Duration timeout) {
+  absl::StatusOr<std::unique_ptr<RawConnection>> connection =
+      RawConnection::Open(http_port(), from);
+  if (!connection.ok()) return connection.status();
+  if (!(*connection)->Send(request)) {
+    return absl::UnavailableError("the server did not take the request");
+  }
+  return (*connection)->Read(timeout);
+}
+
+std::string HostileTest::CreateSession() {
+  absl::StatusOr<RawResponse> created =
+      Exchange(PostRequest("/v1/sessions", R"({"name":"hostile"})"));
+  EXPECT_TRUE(created.ok()) << created.status();
+  if (!created.ok()) return "";
+  EXPECT_EQ(created->status, 200) << created->body;
+  const nlohmann::json body =
+      nlohmann::json::parse(created->body, nullptr, false);
+  if (!body.is_object() || !body["session"]["id"].is_string()) {
+    ADD_FAILURE() << "CreateSession answered " << created->body;
+    return "";
+  }
+  return body["session"]["id"];
+}
+
+std::unique_ptr<v1::KhetService::Stub> HostileTest::NewStub() {
+  return v1::KhetService::NewStub(grpc::CreateChannel(
+      khetd_->address(), grpc::InsecureChannelCredentials()));
+}
+
+int64_t HostileTest::ResidentBytes() {
+  absl::StatusOr<int64_t> bytes = khet::ResidentBytes(pid());
+  EXPECT_TRUE(bytes.ok()) << bytes.status();
+  return bytes.ok() ? *bytes : -1;
+}
+
+int HostileTest::Threads() {
+  absl::StatusOr<int> threads = ThreadCount(pid());
+  EXPECT_TRUE(threads.ok()) << threads.status();
+  return threads.ok() ? *threads : -1;
+}
+
+int64_t HostileTest::CpuNanos() {
+  absl::StatusOr<int64_t> nanos = khet::CpuNanos(pid());
+  EXPECT_TRUE(nanos.ok()) << nanos.status();
+  return nanos.ok() ? *nanos : -1;
+}
+
+}  // namespace khet::hostile
