@@ -131,8 +131,9 @@ class KhetGrpcService::RequestLog {
 // something is (NotifyWhenReady) and stop until it does; finish once the
 // stream ends. Steps that may read the store (open, read) run on the store
 // threads when the service has them, else on gRPC's threads; a publisher
-// that wakes the strand only hands it over. The client's cancelling and
-// Shutdown end a waiting strand at once, and any other at its next step.
+// that wakes the strand only hands it over (to the store threads, or to the
+// few wake threads). The client's cancelling and Shutdown end a waiting
+// strand at once, and any other at its next step.
 class KhetGrpcService::WatchReactor final
     : public grpc::ServerWriteReactor<v1::Event> {
  public:
