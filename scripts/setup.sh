@@ -34,6 +34,10 @@ packages=(
   postgresql               # PostgreSQL 15 server for the shared store's tests
   libpq-dev                # libpq: the PostgreSQL store's client library
   nginx                    # gRPC load balancer in front of two replicas
+  # TLS: the e2e test makes its certificates with the openssl command, and
+  # khetd (the --tls_cert/--tls_key check, HTTPS) builds with OpenSSL.
+  openssl                  # the openssl command
+  libssl-dev               # OpenSSL headers and libraries
   # Deployment files:
   python3-yaml             # the deploy test parses deploy/'s YAML
 )

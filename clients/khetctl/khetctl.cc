@@ -10,7 +10,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -60,6 +62,13 @@ Global flags (anywhere on the line):
   --json             print the response as protobuf JSON (watch: one event
                      per line)
   --deadline S       seconds a call may take (default 30; not watch/play)
+  --tls              connect over TLS, trusting the system's CAs or
+                     --ca_cert (khetd with --tls_cert and --tls_key)
+  --ca_cert FILE     PEM file of the CA (or self-signed certificate) that
+                     signed khetd's certificate; implies --tls
+  --tls_server_name NAME
+                     the name khetd's certificate must carry, when --server
+                     names it otherwise (an IP address); implies --tls
 
 Commands (SESSION is the session id, given first or as --session ID):
   setups                          the named starting setups
@@ -170,12 +179,15 @@ class CommandLine {
                                   "nodes",
                                   "time_ms",
                                   "vs_computer",
-                                  "service"};
+                                  "service",
+                                  "ca_cert",
+                                  "tls_server_name"};
     return *kValued;
   }
   static const std::set<std::string>& Switches() {
     static const auto* const kSwitches =
         new std::set<std::string>{"json",
+                                  "tls",
                                   "both_pharaohs_hit_draws",
                                   "automatic_repetition_draw",
                                   "timeout_enabled",
@@ -235,8 +247,9 @@ class CommandLine {
   // The flags that are set but not in `allowed` (nor global), for errors.
   std::optional<std::string> CheckAllowed(
       const std::string& command, const std::set<std::string>& allowed) const {
-    static const std::set<std::string> kGlobal = {"server", "token", "json",
-                                                  "deadline", "help"};
+    static const std::set<std::string> kGlobal = {
+        "server", "token", "json",    "deadline",
+        "help",   "tls",   "ca_cert", "tls_server_name"};
     for (const auto& [name, value] : values_) {
       if (kGlobal.count(name) == 0 && allowed.count(name) == 0) {
         return absl::StrCat("`", command, "` takes no --", name);
@@ -518,15 +531,45 @@ std::string EventLine(const v1::Event& e) {
 
 // ---- Calls -----------------------------------------------------------------
 
+// The channel to --server: plaintext, or TLS with --tls, --ca_cert or
+// --tls_server_name. INVALID_ARGUMENT if --ca_cert cannot be read.
+absl::StatusOr<std::shared_ptr<grpc::Channel>> OpenChannel(
+    const CommandLine& flags) {
+  const std::string server = flags.Get("server", "127.0.0.1:50051");
+  const bool tls = flags.Switch("tls") || flags.Has("ca_cert") ||
+                   flags.Has("tls_server_name");
+  if (!tls) {
+    return grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+  }
+  grpc::SslCredentialsOptions options;
+  if (flags.Has("ca_cert")) {
+    const std::string path = flags.Get("ca_cert");
+    std::ifstream in(path, std::ios::binary);
+    std::string pem((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
+    if (!in.is_open() || in.bad() ||
+        pem.find("-----BEGIN CERTIFICATE-----") == std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--ca_cert=", path, ": cannot be read or holds no PEM certificate"));
+    }
+    options.pem_root_certs = std::move(pem);
+  }
+  grpc::ChannelArguments arguments;
+  if (flags.Has("tls_server_name")) {
+    arguments.SetSslTargetNameOverride(flags.Get("tls_server_name"));
+  }
+  return grpc::CreateCustomChannel(server, grpc::SslCredentials(options),
+                                   arguments);
+}
+
 class Client {
  public:
-  Client(const CommandLine& flags, std::string token, int deadline_seconds)
+  Client(const CommandLine& flags, std::shared_ptr<grpc::Channel> channel,
+         std::string token, int deadline_seconds)
       : json_(flags.Switch("json")),
         token_(std::move(token)),
         deadline_seconds_(deadline_seconds),
-        stub_(v1::KhetService::NewStub(
-            grpc::CreateChannel(flags.Get("server", "127.0.0.1:50051"),
-                                grpc::InsecureChannelCredentials()))) {}
+        stub_(v1::KhetService::NewStub(std::move(channel))) {}
 
   v1::KhetService::Stub& stub() { return *stub_; }
   bool json() const { return json_; }
@@ -974,7 +1017,8 @@ std::optional<uint32_t> ParseHealthStatus(const std::string& bytes) {
   return status;
 }
 
-int RunHealth(const CommandLine& flags, int deadline_seconds) {
+int RunHealth(const CommandLine& flags, grpc::Channel& channel,
+              int deadline_seconds) {
   const std::string service = flags.Get("service");
   std::string request_bytes;
   {
@@ -990,12 +1034,9 @@ int RunHealth(const CommandLine& flags, int deadline_seconds) {
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() +
                        std::chrono::seconds(deadline_seconds));
-  const std::shared_ptr<grpc::Channel> channel =
-      grpc::CreateChannel(flags.Get("server", "127.0.0.1:50051"),
-                          grpc::InsecureChannelCredentials());
   const grpc::Status status =
       grpc::internal::BlockingUnaryCall<grpc::ByteBuffer, grpc::ByteBuffer>(
-          channel.get(),
+          &channel,
           grpc::internal::RpcMethod("/grpc.health.v1.Health/Check",
                                     grpc::internal::RpcMethod::NORMAL_RPC),
           &context, request, &response);
@@ -1111,7 +1152,9 @@ int Run(int argc, char** argv) {
   if (!flags.Has("token")) {
     if (const char* env = std::getenv("KHET_TOKEN")) token = env;
   }
-  Client client(flags, token, static_cast<int>(*deadline));
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = OpenChannel(flags);
+  if (!channel.ok()) return UsageError(channel.status().message());
+  Client client(flags, *channel, token, static_cast<int>(*deadline));
 
   if (name == "setups") {
     return client.Call(
@@ -1258,7 +1301,7 @@ int Run(int argc, char** argv) {
                        SessionText);
   }
   if (name == "health") {
-    return RunHealth(flags, static_cast<int>(*deadline));
+    return RunHealth(flags, **channel, static_cast<int>(*deadline));
   }
   if (name == "levels") {
     return client.Call(&v1::KhetService::Stub::ListLevels,

@@ -3,6 +3,7 @@
 //
 //   const { KhetClient } = require('./khet');
 //   const client = new KhetClient('127.0.0.1:50051');
+//   const secure = new KhetClient('khet.example:50051', {caCert: 'ca.pem'});
 //   const { session, owner_token } = await client.call('CreateSession', { name: 'x' });
 //   await client.call('MakeMove', { session_id, move: { notation: 'j1L' } }, token);
 //
@@ -12,6 +13,7 @@
 // message.
 'use strict';
 
+const fs = require('node:fs');
 const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -47,11 +49,30 @@ class KhetError extends Error {
   }
 }
 
+// Plaintext credentials, or TLS (khetd with --tls_cert and --tls_key) when
+// `tls` or `caCert` is given: khetd's certificate is checked against the
+// system's CAs, or against the PEM file `caCert` (a self-signed certificate,
+// say). `serverName` is the name the certificate must carry when `target`
+// names khetd otherwise (an IP address).
+function channelFor({tls = false, caCert, serverName}) {
+  if (!tls && !caCert && !serverName) {
+    return {credentials: grpc.credentials.createInsecure(), options: {}};
+  }
+  const roots = caCert ? fs.readFileSync(caCert) : null;
+  const options = serverName ?
+      {'grpc.ssl_target_name_override': serverName,
+       'grpc.default_authority': serverName} :
+      {};
+  return {credentials: grpc.credentials.createSsl(roots), options};
+}
+
 class KhetClient {
   // `target` is 'host:port'; every unary call gets `timeoutMs` as deadline.
-  constructor(target, {timeoutMs = 10000} = {}) {
+  // `tls`, `caCert` and `serverName` connect over TLS (see channelFor).
+  constructor(target, {timeoutMs = 10000, tls, caCert, serverName} = {}) {
     const KhetService = loadService();
-    this.stub = new KhetService(target, grpc.credentials.createInsecure());
+    const {credentials, options} = channelFor({tls, caCert, serverName});
+    this.stub = new KhetService(target, credentials, options);
     this.timeoutMs = timeoutMs;
   }
 

@@ -17,6 +17,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "service/grpc/status_conversion.h"
+#include "service/grpc/tsan_hand_over.h"
 #include "service/quoted_input.h"
 
 namespace khet {
@@ -131,8 +132,9 @@ class KhetGrpcService::RequestLog {
 // something is (NotifyWhenReady) and stop until it does; finish once the
 // stream ends. Steps that may read the store (open, read) run on the store
 // threads when the service has them, else on gRPC's threads; a publisher
-// that wakes the strand only hands it over. The client's cancelling and
-// Shutdown end a waiting strand at once, and any other at its next step.
+// that wakes the strand only hands it over (to the store threads, or to the
+// few wake threads). The client's cancelling and Shutdown end a waiting
+// strand at once, and any other at its next step.
 class KhetGrpcService::WatchReactor final
     : public grpc::ServerWriteReactor<v1::Event> {
  public:
@@ -184,6 +186,7 @@ class KhetGrpcService::WatchReactor final
   }
 
   void OnWriteDone(bool ok) override {
+    TakeBackFromGrpc(this);
     int64_t sent;
     {
       MutexLock lock(&mu_);
@@ -200,6 +203,7 @@ class KhetGrpcService::WatchReactor final
   }
 
   void OnCancel() override {
+    TakeBackFromGrpc(this);
     {
       MutexLock lock(&mu_);
       client_cancelled_ = true;
@@ -209,6 +213,7 @@ class KhetGrpcService::WatchReactor final
 
   // After the strand ended and gRPC is done with the call.
   void OnDone() override {
+    TakeBackFromGrpc(this);
     {
       MutexLock lock(&service_->mu_);
       service_->watches_.erase(this);
@@ -276,6 +281,7 @@ class KhetGrpcService::WatchReactor final
           event_ = **std::move(next);
           state_ = State::kWriting;
         }
+        HandOverToGrpc(this);
         StartWrite(&event_);  // untouched until OnWriteDone
         return;
       }
@@ -328,7 +334,9 @@ class KhetGrpcService::WatchReactor final
       MutexLock lock(&mu_);
       state_ = State::kEnding;
     }
-    Finish(log_.Done(status));
+    const grpc::Status done = log_.Done(status);
+    HandOverToGrpc(this);
+    Finish(done);
   }
 
   KhetGrpcService* const service_;
@@ -354,7 +362,12 @@ KhetGrpcService::KhetGrpcService(SessionService* core,
                      ? nullptr
                      : std::make_unique<CallPool>(kWakeThreads)) {}
 
-KhetGrpcService::~KhetGrpcService() = default;
+KhetGrpcService::~KhetGrpcService() {
+  // The server has shut down, so every watch has ended; the lock orders
+  // this after their OnDone for ThreadSanitizer, which cannot see gRPC's own
+  // waiting.
+  MutexLock lock(&mu_);
+}
 
 void KhetGrpcService::Shutdown() {
   std::vector<WatchReactor*> waiting;
@@ -584,6 +597,7 @@ grpc::ServerUnaryReactor* KhetGrpcService::ResetGame(
 grpc::ServerWriteReactor<v1::Event>* KhetGrpcService::Watch(
     grpc::CallbackServerContext*, const v1::WatchRequest* request) {
   auto* reactor = new WatchReactor(this, request);  // deletes itself
+  HandOverToGrpc(reactor);
   reactor->Start();
   return reactor;
 }

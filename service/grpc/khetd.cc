@@ -4,12 +4,15 @@
 // cleanly on SIGTERM or SIGINT. Prints "khetd listening on <host:port>" once
 // it accepts calls, then "khetd http listening on <host:port>" for the
 // HTTP/JSON gateway and web board (--http_listen); one log line per request
-// goes to stderr.
+// goes to stderr. With --tls_cert and --tls_key both ports speak TLS.
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -32,6 +35,7 @@
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "service/grpc/grpc_service.h"
+#include "service/grpc/tls_files.h"
 #include "service/http/http_gateway.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
@@ -89,6 +93,13 @@ ABSL_FLAG(int, store_threads, 256,
           "as calls wait, they leave after idling 5 s. The memory store "
           "never waits and serves calls on gRPC's threads");
 
+ABSL_FLAG(std::string, tls_cert, "",
+          "PEM file of the server's certificate (then any intermediate "
+          "CAs): with --tls_key, the gRPC port and the HTTP port speak TLS "
+          "(HTTPS); empty: plaintext");
+ABSL_FLAG(std::string, tls_key, "",
+          "PEM file of --tls_cert's private key (unencrypted)");
+
 ABSL_FLAG(std::string, http_listen, "127.0.0.1:8080",
           "Address of the HTTP/JSON gateway and web board, host:port; port 0 "
           "picks a free port; empty turns it off");
@@ -122,10 +133,6 @@ ABSL_FLAG(int, http_idle_timeout_seconds,
           static_cast<int>(
               absl::ToInt64Seconds(khet::HttpServerOptions().idle_timeout)),
           "A kept-alive HTTP connection idle this long is closed");
-ABSL_FLAG(std::string, tls_cert, "",
-          "PEM certificate chain; with --tls_key both ports speak TLS only "
-          "(gRPC over TLS, HTTPS)");
-ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
 
 namespace khet {
 namespace {
@@ -174,6 +181,42 @@ std::string ListeningAddress(const std::string& listen, int port) {
   const size_t colon = listen.rfind(':');
   if (colon == std::string::npos) return absl::StrCat(listen, ":", port);
   return absl::StrCat(listen.substr(0, colon), ":", port);
+}
+
+// Raises the soft limit of open files to the hard limit: each client
+// connection, watch and long poll holds a socket. Says so only if it fails.
+void RaiseOpenFileLimit() {
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  if (limit.rlim_cur == limit.rlim_max) return;
+  const rlim_t soft = limit.rlim_cur;
+  limit.rlim_cur = limit.rlim_max;
+  if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
+    std::fprintf(stderr,
+                 "khetd: cannot raise the open-file limit from %llu to %llu: "
+                 "%s\n",
+                 static_cast<unsigned long long>(soft),
+                 static_cast<unsigned long long>(limit.rlim_max),
+                 std::strerror(errno));
+  }
+}
+
+// The gRPC port's credentials: TLS with --tls_cert and --tls_key, else
+// plaintext. A usage error names a missing, unreadable or mismatched file.
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerCredentials() {
+  const std::string cert = absl::GetFlag(FLAGS_tls_cert);
+  const std::string key = absl::GetFlag(FLAGS_tls_key);
+  if (cert.empty() != key.empty()) {
+    return absl::InvalidArgumentError(
+        "--tls_cert and --tls_key go together: give both or neither");
+  }
+  if (cert.empty()) return grpc::InsecureServerCredentials();
+  absl::StatusOr<TlsFiles> files = ReadTlsFiles(cert, key);
+  if (!files.ok()) return files.status();
+  grpc::SslServerCredentialsOptions options;
+  options.pem_key_cert_pairs.push_back(
+      {std::move(files->private_key), std::move(files->cert_chain)});
+  return grpc::SslServerCredentials(options);
 }
 
 int Run(const sigset_t& stop_signals) {
@@ -284,6 +327,12 @@ int Run(const sigset_t& stop_signals) {
   http_server.tls_cert_file = absl::GetFlag(FLAGS_tls_cert);
   http_server.tls_key_file = absl::GetFlag(FLAGS_tls_key);
 
+  // The HTTP port takes the same --tls_cert and --tls_key (HTTPS).
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      ServerCredentials();
+  if (!credentials.ok()) return UsageError(credentials.status().message());
+  RaiseOpenFileLimit();
+
   absl::StatusOr<std::unique_ptr<SessionStore>> store =
       OpenStore(store_kind, absl::GetFlag(FLAGS_data_dir));
   if (!store.ok()) return Fail(store.status().ToString());
@@ -310,7 +359,7 @@ int Run(const sigset_t& stop_signals) {
   grpc::ServerBuilder builder;
   const std::string listen = absl::GetFlag(FLAGS_listen);
   int port = 0;
-  builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(listen, *credentials, &port);
   AddKhetService(&builder, &service, max_message_bytes);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || port == 0) {

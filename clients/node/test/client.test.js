@@ -3,7 +3,10 @@
 'use strict';
 
 const assert = require('node:assert/strict');
-const {spawn} = require('node:child_process');
+const {execFileSync, spawn} = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const {after, before, test} = require('node:test');
 
 const {KhetClient} = require('../khet');
@@ -21,10 +24,11 @@ const PHARAOH_HIT_GAME = [
 let khetd;
 let client;
 
-function startKhetd() {
+function startKhetd(flags = []) {
   const binary = process.env.KHETD;
   assert.ok(binary, 'set KHETD to the khetd binary');
-  const child = spawn(binary, ['--listen', '127.0.0.1:0', '--http_listen=', '--store', 'memory'],
+  const child = spawn(binary, ['--listen', '127.0.0.1:0', '--http_listen=', '--store', 'memory',
+                               ...flags],
                       {stdio: ['ignore', 'pipe', 'ignore']});
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -139,4 +143,29 @@ test('the example plays the computer and resigns', async () => {
   assert.ok(said.some((line) => /^Silver \(node\) plays /.test(line)), said);
   assert.ok(said.some((line) => /^Red \(computer, level 1\) plays /.test(line)),
             said);
+});
+
+test('over TLS with a CA file; plaintext is refused', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'khet-tls-'));
+  const cert = path.join(dir, 'cert.pem');
+  const key = path.join(dir, 'key.pem');
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost',
+    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-days', '1',
+    '-keyout', key, '-out', cert,
+  ], {stdio: 'ignore'});
+  const tls = await startKhetd([`--tls_cert=${cert}`, `--tls_key=${key}`]);
+  const secure = new KhetClient(tls.target, {caCert: cert});
+  const named = new KhetClient(tls.target, {caCert: cert, serverName: 'localhost'});
+  const plain = new KhetClient(tls.target, {timeoutMs: 3000});
+  try {
+    const created = await secure.call('CreateSession', {name: 'over tls'});
+    const got = await named.call('GetSession', {session_id: created.session.id});
+    assert.equal(got.name, 'over tls');
+    await assert.rejects(plain.call('ListSetups', {}), {code: 'UNAVAILABLE'});
+  } finally {
+    for (const c of [secure, named, plain]) c.close();
+    tls.child.kill('SIGKILL');
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
 });

@@ -21,11 +21,18 @@ class Client:
 
     `timeout` is every call's deadline in seconds unless a method takes its
     own. Use it as a context manager, or close() it when done.
+
+    TLS (khetd with --tls_cert and --tls_key): `tls=True` checks khetd's
+    certificate against the system's CAs; `ca_cert="ca.pem"` (implies TLS)
+    against that PEM file instead, e.g. a self-signed certificate.
+    `server_name` is the name the certificate must carry when `target`
+    names khetd otherwise (an IP address).
     """
 
     def __init__(self, target="127.0.0.1:50051", *, timeout=10.0,
-                 channel=None):
-        self._channel = channel or grpc.insecure_channel(target)
+                 channel=None, tls=False, ca_cert=None, server_name=None):
+        self._channel = channel or _open_channel(target, tls, ca_cert,
+                                                 server_name)
         self.stub = service_grpc.KhetServiceStub(self._channel)
         self.timeout = timeout
 
@@ -221,6 +228,21 @@ class Client:
         except grpc.RpcError as error:
             raise KhetError.from_rpc_error(error) from None
         return EventStream(call)
+
+
+def _open_channel(target, tls, ca_cert, server_name):
+    """A plaintext channel, or a TLS one when asked for (see Client)."""
+    if not (tls or ca_cert or server_name):
+        return grpc.insecure_channel(target)
+    root_certificates = None
+    if ca_cert:
+        with open(ca_cert, "rb") as pem:
+            root_certificates = pem.read()
+    options = []
+    if server_name:
+        options.append(("grpc.ssl_target_name_override", server_name))
+    return grpc.secure_channel(
+        target, grpc.ssl_channel_credentials(root_certificates), options)
 
 
 @dataclasses.dataclass

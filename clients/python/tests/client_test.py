@@ -1,6 +1,9 @@
 """khet_client against a real khetd (the KHETD environment variable names the
 binary; the test starts it on a free loopback port)."""
 
+import os
+import subprocess
+import tempfile
 import unittest
 
 import grpc
@@ -229,6 +232,64 @@ class ClientTest(unittest.TestCase):
         with Client("127.0.0.1:1", timeout=2) as nowhere:
             self.assert_khet_error(grpc.StatusCode.UNAVAILABLE, "",
                                    nowhere.setups)
+
+
+class TlsTest(unittest.TestCase):
+    """khetd over TLS with a self-signed certificate for 127.0.0.1."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        cls.cert = os.path.join(cls.dir.name, "cert.pem")
+        key = os.path.join(cls.dir.name, "key.pem")
+        subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+             "-subj", "/CN=localhost",
+             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+             "-days", "1", "-keyout", key, "-out", cls.cert],
+            check=True, capture_output=True)
+        cls.server = LocalKhetd(
+            args=[f"--tls_cert={cls.cert}", f"--tls_key={key}"]).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        cls.dir.cleanup()
+
+    def test_a_game_over_tls_with_the_ca_file(self):
+        with Client(self.server.target, timeout=10,
+                    ca_cert=self.cert) as client:
+            owner = client.create_session("tls game")
+            alice = client.join(owner.session_id, "alice")
+            client.join(owner.session_id, "bob")
+            with client.watch(owner.session_id) as events:
+                played = alice.move("j5-j6")
+                moved = events.wait_for(
+                    lambda event: event.HasField("move_made"), timeout=10)
+            self.assertEqual(moved.version, played.version)
+            self.assertEqual(moved.move_made.move.notation, "j5-j6")
+
+    def test_the_certificate_name_can_differ_from_the_target(self):
+        with Client(self.server.target, timeout=10, ca_cert=self.cert,
+                    server_name="localhost") as client:
+            self.assertIn("classic-2", [s.id for s in client.setups()])
+
+    def test_plaintext_and_an_untrusted_certificate_are_unavailable(self):
+        with Client(self.server.target, timeout=3) as plain:
+            with self.assertRaises(KhetError) as caught:
+                plain.setups()
+            self.assertEqual(caught.exception.code,
+                             grpc.StatusCode.UNAVAILABLE)
+        with Client(self.server.target, timeout=3, tls=True) as untrusted:
+            with self.assertRaises(KhetError) as caught:
+                untrusted.setups()
+            self.assertEqual(caught.exception.code,
+                             grpc.StatusCode.UNAVAILABLE)
+
+    def test_a_missing_ca_file_is_an_error_at_once(self):
+        with self.assertRaises(FileNotFoundError):
+            Client(self.server.target, ca_cert=os.path.join(self.dir.name,
+                                                           "none.pem"))
 
 
 if __name__ == "__main__":
