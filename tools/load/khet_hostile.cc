@@ -122,6 +122,9 @@ ABSL_FLAG(int, http_clients, 4,
 ABSL_FLAG(int, games, 4, "Well-behaved gRPC clients, each playing a game");
 ABSL_FLAG(int, interval_ms, 5,
           "Each well-behaved client starts a request at most this often");
+ABSL_FLAG(bool, timeline, false,
+          "Also print the slowest GET and MakeMove of each second under "
+          "attack, counted from the attack's start");
 
 namespace khet {
 namespace {
@@ -197,11 +200,30 @@ std::string LoadAverage() {
 // Latencies in ms of one kind of well-behaved call, and its failures.
 struct Latencies {
   std::vector<double> ms;
+  std::vector<absl::Time> started;  // when each call of `ms` started
   std::map<std::string, int> errors;
 
+  void Add(absl::Time start, absl::Time end) {
+    ms.push_back(absl::ToDoubleMilliseconds(end - start));
+    started.push_back(start);
+  }
   void Merge(const Latencies& other) {
     ms.insert(ms.end(), other.ms.begin(), other.ms.end());
+    started.insert(started.end(), other.started.begin(), other.started.end());
     for (const auto& [error, n] : other.errors) errors[error] += n;
+  }
+  // The slowest call started in each second after `from`, in ms.
+  std::vector<double> SlowestPerSecond(absl::Time from) const {
+    std::vector<double> slowest;
+    for (size_t i = 0; i < ms.size(); ++i) {
+      const int64_t second = absl::ToInt64Seconds(started[i] - from);
+      if (second < 0) continue;
+      if (slowest.size() <= static_cast<size_t>(second)) {
+        slowest.resize(second + 1, 0);
+      }
+      slowest[second] = std::max(slowest[second], ms[i]);
+    }
+    return slowest;
   }
 };
 
@@ -238,7 +260,7 @@ Latencies HttpClient(int port, const std::string& session_id,
                                : std::string(answer.status().message()))];
       connection.reset();
     } else {
-      out.ms.push_back(absl::ToDoubleMilliseconds(end - start));
+      out.Add(start, end);
       if (!answer->keep_alive) connection.reset();
     }
     absl::SleepFor(start + interval - absl::Now());
@@ -316,7 +338,7 @@ class GameClient {
         ++out.errors[absl::StrCat("MakeMove: ", Describe(status))];
         return out;  // the local game may be out of step: stop this one
       }
-      out.ms.push_back(absl::ToDoubleMilliseconds(end - start));
+      out.Add(start, end);
       if (game_->over()) {
         if (absl::Status again = Reset(); !again.ok()) {
           ++out.errors[std::string(again.message())];
@@ -1005,6 +1027,32 @@ class Sampler {
   std::thread thread_;
 };
 
+// How late this process wakes from 1 ms sleeps while it runs: the
+// machine's own delays, to tell from khetd's in the timeline.
+class WakeLag {
+ public:
+  WakeLag() {
+    thread_ = std::thread([this] {
+      while (!stop_) {
+        const absl::Time start = absl::Now();
+        absl::SleepFor(absl::Milliseconds(1));
+        lags_.Add(start, absl::Now() - absl::Milliseconds(1));
+      }
+    });
+  }
+  // Stops; the lags, as latencies.
+  Latencies Stop() {
+    stop_ = true;
+    thread_.join();
+    return lags_;
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  Latencies lags_;
+  std::thread thread_;
+};
+
 // ---- The run ----------------------------------------------------------------
 
 // The CPU khetd and this tool use from construction to Shares(), in cores.
@@ -1152,7 +1200,10 @@ bool Measure(const Settings& s, KhetdProcess& khetd) {
   watch.Start(s.watchers, watched_ids);
   absl::SleepFor(absl::Seconds(s.ramp_seconds));
   CpuShare attacked(khetd.pid());
+  const absl::Time measured = absl::Now();
+  WakeLag wake_lag;
   const auto [get_attacked, move_attacked] = normal.Run(s.attack_seconds);
+  const Latencies lags = wake_lag.Stop();
   const auto [khetd_attacked, tool_attacked] = attacked.Shares();
   const int64_t watchers_open = watch.open();
   http.Stop();
@@ -1168,6 +1219,21 @@ bool Measure(const Settings& s, KhetdProcess& khetd) {
   std::printf("   under attack\n");
   PrintLatencies("HTTP GET session", get_attacked);
   PrintLatencies("gRPC MakeMove", move_attacked);
+  if (absl::GetFlag(FLAGS_timeline)) {
+    const std::vector<double> gets = get_attacked.SlowestPerSecond(measured);
+    const std::vector<double> moves = move_attacked.SlowestPerSecond(measured);
+    const std::vector<double> late = lags.SlowestPerSecond(measured);
+    std::printf(
+        "   slowest per second under attack (s after its start: GET ms / "
+        "MakeMove ms / this tool's latest wake-up from a 1 ms sleep, ms)\n   ");
+    for (size_t i = 0; i < std::max(gets.size(), moves.size()); ++i) {
+      std::printf(" %.0f: %.1f/%.1f/%.1f", s.ramp_seconds + i,
+                  i < gets.size() ? gets[i] : 0.0,
+                  i < moves.size() ? moves[i] : 0.0,
+                  i < late.size() ? late[i] : 0.0);
+    }
+    std::printf("\n");
+  }
   const double get_ratio = Percentile(get_attacked.ms, 0.99) /
                            std::max(1e-9, Percentile(get_alone.ms, 0.99));
   const double move_ratio = Percentile(move_attacked.ms, 0.99) /
