@@ -89,9 +89,9 @@ TEST(CallPoolTest, RunsEveryTaskBeforeItIsDestroyed) {
 }
 
 TEST(CallPoolTest, StartsNoThreadUntilATaskComes) {
+  Blocker blocker;  // outlives the pool, whose threads run its tasks
   CallPool pool(256);
   EXPECT_EQ(pool.threads(), 0);
-  Blocker blocker;
   pool.Schedule(blocker.Task());
   ASSERT_TRUE(blocker.WaitForRunning(1));
   EXPECT_EQ(pool.threads(), 1);
@@ -100,8 +100,8 @@ TEST(CallPoolTest, StartsNoThreadUntilATaskComes) {
 
 TEST(CallPoolTest, BlockedTasksGetAThreadEachUpToTheMaximum) {
   constexpr int kMax = 8;
-  CallPool pool(kMax);
   Blocker blocker;
+  CallPool pool(kMax);
   for (int i = 0; i < kMax - 2; ++i) pool.Schedule(blocker.Task());
   ASSERT_TRUE(blocker.WaitForRunning(kMax - 2));
   EXPECT_EQ(pool.threads(), kMax - 2);
@@ -116,15 +116,15 @@ TEST(CallPoolTest, BlockedTasksGetAThreadEachUpToTheMaximum) {
 }
 
 TEST(CallPoolTest, IdleThreadsLeaveButTheLast) {
-  CallPool pool(16, /*idle_timeout=*/absl::Milliseconds(20));
   Blocker blocker;
+  Blocker again;
+  CallPool pool(16, /*idle_timeout=*/absl::Milliseconds(20));
   for (int i = 0; i < 16; ++i) pool.Schedule(blocker.Task());
   ASSERT_TRUE(blocker.WaitForRunning(16));
   EXPECT_EQ(pool.threads(), 16);
   blocker.Release();
   EXPECT_TRUE(WaitForThreads(pool, 1));
   // The one left still serves, and more start again when needed.
-  Blocker again;
   for (int i = 0; i < 4; ++i) pool.Schedule(again.Task());
   ASSERT_TRUE(again.WaitForRunning(4));
   EXPECT_EQ(pool.threads(), 4);
@@ -135,8 +135,8 @@ TEST(CallPoolTest, TasksStartInTheOrderScheduled) {
   Mutex mu;
   std::vector<int> order;  // guarded by mu
   {
-    CallPool pool(1);
     Blocker blocker;
+    CallPool pool(1);
     pool.Schedule(blocker.Task());  // the rest queue behind it
     ASSERT_TRUE(blocker.WaitForRunning(1));
     for (int i = 0; i < 50; ++i) {

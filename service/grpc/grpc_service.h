@@ -226,6 +226,11 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
 
   SessionService* const core_;
   const KhetGrpcServiceOptions options_;
+  Mutex mu_;  // a std::mutex: visible to ThreadSanitizer (service/mutex.h)
+  std::atomic<bool> shutting_down_{false};
+  // Running watches, for Shutdown.
+  std::set<WatchReactor*> watches_ ABSL_GUARDED_BY(mu_);
+  // Last, so that their threads are joined first.
   // Runs the calls touching a session; null when options_.store_threads is
   // 0.
   const std::unique_ptr<CallPool> store_pool_;
@@ -233,10 +238,6 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
   // publisher's thread only hands them over). Reads from a store that never
   // waits are quick: a few threads serve every watch.
   const std::unique_ptr<CallPool> wake_pool_;
-  Mutex mu_;  // a std::mutex: visible to ThreadSanitizer (service/mutex.h)
-  std::atomic<bool> shutting_down_{false};
-  // Running watches, for Shutdown.
-  std::set<WatchReactor*> watches_ ABSL_GUARDED_BY(mu_);
 };
 
 // Turns on gRPC health checking (grpc.health.v1) and server reflection for

@@ -47,26 +47,85 @@ std::function<void()> OnWorker(const RouteContext& context,
   };
 }
 
-// A long poll waiting for events: answered by the first of an event, its
-// deadline, the stream's end and shutdown; forgotten if the client leaves.
-class PollWait : public std::enable_shared_from_this<PollWait> {
- public:
-  PollWait(const RouteContext& context, HttpCall& call, int64_t after,
-           bool compact, absl::Time deadline,
-           std::unique_ptr<WaitingRequests::Place> place,
-           std::unique_ptr<EventStream> stream)
+// What a request waiting for events holds, given back together: its place
+// among the waiting requests, its session's watch and its timer. Every
+// member but the constants is the waiting request's to guard with mu_.
+class EventWait {
+ protected:
+  // Takes a place and watches the call's session after `after`; the place
+  // cancels the watch when the gateway shuts down.
+  static absl::Status Begin(const RouteContext& context, const HttpCall& call,
+                            int64_t after,
+                            std::unique_ptr<WaitingRequests::Place>* place,
+                            std::unique_ptr<EventStream>* stream) {
+    KHET_ASSIGN_OR_RETURN(*place, context.waiting->Enter());
+    v1::WatchRequest request;
+    request.set_session_id(call.session_id);
+    request.set_after_version(after);
+    KHET_ASSIGN_OR_RETURN(*stream, context.core->Watch(request));
+    (*place)->Watch(stream->get());
+    return absl::OkStatus();
+  }
+
+  EventWait(const RouteContext& context, HttpCall& call,
+            std::unique_ptr<WaitingRequests::Place> place,
+            std::unique_ptr<EventStream> stream)
       : context_(context),
         exchange_(call.exchange),
         log_(call.log),
-        after_(after),
-        compact_(compact),
-        deadline_(deadline),
         place_(std::move(place)),
         stream_(std::move(stream)),
         timer_(context.timers) {}
 
+  // Gives the place and the watch back at once.
+  void ReleaseLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    done_ = true;
+    stream_.reset();
+    place_.reset();
+    timer_.cancel();
+  }
+
+  const RouteContext context_;
+  const std::shared_ptr<HttpExchange> exchange_;
+  const std::shared_ptr<RequestLog> log_;
+  Mutex mu_;
+  bool done_ ABSL_GUARDED_BY(mu_) = false;
+  std::unique_ptr<WaitingRequests::Place> place_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<EventStream> stream_ ABSL_GUARDED_BY(mu_);
+  boost::asio::steady_timer timer_ ABSL_GUARDED_BY(mu_);
+};
+
+// A long poll waiting for events: answered by the first of an event, its
+// deadline, the stream's end and shutdown; forgotten if the client leaves.
+class PollWait : public EventWait,
+                 public std::enable_shared_from_this<PollWait> {
+ public:
+  // Answers or waits; or the error to answer with at once.
+  static absl::Status Start(const RouteContext& context, HttpCall& call,
+                            int64_t after, bool compact, absl::Duration wait) {
+    std::unique_ptr<WaitingRequests::Place> place;
+    std::unique_ptr<EventStream> stream;
+    KHET_RETURN_IF_ERROR(Begin(context, call, after, &place, &stream));
+    call.answered_later = true;
+    std::make_shared<PollWait>(context, call, after, compact,
+                               absl::Now() + wait, std::move(place),
+                               std::move(stream))
+        ->Run();
+    return absl::OkStatus();
+  }
+
+  PollWait(const RouteContext& context, HttpCall& call, int64_t after,
+           bool compact, absl::Time deadline,
+           std::unique_ptr<WaitingRequests::Place> place,
+           std::unique_ptr<EventStream> stream)
+      : EventWait(context, call, std::move(place), std::move(stream)),
+        after_(after),
+        compact_(compact),
+        deadline_(deadline) {}
+
+ private:
   // On a worker.
-  void Start() {
+  void Run() {
     std::weak_ptr<PollWait> weak = weak_from_this();
     exchange_->OnGone(OnWorker(context_, weak, &PollWait::Gone));
     MutexLock lock(&mu_);
@@ -80,7 +139,6 @@ class PollWait : public std::enable_shared_from_this<PollWait> {
     ReadLocked();
   }
 
- private:
   void Read() {
     MutexLock lock(&mu_);
     ReadLocked();
@@ -129,56 +187,50 @@ class PollWait : public std::enable_shared_from_this<PollWait> {
     }
     log_->Done(response.status, status);
     exchange_->Respond(std::move(response));
-    EndLocked();
+    ReleaseLocked();
   }
 
   void Gone() {
     MutexLock lock(&mu_);
     if (done_) return;
     log_->Done(499, absl::CancelledError("the client went away"));
-    EndLocked();
+    ReleaseLocked();
   }
 
-  // Gives the waiting place and the watch back at once.
-  void EndLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    done_ = true;
-    stream_.reset();
-    place_.reset();
-    timer_.cancel();
-  }
-
-  const RouteContext context_;
-  const std::shared_ptr<HttpExchange> exchange_;
-  const std::shared_ptr<RequestLog> log_;
   const int64_t after_;
   const bool compact_;
   const absl::Time deadline_;
-  Mutex mu_;
-  bool done_ ABSL_GUARDED_BY(mu_) = false;
-  std::unique_ptr<WaitingRequests::Place> place_ ABSL_GUARDED_BY(mu_);
-  std::unique_ptr<EventStream> stream_ ABSL_GUARDED_BY(mu_);
   std::vector<v1::Event> events_ ABSL_GUARDED_BY(mu_);
-  boost::asio::steady_timer timer_ ABSL_GUARDED_BY(mu_);
 };
 
 // An event stream: each event as it comes, a comment after a quiet
 // keep-alive period, until the session is deleted, the watcher falls
 // behind, khetd shuts down or the client leaves.
-class StreamWait : public std::enable_shared_from_this<StreamWait> {
+class StreamWait : public EventWait,
+                   public std::enable_shared_from_this<StreamWait> {
  public:
+  // Starts the stream; or the error to answer with at once.
+  static absl::Status Start(const RouteContext& context, HttpCall& call,
+                            int64_t after) {
+    std::unique_ptr<WaitingRequests::Place> place;
+    std::unique_ptr<EventStream> stream;
+    KHET_RETURN_IF_ERROR(Begin(context, call, after, &place, &stream));
+    call.answered_later = true;
+    std::make_shared<StreamWait>(context, call, after, std::move(place),
+                                 std::move(stream))
+        ->Run();
+    return absl::OkStatus();
+  }
+
   StreamWait(const RouteContext& context, HttpCall& call, int64_t after,
              std::unique_ptr<WaitingRequests::Place> place,
              std::unique_ptr<EventStream> stream)
-      : context_(context),
-        exchange_(call.exchange),
-        log_(call.log),
-        place_(std::move(place)),
-        stream_(std::move(stream)),
-        timer_(context.timers),
+      : EventWait(context, call, std::move(place), std::move(stream)),
         sent_(after) {}
 
+ private:
   // On a worker.
-  void Start() {
+  void Run() {
     exchange_->OnGone(OnWorker(context_, weak_from_this(), &StreamWait::Gone));
     MutexLock lock(&mu_);
     HttpResponse head;
@@ -189,7 +241,6 @@ class StreamWait : public std::enable_shared_from_this<StreamWait> {
     PumpLocked();
   }
 
- private:
   void ArmTimerLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     timer_.expires_after(
         absl::ToChronoNanoseconds(context_.options->stream_keepalive));
@@ -271,21 +322,10 @@ class StreamWait : public std::enable_shared_from_this<StreamWait> {
   }
 
   void EndLocked(const absl::Status& end) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    done_ = true;
     log_->Done(HttpStatusFor(end.code()), end);
-    stream_.reset();
-    place_.reset();
-    timer_.cancel();
+    ReleaseLocked();
   }
 
-  const RouteContext context_;
-  const std::shared_ptr<HttpExchange> exchange_;
-  const std::shared_ptr<RequestLog> log_;
-  Mutex mu_;
-  bool done_ ABSL_GUARDED_BY(mu_) = false;
-  std::unique_ptr<WaitingRequests::Place> place_ ABSL_GUARDED_BY(mu_);
-  std::unique_ptr<EventStream> stream_ ABSL_GUARDED_BY(mu_);
-  boost::asio::steady_timer timer_ ABSL_GUARDED_BY(mu_);
   int64_t sent_ ABSL_GUARDED_BY(mu_);  // the version of the last event sent
   bool wrote_since_tick_ ABSL_GUARDED_BY(mu_) = false;
 };
@@ -303,21 +343,8 @@ RouteHandler LongPollHandler(const RouteContext& context) {
         const int64_t wait_seconds,
         query.Number("waitSeconds", kDefaultWaitSeconds, 0, kMaxWaitSeconds));
     KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
-
-    KHET_ASSIGN_OR_RETURN(std::unique_ptr<WaitingRequests::Place> place,
-                          context.waiting->Enter());
-    v1::WatchRequest request;
-    request.set_session_id(call.session_id);
-    request.set_after_version(after);
-    KHET_ASSIGN_OR_RETURN(std::unique_ptr<EventStream> stream,
-                          context.core->Watch(request));
-    place->Watch(stream.get());
-    call.answered_later = true;
-    std::make_shared<PollWait>(context, call, after, compact,
-                               absl::Now() + absl::Seconds(wait_seconds),
-                               std::move(place), std::move(stream))
-        ->Start();
-    return absl::OkStatus();
+    return PollWait::Start(context, call, after, compact,
+                           absl::Seconds(wait_seconds));
   };
 }
 
@@ -333,19 +360,7 @@ RouteHandler EventStreamHandler(const RouteContext& context) {
           ParseNumber("the Last-Event-ID header",
                       call.request.Header("Last-Event-ID"), 0, kMaxVersion));
     }
-    KHET_ASSIGN_OR_RETURN(std::unique_ptr<WaitingRequests::Place> place,
-                          context.waiting->Enter());
-    v1::WatchRequest request;
-    request.set_session_id(call.session_id);
-    request.set_after_version(after);
-    KHET_ASSIGN_OR_RETURN(std::unique_ptr<EventStream> stream,
-                          context.core->Watch(request));
-    place->Watch(stream.get());
-    call.answered_later = true;
-    std::make_shared<StreamWait>(context, call, after, std::move(place),
-                                 std::move(stream))
-        ->Start();
-    return absl::OkStatus();
+    return StreamWait::Start(context, call, after);
   };
 }
 
