@@ -34,9 +34,12 @@ run_stage() {
   cmake --build --preset "$preset" -j "$jobs" --target "$target"
   stage_done "build ($preset)"
 
+  # A failing test run still prints its stage's time, then stops the script.
   stage "tests ($preset)"
-  ctest --preset "$preset" -j "$jobs" "$@"
+  local status=0
+  ctest --preset "$preset" -j "$jobs" "$@" || status=$?
   stage_done "tests ($preset)"
+  return "$status"
 }
 
 run_stage release all
