@@ -73,15 +73,15 @@ class EventWait {
       : context_(context),
         exchange_(call.exchange),
         log_(call.log),
-        place_(std::move(place)),
         stream_(std::move(stream)),
+        place_(std::move(place)),
         timer_(context.timers) {}
 
   // Gives the place and the watch back at once.
   void ReleaseLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     done_ = true;
+    place_.reset();  // first: the place must not name a freed stream
     stream_.reset();
-    place_.reset();
     timer_.cancel();
   }
 
@@ -90,8 +90,9 @@ class EventWait {
   const std::shared_ptr<RequestLog> log_;
   Mutex mu_;
   bool done_ ABSL_GUARDED_BY(mu_) = false;
-  std::unique_ptr<WaitingRequests::Place> place_ ABSL_GUARDED_BY(mu_);
+  // The stream before the place, so that the place goes first.
   std::unique_ptr<EventStream> stream_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<WaitingRequests::Place> place_ ABSL_GUARDED_BY(mu_);
   boost::asio::steady_timer timer_ ABSL_GUARDED_BY(mu_);
 };
 
