@@ -26,6 +26,8 @@ namespace {
 constexpr absl::string_view kAuthorization = "authorization";
 // Threads resuming woken watches when the store never waits.
 constexpr int kWakeThreads = 2;
+// Threads reading watches' events when the store may wait.
+constexpr int kWatchReadThreads = 8;
 constexpr absl::string_view kBearer = "bearer ";
 
 absl::Status Unauthenticated(absl::string_view problem) {
@@ -147,7 +149,7 @@ class KhetGrpcService::WatchReactor final
   // The first step; called once, by Watch.
   void Start() {
     if (service_->store_pool_ != nullptr) {
-      service_->store_pool_->Schedule([this] { Open(); });
+      service_->watch_pool_->Schedule([this] { Open(); });
     } else {
       Open();
     }
@@ -311,17 +313,14 @@ class KhetGrpcService::WatchReactor final
       if (state_ != State::kWaiting) return;  // ended meanwhile
       state_ = State::kReading;
     }
-    CallPool* pool = service_->store_pool_ != nullptr
-                         ? service_->store_pool_.get()
-                         : service_->wake_pool_.get();
-    pool->Schedule([this] { Read(); });
+    service_->watch_pool_->Schedule([this] { Read(); });
   }
 
-  // Reads on after a write: on a store thread if the service has them,
-  // else right here.
+  // Reads on after a write: on a watch thread if the store may wait, else
+  // right here.
   void Resume() {
     if (service_->store_pool_ != nullptr) {
-      service_->store_pool_->Schedule([this] { Read(); });
+      service_->watch_pool_->Schedule([this] { Read(); });
     } else {
       Read();
     }
@@ -358,9 +357,8 @@ KhetGrpcService::KhetGrpcService(SessionService* core,
       store_pool_(options_.store_threads > 0
                       ? std::make_unique<CallPool>(options_.store_threads)
                       : nullptr),
-      wake_pool_(options_.store_threads > 0
-                     ? nullptr
-                     : std::make_unique<CallPool>(kWakeThreads)) {}
+      watch_pool_(std::make_unique<CallPool>(
+          options_.store_threads > 0 ? kWatchReadThreads : kWakeThreads)) {}
 
 KhetGrpcService::~KhetGrpcService() {
   // The server has shut down, so every watch has ended; the lock orders

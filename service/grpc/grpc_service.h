@@ -234,10 +234,12 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
   // Runs the calls touching a session; null when options_.store_threads is
   // 0.
   const std::unique_ptr<CallPool> store_pool_;
-  // Without store threads: resumes the watches that a publisher woke (the
-  // publisher's thread only hands them over). Reads from a store that never
-  // waits are quick: a few threads serve every watch.
-  const std::unique_ptr<CallPool> wake_pool_;
+  // Reads every watch's events when the store may wait (its history from
+  // the disk or the database), so that thousands of watches opening at once
+  // queue for a few threads rather than start a store thread each; without
+  // store threads, only resumes the watches that a publisher woke (the
+  // publisher's thread only hands them over).
+  const std::unique_ptr<CallPool> watch_pool_;
 };
 
 // Turns on gRPC health checking (grpc.health.v1) and server reflection for
