@@ -230,8 +230,8 @@ TEST_F(PostgresStoreTest, LostConnectionsAreOpenedAgain) {
   // above): of a few more changes, it hears one.
   bool heard = false;
   for (int64_t version = 2; version <= 6 && !heard; ++version) {
-    KHET_ASSERT_OK(store->Update({"a", version, "u"}, version - 1,
-                                 {{version, "f"}}));
+    KHET_ASSERT_OK(
+        store->Update({"a", version, "u"}, version - 1, {{version, "f"}}));
     heard = changes.WaitFor(
         [version](const StoreChange& c) {
           return c.id == "a" && c.version == version;
