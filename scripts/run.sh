@@ -10,4 +10,4 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cmake --preset release >/dev/null
 cmake --build --preset release --target khetd khetctl khet-engine
-exec build/release/service/grpc/khetd --data_dir ./khet-data "$@"
+exec build/release/service/khetd/khetd --data_dir ./khet-data "$@"

@@ -1,0 +1,58 @@
+// The computer in a seat: whenever a session changes (the registry's
+// change hook), a game in progress with the computer to move gets a search
+// on the computer threads with the level's limits, capped by
+// computer_move_budget; anything else stops the session's search. The
+// search's move is played through the move path only if the session is
+// still at the version the search was for; else it is dropped and the
+// search runs again if it is still the computer's turn. The computer
+// claims a repetition draw when it may and its search does not rate its
+// position above even; a failed write is tried again after
+// computer_retry_delay.
+#ifndef KHET_SERVICE_COMPUTER_SEATS_H_
+#define KHET_SERVICE_COMPUTER_SEATS_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/time/time.h"
+#include "service/computer_players.h"
+#include "service/service_core.h"
+#include "service/session_registry.h"
+
+namespace khet {
+
+class ComputerSeats {
+ public:
+  // `log` (may be empty) gets one line per search that ended, from a
+  // computer thread; never a token.
+  ComputerSeats(const ServiceCore& core, SearchFunction search,
+                std::function<void(const std::string& line)> log);
+
+  // Schedules the session's search (after `delay`) if the computer is to
+  // move in a game in progress; otherwise stops any search for it.
+  void Schedule(SessionEntry& entry,
+                absl::Duration delay = absl::ZeroDuration())
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+
+  // Stops every search and joins the threads; nothing runs afterwards.
+  void Shutdown();
+
+ private:
+  // A search ended (on a computer thread).
+  void SearchDone(const ComputerTurn& turn, const SearchResult& result,
+                  bool stopped);
+  // Plays the move (or claims a repetition draw) if the session is still
+  // at the version its search began from; says what came of it.
+  std::string Play(const ComputerTurn& turn, const SearchResult& result,
+                   std::string* move);
+
+  const ServiceCore core_;
+  const std::function<void(const std::string& line)> log_;
+  // Last, so that it is destroyed (its threads joined) first.
+  std::unique_ptr<ComputerPlayers> players_;
+};
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_COMPUTER_SEATS_H_

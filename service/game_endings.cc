@@ -1,0 +1,133 @@
+#include "service/game_endings.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/names.h"
+#include "service/announcements.h"
+#include "service/convert.h"
+#include "service/game_events.h"
+#include "service/session_access.h"
+#include "service/status_macros.h"
+
+namespace khet {
+namespace {
+
+// A seated player ends the game in progress with `end` (resign, accept a
+// draw, claim a repetition); GameOver.
+template <typename EndFn>
+absl::StatusOr<v1::Session> EndByPlayer(const ServiceCore& core,
+                                        const std::string& session_id,
+                                        const Caller& caller, EndFn end) {
+  return core.registry->Change(
+      session_id, [&](SessionEntry& entry) -> absl::StatusOr<v1::Session> {
+        KHET_ASSIGN_OR_RETURN(Color color,
+                              RequirePlayer(entry.session, caller));
+        KHET_RETURN_IF_ERROR(RequireGameInProgress(entry.session));
+        Session next = entry.session;
+        KHET_RETURN_IF_ERROR(end(next, color));
+        v1::Event over = GameOverEvent(next);
+        KHET_RETURN_IF_ERROR(
+            core.registry->Commit(entry, std::move(next), {std::move(over)}));
+        return entry.session.ToProto();
+      });
+}
+
+absl::StatusOr<v1::Session> OfferDrawIn(const ServiceCore& core,
+                                        SessionEntry& entry,
+                                        const Caller& caller)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
+  const Session& s = entry.session;
+  KHET_ASSIGN_OR_RETURN(Color color, RequirePlayer(s, caller));
+  KHET_RETURN_IF_ERROR(RequireGameInProgress(s));
+  if (s.draw_offered_by() == color) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(ColorName(color), " has already offered a draw"));
+  }
+  if (s.draw_offered_by() == Opponent(color)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        ColorName(Opponent(color)), "'s draw offer stands: accept it instead"));
+  }
+  Session next = s;
+  next.OfferDraw(color);
+  v1::Event offered;
+  offered.set_announcement(DrawOfferAnnouncement(color, next.SeatLabel(color)));
+  offered.mutable_draw_offered()->set_by(ToProto(color));
+  KHET_RETURN_IF_ERROR(
+      core.registry->Commit(entry, std::move(next), {std::move(offered)}));
+  return entry.session.ToProto();
+}
+
+}  // namespace
+
+absl::StatusOr<v1::Session> Resign(const ServiceCore& core,
+                                   const v1::ResignRequest& request,
+                                   const Caller& caller) {
+  return EndByPlayer(core, request.session_id(), caller,
+                     [](Session& next, Color color) -> absl::Status {
+                       return next.Resign(color);
+                     });
+}
+
+absl::StatusOr<v1::Session> OfferDraw(const ServiceCore& core,
+                                      const v1::OfferDrawRequest& request,
+                                      const Caller& caller) {
+  return core.registry->Change(request.session_id(), [&](SessionEntry& entry) {
+    return OfferDrawIn(core, entry, caller);
+  });
+}
+
+absl::StatusOr<v1::Session> AcceptDraw(const ServiceCore& core,
+                                       const v1::AcceptDrawRequest& request,
+                                       const Caller& caller) {
+  return EndByPlayer(
+      core, request.session_id(), caller,
+      [](Session& next, Color color) -> absl::Status {
+        const std::optional<Color> by = next.draw_offered_by();
+        if (!by.has_value()) {
+          return absl::FailedPreconditionError("no draw offer stands");
+        }
+        if (*by == color) {
+          return absl::FailedPreconditionError(absl::StrCat(
+              ColorName(color), " cannot accept its own draw offer"));
+        }
+        return next.AgreeDraw();
+      });
+}
+
+absl::StatusOr<v1::Session> ClaimRepetitionDraw(
+    const ServiceCore& core, const v1::ClaimRepetitionDrawRequest& request,
+    const Caller& caller) {
+  return EndByPlayer(core, request.session_id(), caller,
+                     [](Session& next, Color color) -> absl::Status {
+                       return next.ClaimRepetitionDraw(color);
+                     });
+}
+
+absl::StatusOr<v1::Session> ResetGame(const ServiceCore& core,
+                                      const v1::ResetGameRequest& request,
+                                      const Caller& caller) {
+  return core.registry->Change(
+      request.session_id(),
+      [&](SessionEntry& entry) -> absl::StatusOr<v1::Session> {
+        KHET_RETURN_IF_ERROR(RequireOwner(entry.session, caller));
+        KHET_RETURN_IF_ERROR(
+            ResetSession(*core.registry, entry, /*timed_out=*/false));
+        return entry.session.ToProto();
+      });
+}
+
+absl::Status ResetSession(SessionRegistry& registry, SessionEntry& entry,
+                          bool timed_out) {
+  Session next = entry.session;
+  next.EndGame(/*empty_seats=*/true);
+  v1::Event reset;
+  reset.set_announcement(
+      ResetAnnouncement(timed_out, next.state().settings().timeout_seconds()));
+  reset.mutable_game_reset()->set_timed_out(timed_out);
+  return registry.Commit(entry, std::move(next), {std::move(reset)});
+}
+
+}  // namespace khet

@@ -1,0 +1,35 @@
+// The move path: a player's MakeMove and the computer's moves end in
+// PlayMove, which plays the move on a copy of the session, builds the reply
+// and the MoveMade (and GameOver) events, keeps the reply for retries and
+// commits. Also ListLegalMoves, which reads the same position.
+#ifndef KHET_SERVICE_MOVE_PATH_H_
+#define KHET_SERVICE_MOVE_PATH_H_
+
+#include "absl/status/statusor.h"
+#include "engine/move.h"
+#include "khet/v1/khet_service.pb.h"
+#include "service/service_core.h"
+#include "service/session.h"
+#include "service/session_registry.h"
+
+namespace khet {
+
+// See SessionService::MakeMove and the decisions on retries there.
+absl::StatusOr<v1::MakeMoveResponse> MakeMove(
+    const ServiceCore& core, const v1::MakeMoveRequest& request,
+    const Caller& caller);
+
+absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
+    const ServiceCore& core, const v1::ListLegalMovesRequest& request);
+
+// Plays `move` for `color`, the side to move: the reply, MoveMade (and
+// GameOver), the reply kept under `key` unless its request_id is empty.
+// INVALID_ARGUMENT for an illegal move; nothing changes on error.
+absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
+                                              SessionEntry& entry, Color color,
+                                              Move move, const ReplyKey& key)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_MOVE_PATH_H_

@@ -1,0 +1,24 @@
+// What the request handlers of SessionService share. The handlers are
+// grouped by job in files of their own (sessions, seats, the move path,
+// game endings, settings, watching, timeouts, suggestions); each takes a
+// ServiceCore and validates, authenticates, changes a copy of the session
+// and commits it through the registry.
+#ifndef KHET_SERVICE_SERVICE_CORE_H_
+#define KHET_SERVICE_SERVICE_CORE_H_
+
+#include "service/random_source.h"
+#include "service/session_registry.h"
+#include "service/session_service.h"
+
+namespace khet {
+
+// Not owned; each outlives the handlers.
+struct ServiceCore {
+  SessionRegistry* registry = nullptr;
+  const ServiceLimits* limits = nullptr;
+  RandomSource* random = nullptr;
+};
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_SERVICE_CORE_H_

@@ -1,0 +1,17 @@
+// ListSessions: this process's sessions, newest first then by id, in pages
+// with opaque page tokens, optionally of one game status.
+#ifndef KHET_SERVICE_SESSION_LISTING_H_
+#define KHET_SERVICE_SESSION_LISTING_H_
+
+#include "absl/status/statusor.h"
+#include "khet/v1/khet_service.pb.h"
+#include "service/service_core.h"
+
+namespace khet {
+
+absl::StatusOr<v1::ListSessionsResponse> ListSessions(
+    const ServiceCore& core, const v1::ListSessionsRequest& request);
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_SESSION_LISTING_H_

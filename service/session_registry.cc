@@ -1,0 +1,237 @@
+#include "service/session_registry.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "service/announcements.h"
+#include "service/convert.h"
+#include "service/quoted_input.h"
+#include "service/status_macros.h"
+#include "service/store_catch_up.h"
+
+namespace khet {
+
+SessionEntry::SessionEntry(Session s, int watcher_buffer)
+    : id(s.id()),
+      created_at(TimeFromProto(s.state().created_at())),
+      hub(std::make_shared<EventHub>(watcher_buffer)),
+      session(std::move(s)) {}
+
+absl::Status NoSession(std::string_view id) {
+  return absl::NotFoundError(absl::StrCat("no session ", QuoteInput(id)));
+}
+
+absl::StatusOr<Session> SessionFromRecord(const SessionRecord& record) {
+  store::SessionState state;
+  if (!state.ParseFromString(record.state)) {
+    return absl::InternalError(absl::StrCat(
+        "session \"", record.id, "\": the stored state does not parse"));
+  }
+  if (state.id() != record.id || state.version() != record.version) {
+    return absl::InternalError(absl::StrCat(
+        "session \"", record.id, "\": the stored state is of session \"",
+        state.id(), "\" version ", state.version(), ", the record of version ",
+        record.version));
+  }
+  absl::StatusOr<Session> session = Session::FromState(state);
+  if (!session.ok()) {
+    return absl::InternalError(
+        absl::StrCat("session \"", record.id,
+                     "\" is corrupt: ", session.status().message()));
+  }
+  return session;
+}
+
+SessionRecord RecordOf(const Session& s) {
+  return SessionRecord{s.id(), s.version(), s.state().SerializeAsString()};
+}
+
+SessionRegistry::SessionRegistry(SessionStore* store, Clock* clock,
+                                 int max_sessions, int watcher_buffer)
+    : store_(store),
+      shared_(store->shared()),
+      clock_(clock),
+      max_sessions_(max_sessions),
+      watcher_buffer_(watcher_buffer) {
+  if (shared_) catch_up_ = std::make_unique<StoreCatchUp>(this, store_);
+}
+
+SessionRegistry::~SessionRegistry() { StopListening(); }
+
+void SessionRegistry::StopListening() {
+  if (catch_up_ != nullptr) catch_up_->StopListening();
+}
+
+absl::Status SessionRegistry::Load() {
+  if (catch_up_ != nullptr) catch_up_->Listen();
+  KHET_ASSIGN_OR_RETURN(std::vector<SessionRecord> records, store_->LoadAll());
+  std::vector<std::shared_ptr<SessionEntry>> loaded;
+  {
+    MutexLock lock(&map_mu_);
+    for (const SessionRecord& record : records) {
+      KHET_ASSIGN_OR_RETURN(Session session, SessionFromRecord(record));
+      // A change notice may have brought a newer copy already.
+      auto [it, added] = sessions_.try_emplace(
+          record.id,
+          std::make_shared<SessionEntry>(std::move(session), watcher_buffer_));
+      if (added) loaded.push_back(it->second);
+    }
+  }
+  for (const std::shared_ptr<SessionEntry>& entry : loaded) {
+    MutexLock lock(&entry->mu);
+    change_hook_(*entry);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<SessionEntry>> SessionRegistry::Create(
+    const std::function<Session(const std::string& id)>& make,
+    const std::function<std::string()>& new_id) {
+  {  // Reserve a place so that racing creations cannot exceed the limit.
+    MutexLock lock(&map_mu_);
+    if (static_cast<int>(sessions_.size()) + reserved_ >= max_sessions_) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("the server holds the maximum of ", max_sessions_,
+                       " sessions (max_sessions)"));
+    }
+    ++reserved_;
+  }
+  absl::Status created;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    const std::string id = new_id();
+    Session session = make(id);
+    created = store_->Create(RecordOf(session), {});
+    if (created.code() == absl::StatusCode::kAlreadyExists) continue;
+    auto entry =
+        std::make_shared<SessionEntry>(std::move(session), watcher_buffer_);
+    MutexLock lock(&map_mu_);
+    --reserved_;
+    if (!created.ok()) return created;
+    // On a shared store the store's notice of it may have come first.
+    return sessions_.try_emplace(id, std::move(entry)).first->second;
+  }
+  MutexLock lock(&map_mu_);
+  --reserved_;
+  return absl::InternalError(
+      absl::StrCat("could not find a free session id: ", created.message()));
+}
+
+std::shared_ptr<SessionEntry> SessionRegistry::Known(const std::string& id) {
+  MutexLock lock(&map_mu_);
+  auto it = sessions_.find(id);
+  return it == sessions_.end() ? nullptr : it->second;
+}
+
+absl::StatusOr<std::shared_ptr<SessionEntry>> SessionRegistry::Find(
+    const std::string& id) {
+  if (std::shared_ptr<SessionEntry> entry = Known(id)) return entry;
+  if (!shared_) return NoSession(id);
+  absl::StatusOr<SessionRecord> record = store_->Get(id);
+  if (absl::IsNotFound(record.status())) return NoSession(id);
+  if (!record.ok()) return record.status();
+  return Adopt(*record);
+}
+
+std::vector<std::shared_ptr<SessionEntry>> SessionRegistry::Entries() {
+  std::vector<std::shared_ptr<SessionEntry>> entries;
+  MutexLock lock(&map_mu_);
+  entries.reserve(sessions_.size());
+  for (const auto& [id, entry] : sessions_) entries.push_back(entry);
+  return entries;
+}
+
+absl::StatusOr<std::shared_ptr<SessionEntry>> SessionRegistry::Adopt(
+    const SessionRecord& record) {
+  KHET_ASSIGN_OR_RETURN(Session session, SessionFromRecord(record));
+  std::shared_ptr<SessionEntry> entry;
+  bool added = false;
+  {
+    MutexLock lock(&map_mu_);
+    auto [it, inserted] = sessions_.try_emplace(
+        record.id,
+        std::make_shared<SessionEntry>(std::move(session), watcher_buffer_));
+    entry = it->second;
+    added = inserted;
+  }
+  if (added) {
+    MutexLock lock(&entry->mu);
+    change_hook_(*entry);
+  }
+  return entry;
+}
+
+absl::Status SessionRegistry::Fresh(SessionEntry& entry) {
+  if (entry.deleted) return NoSession(entry.id);
+  if (!shared_) return absl::OkStatus();
+  KHET_RETURN_IF_ERROR(Refresh(entry));
+  if (entry.deleted) return NoSession(entry.id);
+  return absl::OkStatus();
+}
+
+absl::Status SessionRegistry::Refresh(SessionEntry& entry) {
+  if (catch_up_ == nullptr) return absl::OkStatus();
+  return catch_up_->Refresh(entry);
+}
+
+void SessionRegistry::SyncAll() {
+  if (catch_up_ != nullptr) catch_up_->SyncAll();
+}
+
+void SessionRegistry::Replace(SessionEntry& entry, Session session,
+                              const std::vector<v1::Event>& missed) {
+  entry.session = std::move(session);
+  entry.hub->Publish(missed);
+  change_hook_(entry);
+}
+
+v1::Event SessionRegistry::NewEvent(const Session& s, int64_t version) const {
+  v1::Event e;
+  e.set_version(version);
+  e.set_session_id(s.id());
+  *e.mutable_time() = TimeToProto(clock_->Now());
+  return e;
+}
+
+absl::Status SessionRegistry::Commit(SessionEntry& entry, Session next,
+                                     std::vector<v1::Event> events) {
+  const int64_t old_version = entry.session.version();
+  std::vector<EventRecord> records;
+  records.reserve(events.size());
+  const v1::Event stamp = NewEvent(next, 0);
+  for (size_t i = 0; i < events.size(); ++i) {
+    v1::Event& e = events[i];
+    e.set_version(old_version + static_cast<int64_t>(i) + 1);
+    e.set_session_id(stamp.session_id());
+    *e.mutable_time() = stamp.time();
+    records.push_back({e.version(), e.SerializeAsString()});
+  }
+  next.set_version(old_version + static_cast<int64_t>(events.size()));
+  KHET_RETURN_IF_ERROR(store_->Update(RecordOf(next), old_version, records));
+  entry.session = std::move(next);
+  entry.hub->Publish(events);
+  change_hook_(entry);
+  return absl::OkStatus();
+}
+
+absl::Status SessionRegistry::Delete(SessionEntry& entry) {
+  KHET_RETURN_IF_ERROR(store_->Delete(entry.id));
+  Forget(entry);
+  return absl::OkStatus();
+}
+
+void SessionRegistry::Forget(SessionEntry& entry) {
+  const Session& s = entry.session;
+  v1::Event e = NewEvent(s, s.version() + 1);
+  e.set_announcement(DeletedAnnouncement(s.state().name()));
+  e.mutable_session_deleted();
+  entry.deleted = true;
+  entry.session.set_version(e.version());
+  change_hook_(entry);
+  entry.hub->Publish({e});
+  entry.hub->Close();
+  MutexLock map_lock(&map_mu_);
+  auto it = sessions_.find(entry.id);
+  if (it != sessions_.end() && it->second.get() == &entry) sessions_.erase(it);
+}
+
+}  // namespace khet

@@ -1,0 +1,197 @@
+// The sessions this process holds, each behind its own lock, and the one
+// way every change reaches the store and the watchers (Commit). On a shared
+// store (several replicas) the registry also reads sessions it does not
+// know yet and, through StoreCatchUp, never lets a request act on a copy
+// older than the store's.
+#ifndef KHET_SERVICE_SESSION_REGISTRY_H_
+#define KHET_SERVICE_SESSION_REGISTRY_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "khet/v1/khet_service.pb.h"
+#include "service/clock.h"
+#include "service/event_hub.h"
+#include "service/mutex.h"
+#include "service/session.h"
+#include "service/store/session_store.h"
+
+namespace khet {
+
+class StoreCatchUp;
+
+// One session and what guards it. id, created_at and hub never change.
+struct SessionEntry {
+  SessionEntry(Session s, int watcher_buffer);
+
+  const std::string id;
+  const absl::Time created_at;
+  const std::shared_ptr<EventHub> hub;
+  Mutex mu;
+  Session session ABSL_GUARDED_BY(mu);
+  // Gone from the store: requests answer NOT_FOUND, watchers have ended.
+  bool deleted ABSL_GUARDED_BY(mu) = false;
+};
+
+// NOT_FOUND naming the (quoted) id.
+absl::Status NoSession(std::string_view id);
+
+class SessionRegistry {
+ public:
+  // Called with the entry's lock held after every change of its session
+  // (a commit, a catch-up, an adoption, a deletion): the computer seats
+  // look whether it is their turn.
+  using ChangeHook = std::function<void(SessionEntry& entry)>;
+
+  SessionRegistry(SessionStore* store, Clock* clock, int max_sessions,
+                  int watcher_buffer);
+  ~SessionRegistry();  // StopListening()
+
+  bool shared() const { return shared_; }
+  Clock* clock() const { return clock_; }
+
+  // Set once, before Load. REQUIRES: hook not empty.
+  void SetChangeHook(ChangeHook hook) { change_hook_ = std::move(hook); }
+
+  // Loads every stored session; INTERNAL naming a corrupt one. On a shared
+  // store, listens for changes first, so that none made meanwhile is lost.
+  absl::Status Load();
+
+  // Stores a new session and adds it; RESOURCE_EXHAUSTED at max_sessions
+  // (counting creations under way). `make` builds the session for an id,
+  // called again (up to five ids) while the store says an id is taken.
+  absl::StatusOr<std::shared_ptr<SessionEntry>> Create(
+      const std::function<Session(const std::string& id)>& make,
+      const std::function<std::string()>& new_id);
+
+  // The session's entry; on a shared store one this process does not know
+  // yet is read from the store (created by another replica). NOT_FOUND if
+  // there is none.
+  absl::StatusOr<std::shared_ptr<SessionEntry>> Find(const std::string& id);
+  // The entry if this process knows it; nullptr otherwise. No store read.
+  std::shared_ptr<SessionEntry> Known(const std::string& id);
+  // Every entry now held, in id order.
+  std::vector<std::shared_ptr<SessionEntry>> Entries();
+
+  // NOT_FOUND for a deleted session. On a shared store, first brings the
+  // session up to the stored one: no request acts on a copy older than the
+  // store's at the time it began.
+  absl::Status Fresh(SessionEntry& entry)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+
+  // On a shared store: catches the entry up with the store (StoreCatchUp);
+  // a no-op on a store of this process alone.
+  absl::Status Refresh(SessionEntry& entry)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+
+  // Numbers the events after the session's version, stamps them with the
+  // session id and the time, writes `next` with them, and only when the
+  // store took them replaces the session, publishes and calls the change
+  // hook. On error nothing changes.
+  absl::Status Commit(SessionEntry& entry, Session next,
+                      std::vector<v1::Event> events)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+
+  // Deletes the session from the store, then forgets it.
+  absl::Status Delete(SessionEntry& entry)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+
+  // The session is gone from the store: tells its watchers
+  // (SessionDeleted, then the end of their streams), calls the change hook
+  // and drops it.
+  void Forget(SessionEntry& entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+
+  // Adds a session read from a shared store, unless another thread added
+  // it meanwhile; returns the entry kept.
+  absl::StatusOr<std::shared_ptr<SessionEntry>> Adopt(
+      const SessionRecord& record);
+
+  // Replaces the entry's session with one read from the store, after
+  // publishing `missed` (the events in between) to its watchers.
+  void Replace(SessionEntry& entry, Session session,
+               const std::vector<v1::Event>& missed)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+
+  // Catches every session up with a shared store (see StoreCatchUp::SyncAll).
+  void SyncAll();
+
+  // Stops hearing a shared store's changes; when it returns, no change
+  // notice runs any more.
+  void StopListening();
+
+  // On a shared store, a request that failed with ABORTED (its write lost
+  // a race with another replica's, or its expected_version was checked
+  // against a copy that was behind) runs once more on the refreshed
+  // session: a client's correct expected_version is honoured on any
+  // replica, and a stale one still fails.
+  template <typename Fn>
+  auto Retried(Fn fn) -> decltype(fn()) {
+    auto result = fn();
+    if (shared_ && absl::IsAborted(StatusOf(result))) result = fn();
+    return result;
+  }
+
+  // Runs fn(entry) on the session `id` under its lock, once it is fresh
+  // (Find, then Fresh); returns what fn returns, or the error of either.
+  template <typename Fn>
+  auto Read(const std::string& id, Fn fn)
+      -> decltype(fn(std::declval<SessionEntry&>())) {
+    absl::StatusOr<std::shared_ptr<SessionEntry>> entry = Find(id);
+    if (!entry.ok()) return entry.status();
+    MutexLock lock(&(*entry)->mu);
+    if (absl::Status fresh = Fresh(**entry); !fresh.ok()) return fresh;
+    return fn(**entry);
+  }
+
+  // Read for a request that changes the session: retried once on a shared
+  // store (Retried).
+  template <typename Fn>
+  auto Change(const std::string& id, Fn fn)
+      -> decltype(fn(std::declval<SessionEntry&>())) {
+    return Retried([&] { return Read(id, fn); });
+  }
+
+  // An event of the session stamped with `version` and the time.
+  v1::Event NewEvent(const Session& s, int64_t version) const;
+
+ private:
+  static absl::Status StatusOf(const absl::Status& s) { return s; }
+  template <typename T>
+  static absl::Status StatusOf(const absl::StatusOr<T>& s) {
+    return s.status();
+  }
+
+  SessionStore* const store_;
+  const bool shared_;  // other replicas write the store too
+  Clock* const clock_;
+  const int max_sessions_;
+  const int watcher_buffer_;
+  ChangeHook change_hook_;
+
+  Mutex map_mu_;
+  std::map<std::string, std::shared_ptr<SessionEntry>> sessions_
+      ABSL_GUARDED_BY(map_mu_);
+  int reserved_ ABSL_GUARDED_BY(map_mu_) = 0;  // creations under way
+
+  // Set on a shared store only. Last: destroyed first.
+  std::unique_ptr<StoreCatchUp> catch_up_;
+};
+
+// A stored session rebuilt; INTERNAL naming what is corrupt.
+absl::StatusOr<Session> SessionFromRecord(const SessionRecord& record);
+
+// The record the store keeps of a session.
+SessionRecord RecordOf(const Session& s);
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_SESSION_REGISTRY_H_

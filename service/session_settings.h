@@ -1,0 +1,28 @@
+// A session's settings (timeout, quiet mode, colour scheme, board size):
+// their defaults, their checks, and UpdateSettings by the owner. A change
+// that changes nothing adds no event.
+#ifndef KHET_SERVICE_SESSION_SETTINGS_H_
+#define KHET_SERVICE_SESSION_SETTINGS_H_
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "khet/v1/khet_service.pb.h"
+#include "service/service_core.h"
+
+namespace khet {
+
+// A new session's settings before its request's own.
+v1::Settings DefaultSettings();
+
+// Applies the fields set in `update`; INVALID_ARGUMENT naming the first bad
+// value, with *settings unchanged.
+absl::Status ApplySettings(const v1::SettingsUpdate& update,
+                           v1::Settings* settings);
+
+absl::StatusOr<v1::Session> UpdateSettings(
+    const ServiceCore& core, const v1::UpdateSettingsRequest& request,
+    const Caller& caller);
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_SESSION_SETTINGS_H_

@@ -1,0 +1,172 @@
+#include "service/sessions.h"
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine/notation.h"
+#include "engine/setups.h"
+#include "service/announcements.h"
+#include "service/convert.h"
+#include "service/game_events.h"
+#include "service/quoted_input.h"
+#include "service/session_access.h"
+#include "service/session_settings.h"
+#include "service/status_macros.h"
+#include "service/unicode_text.h"
+
+namespace khet {
+namespace {
+
+constexpr std::string_view kDefaultSetup = "classic-2";
+
+struct ChosenSetup {
+  std::string id;
+  Position start;
+  RuleOptions options;
+};
+
+// A named setup (default classic-2) or a custom position, and rule options.
+absl::StatusOr<ChosenSetup> ResolveSetup(std::string_view setup_id,
+                                         std::string_view position,
+                                         const v1::RuleOptions& rules,
+                                         const ServiceLimits& limits) {
+  ChosenSetup chosen;
+  KHET_ASSIGN_OR_RETURN(chosen.options, OptionsFromProto(rules));
+  if (!position.empty()) {
+    if (!setup_id.empty() && setup_id != kCustomSetupId) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "give setup_id (", QuoteInput(setup_id), ") or position, not both"));
+    }
+    if (static_cast<int>(position.size()) > limits.max_position_length) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "position has ", position.size(), " characters; at most ",
+          limits.max_position_length, " are allowed"));
+    }
+    absl::StatusOr<Position> start = ParsePosition(position);
+    if (!start.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bad position: ", start.status().message()));
+    }
+    chosen.id = std::string(kCustomSetupId);
+    chosen.start = *start;
+    return chosen;
+  }
+  chosen.id =
+      setup_id.empty() ? std::string(kDefaultSetup) : std::string(setup_id);
+  absl::StatusOr<Position> start = SetupPosition(chosen.id);
+  if (!start.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown setup ", QuoteInput(chosen.id), " (ListSetups names them)"));
+  }
+  chosen.start = *start;
+  return chosen;
+}
+
+absl::StatusOr<v1::Session> ChooseSetupIn(const ServiceCore& core,
+                                          SessionEntry& entry,
+                                          const v1::ChooseSetupRequest& request,
+                                          const Caller& caller)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
+  const Session& s = entry.session;
+  KHET_RETURN_IF_ERROR(
+      RequireOwnerOrPlayer(s, caller, "ChooseSetup", "choose the setup"));
+  if (s.status() == v1::IN_PROGRESS) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("a game is in progress in session \"", s.id(),
+                     "\"; reset the game first"));
+  }
+  KHET_ASSIGN_OR_RETURN(ChosenSetup setup,
+                        ResolveSetup(request.setup_id(), request.position(),
+                                     request.rules(), *core.limits));
+  Session next = s;
+  next.ChooseSetup(setup.id, setup.start, setup.options);
+  std::vector<v1::Event> events;
+  v1::Event chosen;
+  chosen.set_announcement(SetupAnnouncement(next.SetupName(), setup.options));
+  v1::SetupChosen* sc = chosen.mutable_setup_chosen();
+  sc->set_setup_id(setup.id);
+  *sc->mutable_rules() = OptionsToProto(setup.options);
+  *sc->mutable_board() = BoardToProto(setup.start);
+  events.push_back(std::move(chosen));
+  if (next.BothSeatsTaken()) {
+    next.StartGame(core.registry->clock()->Now());
+    events.push_back(GameStartedEvent(next));
+  }
+  KHET_RETURN_IF_ERROR(
+      core.registry->Commit(entry, std::move(next), std::move(events)));
+  return entry.session.ToProto();
+}
+
+}  // namespace
+
+absl::StatusOr<v1::CreateSessionResponse> CreateSession(
+    const ServiceCore& core, const v1::CreateSessionRequest& request) {
+  KHET_ASSIGN_OR_RETURN(
+      std::string name,
+      CheckDisplayName("name", request.name(), core.limits->max_name_length));
+  KHET_ASSIGN_OR_RETURN(ChosenSetup setup,
+                        ResolveSetup(request.setup_id(), request.position(),
+                                     request.rules(), *core.limits));
+  v1::Settings settings = DefaultSettings();
+  KHET_RETURN_IF_ERROR(ApplySettings(request.settings(), &settings));
+  const std::string owner_token = core.random->NewToken();
+  const absl::Time now = core.registry->clock()->Now();
+  KHET_ASSIGN_OR_RETURN(std::shared_ptr<SessionEntry> entry,
+                        core.registry->Create(
+                            [&](const std::string& id) {
+                              return Session::New(
+                                  id, name, TokenHash(owner_token), setup.id,
+                                  setup.start, setup.options, settings, now);
+                            },
+                            [&] { return core.random->NewSessionId(); }));
+  v1::CreateSessionResponse out;
+  {
+    MutexLock lock(&entry->mu);
+    *out.mutable_session() = entry->session.ToProto();
+  }
+  out.set_owner_token(owner_token);
+  return out;
+}
+
+absl::StatusOr<v1::Session> GetSession(const ServiceCore& core,
+                                       const v1::GetSessionRequest& request) {
+  return core.registry->Read(
+      request.session_id(),
+      [](SessionEntry& entry) -> absl::StatusOr<v1::Session> {
+        return entry.session.ToProto();
+      });
+}
+
+absl::Status DeleteSession(const ServiceCore& core,
+                           const v1::DeleteSessionRequest& request,
+                           const Caller& caller) {
+  return core.registry->Read(
+      request.session_id(), [&](SessionEntry& entry) -> absl::Status {
+        KHET_RETURN_IF_ERROR(RequireOwner(entry.session, caller));
+        return core.registry->Delete(entry);
+      });
+}
+
+absl::StatusOr<v1::Session> ChooseSetup(const ServiceCore& core,
+                                        const v1::ChooseSetupRequest& request,
+                                        const Caller& caller) {
+  return core.registry->Change(request.session_id(), [&](SessionEntry& entry) {
+    return ChooseSetupIn(core, entry, request, caller);
+  });
+}
+
+absl::StatusOr<v1::RenderBoardResponse> RenderBoard(
+    const ServiceCore& core, const v1::RenderBoardRequest& request) {
+  return core.registry->Read(
+      request.session_id(),
+      [&](SessionEntry& entry) -> absl::StatusOr<v1::RenderBoardResponse> {
+        v1::RenderBoardResponse out;
+        out.set_text(entry.session.Render(!request.without_laser()));
+        return out;
+      });
+}
+
+}  // namespace khet
