@@ -33,6 +33,7 @@
 #include "service/event_hub.h"
 #include "service/mutex.h"
 #include "service/quoted_input.h"
+#include "service/search_tables.h"
 #include "service/session.h"
 #include "service/status_macros.h"
 #include "service/unicode_text.h"
@@ -402,7 +403,7 @@ class SessionServiceImpl final : public SessionService {
         clock_(options.clock),
         random_(options.random),
         limits_(options.limits),
-        search_(SearchOrDefault(options.search)),
+        search_(SearchOrDefault(options.search, limits_.kept_search_tables)),
         log_(options.log),
         computers_(std::make_unique<ComputerPlayers>(
             ComputerPlayers::Options{limits_.computer_threads, search_},
@@ -816,6 +817,7 @@ class SessionServiceImpl final : public SessionService {
     const bool time_capped =
         limits.max_time == absl::ZeroDuration() || limits.max_time > allowed;
     limits = CapTime(limits, allowed);
+    limits.started = start;  // the slot, the thread and the table count
 
     KHET_ASSIGN_OR_RETURN(SuggestionSlot slot, ReserveSuggestion());
     absl::Status stopped_by;
