@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "engine/bitboard.h"
 #include "engine/evaluate.h"
 #include "engine/laser.h"
@@ -52,16 +53,43 @@ struct TableEntry {
   int16_t score = 0;
   int8_t depth = 0;
   uint8_t bound = kNoBound;
+  uint16_t generation = 0;  // of the search that stored it; 0: never used
 };
 static_assert(sizeof(TableEntry) == 16);
 
-// Buckets of two entries: the first kept by depth, the second always
-// replaced.
+constexpr int kMostTableBits = 21;
+static_assert(sizeof(TableEntry) << kMostTableBits == SearchTable::kBytes);
+
+}  // namespace
+
+struct SearchTable::Storage {
+  explicit Storage(size_t size) : entries(size) {}
+  std::vector<TableEntry> entries;
+  uint16_t generation = 0;  // of the last search
+};
+
+SearchTable::SearchTable() : SearchTable(size_t{1} << kMostTableBits) {}
+SearchTable::SearchTable(size_t entries)
+    : storage_(std::make_unique<Storage>(entries)) {}
+SearchTable::~SearchTable() = default;
+
+namespace {
+
+// One search's view of a SearchTable: its first `entries` entries, in
+// buckets of two, the first kept by depth, the second always replaced.
+// Entries of other generations count as empty.
 class TranspositionTable {
  public:
-  // REQUIRES: entries is a power of two >= 2.
-  explicit TranspositionTable(size_t entries)
-      : table_(entries), mask_((entries - 1) & ~size_t{1}) {}
+  // Starts a new generation of `storage`. REQUIRES: entries is a power of
+  // two >= 2, at most the storage's size.
+  TranspositionTable(SearchTable::Storage& storage, size_t entries)
+      : table_(storage.entries.data()), mask_((entries - 1) & ~size_t{1}) {
+    if (++storage.generation == 0) {  // wrapped: old entries could look new
+      std::fill(storage.entries.begin(), storage.entries.end(), TableEntry{});
+      storage.generation = 1;
+    }
+    generation_ = storage.generation;
+  }
 
   void Prefetch(uint64_t key) const {
     __builtin_prefetch(&table_[key & mask_]);
@@ -69,38 +97,47 @@ class TranspositionTable {
 
   const TableEntry* Probe(uint64_t key) const {
     const TableEntry* bucket = &table_[key & mask_];
-    if (bucket[0].key == key && bucket[0].bound != kNoBound) return &bucket[0];
-    if (bucket[1].key == key && bucket[1].bound != kNoBound) return &bucket[1];
+    if (Live(bucket[0]) && bucket[0].key == key) return &bucket[0];
+    if (Live(bucket[1]) && bucket[1].key == key) return &bucket[1];
     return nullptr;
   }
 
   void Store(uint64_t key, Move move, int score, int depth, Bound bound) {
     TableEntry* bucket = &table_[key & mask_];
     TableEntry* e = &bucket[1];
-    if (bucket[0].bound == kNoBound || bucket[0].key == key ||
-        depth >= bucket[0].depth) {
+    if (!Live(bucket[0]) || bucket[0].key == key || depth >= bucket[0].depth) {
       e = &bucket[0];
     }
-    if (move.is_null() && e->key == key) move = Move::FromBits(e->move);
-    *e = {key, move.bits(), static_cast<int16_t>(score),
-          static_cast<int8_t>(depth), bound};
+    if (move.is_null() && Live(*e) && e->key == key) {
+      move = Move::FromBits(e->move);
+    }
+    *e = {key,
+          move.bits(),
+          static_cast<int16_t>(score),
+          static_cast<int8_t>(depth),
+          bound,
+          generation_};
   }
 
  private:
-  std::vector<TableEntry> table_;
+  bool Live(const TableEntry& e) const {
+    return e.generation == generation_ && e.bound != kNoBound;
+  }
+
+  TableEntry* table_;
   size_t mask_;
+  uint16_t generation_;
 };
 
 // Entries enough for the search the limits allow: positions of the
 // full-width search are stored, about a quarter of the nodes.
 size_t TableEntries(const SearchLimits& limits) {
-  constexpr int kMostBits = 21;  // 32 MiB
-  int bits = kMostBits;
+  int bits = kMostTableBits;
   if (limits.max_time == absl::ZeroDuration()) {
     if (limits.max_depth > 0) bits = std::min(bits, 8 + 2 * limits.max_depth);
     if (limits.max_nodes > 0) {
       int node_bits = 10;
-      while (node_bits < kMostBits &&
+      while (node_bits < kMostTableBits &&
              (uint64_t{1} << node_bits) < limits.max_nodes / 4) {
         ++node_bits;
       }
@@ -226,16 +263,18 @@ enum class Listing : uint8_t {
 
 class Searcher {
  public:
+  // `start`: when the clock started.
   Searcher(const SearchLimits& limits, const SearchStyle& style,
-           const std::atomic<bool>* stop)
+           const std::atomic<bool>* stop, SearchTable::Storage& table,
+           std::chrono::steady_clock::time_point start)
       : limits_(limits),
         style_(style),
         stop_(stop),
-        table_(TableEntries(limits)),
+        table_(table, TableEntries(limits)),
         history_(2 * kHistorySize, 0),
-        history_keys_(style.history) {
+        history_keys_(style.history),
+        start_(start) {
     std::sort(history_keys_.begin(), history_keys_.end());
-    start_ = std::chrono::steady_clock::now();
     if (limits_.max_time > absl::ZeroDuration()) {
       deadline_ = start_ + absl::ToChronoNanoseconds(limits_.max_time);
     }
@@ -905,9 +944,34 @@ absl::StatusOr<Level> FindLevel(int number) {
       absl::StrCat("level ", number, ": levels are 1 to 5"));
 }
 
+struct TableAccess {
+  static std::unique_ptr<SearchTable> Make(size_t entries) {
+    return std::unique_ptr<SearchTable>(new SearchTable(entries));
+  }
+  static SearchTable::Storage& StorageOf(SearchTable& table) {
+    return *table.storage_;
+  }
+};
+
 SearchResult Search(const Position& pos, const SearchLimits& limits,
-                    const SearchStyle& style, const std::atomic<bool>* stop) {
-  auto searcher = std::make_unique<Searcher>(limits, style, stop);
+                    const SearchStyle& style, const std::atomic<bool>* stop,
+                    SearchTable* table) {
+  // The clock first: everything below counts against max_time.
+  auto start = std::chrono::steady_clock::now();
+  if (limits.started != absl::InfinitePast()) {
+    const absl::Duration before = absl::Now() - limits.started;
+    if (before > absl::ZeroDuration()) {
+      start -= std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          absl::ToChronoNanoseconds(before));
+    }
+  }
+  std::unique_ptr<SearchTable> own;
+  if (table == nullptr) {
+    own = TableAccess::Make(TableEntries(limits));
+    table = own.get();
+  }
+  auto searcher = std::make_unique<Searcher>(
+      limits, style, stop, TableAccess::StorageOf(*table), start);
   return searcher->Run(pos);
 }
 

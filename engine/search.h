@@ -10,8 +10,9 @@
 //   - A transposition table keyed by Position::hash(): a fixed array of
 //     two-entry buckets (key, move, score, depth, bound), one entry kept by
 //     depth, the other always replaced. Sized by the limits (a quarter of
-//     max_nodes, or by max_depth), at most 32 MiB; fresh for every search,
-//     so searches do not depend on each other.
+//     max_nodes, or by max_depth), at most 32 MiB. Every search starts with
+//     an empty table, so searches do not depend on each other: a new one,
+//     or a SearchTable the caller keeps, emptied by a new generation.
 //   - Every move that touches the mover's beam is played before the search
 //     to see what its shot takes (engine/laser.h's BeamPath: other moves
 //     all fire the unchanged beam). A move that hits the enemy Pharaoh wins
@@ -33,14 +34,18 @@
 //   - Scores are from the side to move's view, in hundredths of a Pyramid;
 //     a win is kMateScore minus the plies to it, so faster wins score more.
 //   - Limits: nodes are counted exactly and checked at every node; the stop
-//     flag and the clock are read every 1024 nodes. Without max_time the
-//     search depends on nothing but its arguments: same move, same score,
-//     same node count every run.
+//     flag and the clock are read every 1024 nodes. The clock starts at
+//     SearchLimits::started, or when Search is called, before any set-up
+//     (the table, the searcher's state). Without max_time the search
+//     depends on nothing but its arguments: same move, same score, same
+//     node count every run, with a new table or a reused one.
 #ifndef KHET_ENGINE_SEARCH_H_
 #define KHET_ENGINE_SEARCH_H_
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -63,6 +68,32 @@ struct SearchLimits {
   int max_depth = 0;                               // plies of full-width search
   uint64_t max_nodes = 0;                          // positions visited
   absl::Duration max_time = absl::ZeroDuration();  // wall time
+  // When max_time began to run: a caller that works before the search (a
+  // thread, a table to find) sets it first so that the work counts.
+  // InfinitePast: when Search is called.
+  absl::Time started = absl::InfinitePast();
+};
+
+// A transposition table kept between searches, for one search at a time
+// (not thread-safe: one per searching thread). Making one allocates and
+// zeroes kBytes; each search that uses it starts a new generation, in which
+// the entries of earlier searches count as empty, so it finds exactly what
+// it would in a new table, without touching memory to clear it.
+class SearchTable {
+ public:
+  static constexpr size_t kBytes = size_t{32} << 20;  // room for any limits
+
+  SearchTable();
+  ~SearchTable();
+  SearchTable(const SearchTable&) = delete;
+  SearchTable& operator=(const SearchTable&) = delete;
+
+  struct Storage;  // engine/search.cc's
+
+ private:
+  friend struct TableAccess;
+  explicit SearchTable(size_t entries);
+  std::unique_ptr<Storage> storage_;
 };
 
 // How a search plays, beyond its limits.
@@ -125,10 +156,13 @@ absl::StatusOr<Level> FindLevel(int number);
 // limits without max_time, style and seed: same move, same node count.
 // Returns early, with the best move found so far, once *stop becomes true
 // (stop may be null). Always returns a legal move if there is one.
+// With `table` null the search makes a table of its own, sized by the
+// limits; else it uses `table`, which nothing else may use meanwhile.
 // REQUIRES: some limit is set (without any, the search stops at depth 4).
 SearchResult Search(const Position& pos, const SearchLimits& limits,
                     const SearchStyle& style = {},
-                    const std::atomic<bool>* stop = nullptr);
+                    const std::atomic<bool>* stop = nullptr,
+                    SearchTable* table = nullptr);
 
 // The static evaluation from the side to move's view.
 int Evaluate(const Position& pos);

@@ -322,6 +322,40 @@ TEST(SearchTest, DepthLimitedSearchIsDeterministicToo) {
   EXPECT_EQ(a.depth, 4);
 }
 
+// A kept table, full of an earlier search's entries, changes nothing.
+TEST(SearchTest, AReusedTableSearchesAsANewOneDoes) {
+  SearchTable table;
+  SearchLimits nodes;
+  nodes.max_nodes = 60000;
+  SearchLimits filler;
+  filler.max_nodes = 200000;
+  Search(*SetupPosition("osiris"), filler, {}, nullptr, &table);
+  for (const char* id : {"classic-2", "dynasty-1", "imhotep-2"}) {
+    const Position pos = *SetupPosition(id);
+    for (const SearchLimits& limits : {nodes, Depth(4)}) {
+      const SearchResult fresh = Search(pos, limits);
+      const SearchResult reused = Search(pos, limits, {}, nullptr, &table);
+      EXPECT_EQ(fresh.best_move, reused.best_move) << id;
+      EXPECT_EQ(fresh.nodes, reused.nodes) << id;
+      EXPECT_EQ(fresh.score, reused.score) << id;
+      EXPECT_EQ(fresh.depth, reused.depth) << id;
+      EXPECT_EQ(fresh.principal_variation, reused.principal_variation) << id;
+    }
+  }
+}
+
+// max_time runs from `started`: time spent before the call counts.
+TEST(SearchTest, TheClockRunsFromStarted) {
+  const Position pos = *SetupPosition("classic-2");
+  SearchLimits limits;
+  limits.max_time = absl::Milliseconds(100);
+  limits.started = absl::Now() - absl::Seconds(5);
+  const SearchResult result = Search(pos, limits);
+  EXPECT_TRUE(IsLegal(pos, result.best_move));
+  EXPECT_GE(result.elapsed, absl::Seconds(5));
+  EXPECT_LE(result.depth, 1);  // out of time at its first look at the clock
+}
+
 TEST(SearchTest, StopsPromptlyWhenCancelledFromAnotherThread) {
   const Position pos = *SetupPosition("classic-2");
   SearchLimits limits;

@@ -21,7 +21,7 @@ packages=(
   libsqlite3-dev           # SQLite 3.40: the embedded default session store
   # khetd's HTTP/JSON gateway and the web board:
   libboost1.81-dev         # Boost.Beast's HTTP parser on Boost.Asio: the gateway's event-driven server
-  libssl-dev               # OpenSSL: HTTPS on the gateway (gRPC brings its own TLS)
+  libssl-dev               # OpenSSL: HTTPS on the gateway, token hashes (gRPC brings its own TLS)
   openssl                  # the tests make their throwaway certificates with it
   libcpp-httplib-dev       # cpp-httplib 0.11: the HTTP client of tests and tools (never a server)
   nlohmann-json3-dev       # JSON for the compact view and tests' HTTP clients

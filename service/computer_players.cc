@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/time/clock.h"
+#include "service/search_tables.h"
 
 namespace khet {
 namespace {
@@ -14,16 +15,9 @@ constexpr absl::Duration kIdleWait = absl::Seconds(10);
 
 }  // namespace
 
-SearchFunction SearchOrDefault(SearchFunction search) {
-  if (search) return search;
-  return [](const Position& pos, const SearchLimits& limits,
-            const SearchStyle& style, const std::atomic<bool>* stop) {
-    return Search(pos, limits, style, stop);
-  };
-}
-
 ComputerPlayers::ComputerPlayers(Options options, DoneFunction done)
-    : search_(SearchOrDefault(std::move(options.search))),
+    : search_(SearchOrDefault(std::move(options.search),
+                              std::max(1, options.threads))),
       done_(std::move(done)) {
   const int threads = std::max(1, options.threads);
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Work(); });

@@ -29,9 +29,6 @@ using SearchFunction = std::function<SearchResult(
     const Position& pos, const SearchLimits& limits, const SearchStyle& style,
     const std::atomic<bool>* stop)>;
 
-// `search`, or khet::Search if it is empty.
-SearchFunction SearchOrDefault(SearchFunction search);
-
 // One move to find for one session.
 struct ComputerTurn {
   std::string session_id;
@@ -46,7 +43,7 @@ class ComputerPlayers {
  public:
   struct Options {
     int threads = 2;        // searches at once, over all sessions; >= 1
-    SearchFunction search;  // empty: khet::Search
+    SearchFunction search;  // empty: khet::Search with a table per thread
   };
 
   // Called on a worker thread, with no lock of this class held, when a

@@ -13,6 +13,7 @@
 #include "service/convert.h"
 #include "service/game_endings.h"
 #include "service/move_path.h"
+#include "service/search_tables.h"
 #include "service/seats.h"
 #include "service/service_core.h"
 #include "service/session_listing.h"
@@ -36,7 +37,7 @@ class SessionServiceImpl final : public SessionService {
         registry_(options.store, options.clock, limits_.max_sessions,
                   limits_.watcher_buffer),
         core_{&registry_, &limits_, options.random},
-        search_(SearchOrDefault(options.search)),
+        search_(SearchOrDefault(options.search, limits_.kept_search_tables)),
         suggestions_(core_, search_),
         computers_(core_, search_, options.log) {
     registry_.SetChangeHook(

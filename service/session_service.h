@@ -50,6 +50,10 @@ struct ServiceLimits {
   // After a computer move fails to be written, the computer tries again
   // this much later.
   absl::Duration computer_retry_delay = absl::Seconds(1);
+  // Transposition tables (32 MiB each) kept for the searches to reuse
+  // (service/search_tables.h): one per search at once is enough,
+  // computer_threads + max_concurrent_suggestions.
+  int kept_search_tables = 6;
 };
 
 struct ServiceOptions {

@@ -1,5 +1,5 @@
-// SHA-256 (FIPS 180-4), for storing token hashes instead of tokens, and a
-// constant-time comparison for checking them.
+// SHA-256 (FIPS 180-4, computed by OpenSSL's libcrypto), for storing token
+// hashes instead of tokens, and a constant-time comparison for checking them.
 #ifndef KHET_SERVICE_SHA256_H_
 #define KHET_SERVICE_SHA256_H_
 

@@ -121,6 +121,7 @@ absl::StatusOr<v1::SuggestMoveResponse> Suggestions::SuggestMove(
   const bool time_capped =
       limits.max_time == absl::ZeroDuration() || limits.max_time > allowed;
   limits = CapTime(limits, allowed);
+  limits.started = start;  // the slot, the thread and the table count
 
   KHET_ASSIGN_OR_RETURN(Slot slot, Reserve());
   absl::Status stopped_by;

@@ -1,0 +1,159 @@
+// Sessions: setups, colour schemes, create, get, list, delete, choose a
+// setup, reset and the board.
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "clients/khetctl/khetctl.h"
+
+namespace khet::ctl {
+
+absl::Status RulesFromFlags(const CommandLine& flags, v1::RuleOptions* rules) {
+  rules->set_both_pharaohs_hit_draws(flags.Switch("both_pharaohs_hit_draws"));
+  rules->set_automatic_repetition_draw(
+      flags.Switch("automatic_repetition_draw"));
+  absl::StatusOr<int64_t> ply_limit =
+      flags.GetInt("ply_limit", 0, 0, 1'000'000);
+  if (!ply_limit.ok()) return ply_limit.status();
+  rules->set_ply_limit(static_cast<int32_t>(*ply_limit));
+  return absl::OkStatus();
+}
+
+int SetupsCommand(const Invocation& call) {
+  return call.client.Call(
+      &v1::KhetService::Stub::ListSetups, v1::ListSetupsRequest(),
+      [](const v1::ListSetupsResponse& r) {
+        std::string out;
+        for (const v1::Setup& s : r.setups()) {
+          absl::StrAppend(
+              &out, absl::StrFormat("%-12s %-12s %s%s\n", s.id(), s.name(),
+                                    EditionName(s.edition()),
+                                    s.beam_splitter() ? ", Eye of Horus" : ""));
+        }
+        return out;
+      });
+}
+
+int SchemesCommand(const Invocation& call) {
+  return call.client.Call(
+      &v1::KhetService::Stub::ListColorSchemes, v1::ListColorSchemesRequest(),
+      [](const v1::ListColorSchemesResponse& r) {
+        std::string out;
+        for (const v1::ColorScheme& s : r.schemes()) {
+          absl::StrAppend(
+              &out, absl::StrFormat("%-10s %-32s silver %s  red %s  beam %s\n",
+                                    s.id(), s.name(), s.silver().hex(),
+                                    s.red().hex(), s.beam().hex()));
+        }
+        return out;
+      });
+}
+
+int CreateCommand(const Invocation& call) {
+  v1::CreateSessionRequest request;
+  request.set_name(call.flags.Get("name"));
+  request.set_setup_id(call.flags.Get("setup"));
+  request.set_position(call.flags.Get("position"));
+  if (absl::Status s = RulesFromFlags(call.flags, request.mutable_rules());
+      !s.ok()) {
+    return UsageError(s.message());
+  }
+  if (absl::Status s =
+          SettingsFromFlags(call.flags, request.mutable_settings());
+      !s.ok()) {
+    return UsageError(s.message());
+  }
+  return call.client.Call(&v1::KhetService::Stub::CreateSession, request,
+                          [](const v1::CreateSessionResponse& r) {
+                            return absl::StrCat(
+                                SessionText(r.session()),
+                                "owner token: ", r.owner_token(),
+                                "\n(keep it: it is shown only once)\n");
+                          });
+}
+
+int GetCommand(const Invocation& call) {
+  v1::GetSessionRequest request;
+  request.set_session_id(call.session);
+  return call.client.Call(&v1::KhetService::Stub::GetSession, request,
+                          SessionText);
+}
+
+int ListCommand(const Invocation& call) {
+  v1::ListSessionsRequest request;
+  absl::StatusOr<int64_t> page_size =
+      call.flags.GetInt("page_size", 0, 0, 1000);
+  if (!page_size.ok()) return UsageError(page_size.status().message());
+  request.set_page_size(static_cast<int32_t>(*page_size));
+  request.set_page_token(call.flags.Get("page_token"));
+  if (call.flags.Has("status")) {
+    const std::string status = absl::AsciiStrToLower(call.flags.Get("status"));
+    if (status == "waiting") {
+      request.set_status(v1::WAITING_FOR_PLAYERS);
+    } else if (status == "in_progress") {
+      request.set_status(v1::IN_PROGRESS);
+    } else if (status == "finished") {
+      request.set_status(v1::FINISHED);
+    } else {
+      return UsageError(absl::StrCat(
+          "--status=", status, ": must be waiting, in_progress or finished"));
+    }
+  }
+  return call.client.Call(
+      &v1::KhetService::Stub::ListSessions, request,
+      [](const v1::ListSessionsResponse& r) {
+        std::string out;
+        for (const v1::Session& s : r.sessions()) {
+          absl::StrAppend(
+              &out, absl::StrFormat("%-14s %-20s v%-5d %-12s %s\n", s.id(),
+                                    StatusName(s.status()), s.version(),
+                                    s.setup_id(), s.name()));
+        }
+        if (!r.next_page_token().empty()) {
+          absl::StrAppend(&out, "more: --page_token ", r.next_page_token(),
+                          "\n");
+        }
+        return out;
+      });
+}
+
+int DeleteCommand(const Invocation& call) {
+  v1::DeleteSessionRequest request;
+  request.set_session_id(call.session);
+  return call.client.Call(&v1::KhetService::Stub::DeleteSession, request,
+                          [&](const v1::DeleteSessionResponse&) {
+                            return absl::StrCat("deleted ", call.session, "\n");
+                          });
+}
+
+int SetupCommand(const Invocation& call) {
+  v1::ChooseSetupRequest request;
+  request.set_session_id(call.session);
+  request.set_setup_id(call.flags.Get("setup"));
+  request.set_position(call.flags.Get("position"));
+  if (absl::Status s = RulesFromFlags(call.flags, request.mutable_rules());
+      !s.ok()) {
+    return UsageError(s.message());
+  }
+  return call.client.Call(&v1::KhetService::Stub::ChooseSetup, request,
+                          SessionText);
+}
+
+int ResetCommand(const Invocation& call) {
+  v1::ResetGameRequest request;
+  request.set_session_id(call.session);
+  return call.client.Call(&v1::KhetService::Stub::ResetGame, request,
+                          SessionText);
+}
+
+int BoardCommand(const Invocation& call) {
+  v1::RenderBoardRequest request;
+  request.set_session_id(call.session);
+  request.set_without_laser(call.flags.Switch("without_laser"));
+  return call.client.Call(
+      &v1::KhetService::Stub::RenderBoard, request,
+      [](const v1::RenderBoardResponse& r) { return r.text(); });
+}
+
+}  // namespace khet::ctl
