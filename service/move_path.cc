@@ -1,5 +1,6 @@
 #include "service/move_path.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,8 +35,9 @@ absl::StatusOr<v1::MakeMoveResponse> MakeMoveIn(
   if (!request.request_id().empty()) {
     key = ReplyKey{request.request_id(), TokenHash(caller.token),
                    MoveRequestHash(request)};
-    KHET_ASSIGN_OR_RETURN(const v1::MakeMoveResponse* reply, s.FindReply(key));
-    if (reply != nullptr) return *reply;
+    KHET_ASSIGN_OR_RETURN(std::optional<v1::MakeMoveResponse> reply,
+                          s.FindReply(key));
+    if (reply.has_value()) return *std::move(reply);
   }
   if (request.has_expected_version() &&
       request.expected_version() != s.version()) {
@@ -95,7 +97,9 @@ absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
                                               SessionEntry& entry, Color color,
                                               Move move, const ReplyKey& key) {
   const int64_t version = entry.session.version();
-  Session next = entry.session;
+  // Played in place (no copy of the session): an illegal move changes
+  // nothing, and a failed write reads the session back (CommitInPlace).
+  Session& next = entry.session;
   KHET_ASSIGN_OR_RETURN(PlayedMove played,
                         next.Play(move, core.registry->clock()->Now()));
 
@@ -135,8 +139,7 @@ absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
   if (!key.request_id.empty()) {
     next.KeepReply(key, reply, core.limits->max_replies_kept);
   }
-  KHET_RETURN_IF_ERROR(
-      core.registry->Commit(entry, std::move(next), std::move(events)));
+  KHET_RETURN_IF_ERROR(core.registry->CommitInPlace(entry, std::move(events)));
   return reply;
 }
 

@@ -317,13 +317,13 @@ void Session::KeepReply(const ReplyKey& key, const v1::MakeMoveResponse& reply,
   r->set_request_id(key.request_id);
   r->set_token_hash(key.token_hash);
   r->set_request_hash(key.request_hash);
-  *r->mutable_response() = reply;
+  reply.SerializeToString(r->mutable_response());
   auto* replies = state_.mutable_recent_replies();
   const int excess = replies->size() - std::max(keep, 0);
   if (excess > 0) replies->DeleteSubrange(0, excess);
 }
 
-absl::StatusOr<const v1::MakeMoveResponse*> Session::FindReply(
+absl::StatusOr<std::optional<v1::MakeMoveResponse>> Session::FindReply(
     const ReplyKey& key) const {
   for (const store::StoredReply& r : state_.recent_replies()) {
     if (r.request_id() != key.request_id) continue;
@@ -332,7 +332,13 @@ absl::StatusOr<const v1::MakeMoveResponse*> Session::FindReply(
     const bool same_request =
         ConstantTimeEquals(r.request_hash(), key.request_hash);
     if (same_caller && same_request && !r.token_hash().empty()) {
-      return &r.response();
+      v1::MakeMoveResponse reply;
+      if (!reply.ParseFromString(r.response())) {
+        return absl::InternalError(absl::StrCat(
+            "the kept reply to request_id ", QuoteInput(key.request_id),
+            " of session \"", id(), "\" does not parse"));
+      }
+      return reply;
     }
     return absl::InvalidArgumentError(absl::StrCat(
         "request_id ", QuoteInput(key.request_id),
@@ -340,7 +346,7 @@ absl::StatusOr<const v1::MakeMoveResponse*> Session::FindReply(
         "caller, move or expected_version); a retry repeats its request "
         "exactly, a new move needs a new request_id"));
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 v1::Session Session::ToProto() const {

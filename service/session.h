@@ -115,10 +115,10 @@ class Session {
   void KeepReply(const ReplyKey& key, const v1::MakeMoveResponse& reply,
                  int keep);
   // The kept answer to key.request_id if it was kept for the same caller
-  // and request; nullptr if none is kept (in this game). INVALID_ARGUMENT
+  // and request; nullopt if none is kept (in this game). INVALID_ARGUMENT
   // naming the request_id if it was kept for another caller or another
-  // request.
-  absl::StatusOr<const v1::MakeMoveResponse*> FindReply(
+  // request; INTERNAL if the kept answer does not parse.
+  absl::StatusOr<std::optional<v1::MakeMoveResponse>> FindReply(
       const ReplyKey& key) const;
 
   // ---- Views ----

@@ -86,6 +86,7 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(
     if (after.has_value() && !after->Before(key)) continue;
     MutexLock lock(&entry->mu);
     if (entry->deleted) continue;
+    if (entry->lost && !core.registry->Fresh(*entry).ok()) continue;
     if (request.status() != v1::GAME_STATUS_UNSPECIFIED &&
         entry->session.status() != request.status()) {
       continue;

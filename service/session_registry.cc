@@ -162,6 +162,15 @@ absl::StatusOr<std::shared_ptr<SessionEntry>> SessionRegistry::Adopt(
 
 absl::Status SessionRegistry::Fresh(SessionEntry& entry) {
   if (entry.deleted) return NoSession(entry.id);
+  if (entry.lost) {
+    if (absl::Status back = ReadBack(entry); !back.ok()) {
+      return absl::UnavailableError(absl::StrCat(
+          "session \"", entry.id,
+          "\" could not be read back from the store after a failed write: ",
+          back.message()));
+    }
+    if (entry.deleted) return NoSession(entry.id);
+  }
   if (!shared_) return absl::OkStatus();
   KHET_RETURN_IF_ERROR(Refresh(entry));
   if (entry.deleted) return NoSession(entry.id);
@@ -192,9 +201,8 @@ v1::Event SessionRegistry::NewEvent(const Session& s, int64_t version) const {
   return e;
 }
 
-absl::Status SessionRegistry::Commit(SessionEntry& entry, Session next,
-                                     std::vector<v1::Event> events) {
-  const int64_t old_version = entry.session.version();
+absl::Status SessionRegistry::Write(Session& next, int64_t old_version,
+                                    std::vector<v1::Event>& events) {
   std::vector<EventRecord> records;
   records.reserve(events.size());
   const v1::Event stamp = NewEvent(next, 0);
@@ -206,10 +214,50 @@ absl::Status SessionRegistry::Commit(SessionEntry& entry, Session next,
     records.push_back({e.version(), e.SerializeAsString()});
   }
   next.set_version(old_version + static_cast<int64_t>(events.size()));
-  KHET_RETURN_IF_ERROR(store_->Update(RecordOf(next), old_version, records));
+  return store_->Update(RecordOf(next), old_version, records);
+}
+
+absl::Status SessionRegistry::Commit(SessionEntry& entry, Session next,
+                                     std::vector<v1::Event> events) {
+  KHET_RETURN_IF_ERROR(Write(next, entry.session.version(), events));
   entry.session = std::move(next);
   entry.hub->Publish(events);
   change_hook_(entry);
+  return absl::OkStatus();
+}
+
+absl::Status SessionRegistry::CommitInPlace(SessionEntry& entry,
+                                            std::vector<v1::Event> events) {
+  const int64_t old_version = entry.session.version();
+  if (absl::Status written = Write(entry.session, old_version, events);
+      !written.ok()) {
+    entry.session.set_version(old_version);
+    entry.lost = true;
+    ReadBack(entry).IgnoreError();  // else the next Fresh tries again
+    return written;
+  }
+  entry.hub->Publish(events);
+  change_hook_(entry);
+  return absl::OkStatus();
+}
+
+absl::Status SessionRegistry::ReadBack(SessionEntry& entry) {
+  absl::StatusOr<SessionRecord> record = store_->Get(entry.id);
+  if (absl::IsNotFound(record.status())) {
+    entry.lost = false;
+    Forget(entry);
+    return absl::OkStatus();
+  }
+  if (!record.ok()) return record.status();
+  if (record->version > entry.session.version() && catch_up_ != nullptr) {
+    // Another replica wrote meanwhile: catch up, publishing its events.
+    KHET_RETURN_IF_ERROR(catch_up_->Refresh(entry));
+    entry.lost = false;
+    return absl::OkStatus();
+  }
+  KHET_ASSIGN_OR_RETURN(Session session, SessionFromRecord(*record));
+  entry.session = std::move(session);
+  entry.lost = false;
   return absl::OkStatus();
 }
 

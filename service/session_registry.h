@@ -40,6 +40,9 @@ struct SessionEntry {
   Session session ABSL_GUARDED_BY(mu);
   // Gone from the store: requests answer NOT_FOUND, watchers have ended.
   bool deleted ABSL_GUARDED_BY(mu) = false;
+  // Changed in place by a change whose write failed, and not yet read back
+  // from the store: `session` is not to be trusted (see CommitInPlace).
+  bool lost ABSL_GUARDED_BY(mu) = false;
 };
 
 // NOT_FOUND naming the (quoted) id.
@@ -84,7 +87,8 @@ class SessionRegistry {
 
   // NOT_FOUND for a deleted session. On a shared store, first brings the
   // session up to the stored one: no request acts on a copy older than the
-  // store's at the time it began.
+  // store's at the time it began. A lost session is read back first;
+  // UNAVAILABLE while that fails.
   absl::Status Fresh(SessionEntry& entry)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
@@ -99,6 +103,15 @@ class SessionRegistry {
   // hook. On error nothing changes.
   absl::Status Commit(SessionEntry& entry, Session next,
                       std::vector<v1::Event> events)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+
+  // Commit for a session already changed in place from its stored version
+  // (entry.session.version() not yet raised), which saves the move path a
+  // copy of the whole session per move. On a failed write the session is
+  // read back from the store (publishing what other replicas wrote
+  // meanwhile); if that fails too the entry is lost until a later Fresh
+  // reads it back. Returns the write's error.
+  absl::Status CommitInPlace(SessionEntry& entry, std::vector<v1::Event> events)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
   // Deletes the session from the store, then forgets it.
@@ -164,6 +177,17 @@ class SessionRegistry {
   v1::Event NewEvent(const Session& s, int64_t version) const;
 
  private:
+  // Numbers and stamps the events after `old_version`, raises next's
+  // version past them and writes both, expecting `old_version` in the
+  // store. The records written are returned through the events.
+  absl::Status Write(Session& next, int64_t old_version,
+                     std::vector<v1::Event>& events);
+
+  // After a write from an in-place change failed: the stored session back
+  // in the entry (see CommitInPlace).
+  absl::Status ReadBack(SessionEntry& entry)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+
   static absl::Status StatusOf(const absl::Status& s) { return s; }
   template <typename T>
   static absl::Status StatusOf(const absl::StatusOr<T>& s) {

@@ -1842,6 +1842,51 @@ TEST(SessionServiceStoreFailureTest, AFailedWriteChangesNothing) {
   EXPECT_EQ(played->version(), before.version() + 1);
 }
 
+// A move is played on the session in place; when its write fails and the
+// session cannot be read back either, the session answers UNAVAILABLE
+// (never the unwritten move) until the store can be read again.
+TEST_F(SessionServiceTest, AMoveWhoseWriteFailsIsNeverSeen) {
+  FlakyStore store;
+  ServiceOptions options;
+  options.store = &store;
+  std::unique_ptr<SessionService> service = *SessionService::Create(options);
+  v1::CreateSessionRequest create;
+  create.set_name("flaky");
+  const v1::CreateSessionResponse created = *service->CreateSession(create);
+  const std::string id = created.session().id();
+  v1::JoinSeatRequest join;
+  join.set_session_id(id);
+  join.set_player_name("alice");
+  const std::string silver = service->JoinSeat(join)->player_token();
+  join.set_player_name("bob");
+  ASSERT_TRUE(service->JoinSeat(join).ok());
+  v1::GetSessionRequest get;
+  get.set_session_id(id);
+  const v1::Session before = *service->GetSession(get);
+
+  store.fail_writes = true;
+  store.fail_reads = true;
+  v1::MakeMoveRequest move;
+  move.set_session_id(id);
+  move.mutable_move()->set_notation("j1L");
+  EXPECT_ERROR(service->MakeMove(move, As(silver)), kUnavailable,
+               "disk on fire");
+  EXPECT_ERROR(service->GetSession(get), kUnavailable, "read back");
+  EXPECT_ERROR(service->MakeMove(move, As(silver)), kUnavailable, "read back");
+  EXPECT_EQ(service->ListSessions({})->sessions_size(), 0);
+
+  store.fail_reads = false;
+  EXPECT_EQ(service->GetSession(get)->DebugString(), before.DebugString());
+  EXPECT_ERROR(service->MakeMove(move, As(silver)), kUnavailable,
+               "disk on fire");
+  EXPECT_EQ(service->GetSession(get)->DebugString(), before.DebugString());
+  store.fail_writes = false;
+  absl::StatusOr<v1::MakeMoveResponse> played =
+      service->MakeMove(move, As(silver));
+  ASSERT_TRUE(played.ok()) << played.status();
+  EXPECT_EQ(played->version(), before.version() + 1);
+}
+
 TEST_F(SessionServiceTest, TokensNeverAppearInSessionsEventsOrState) {
   const Board b = NewBoard();
   std::vector<std::string> tokens = {b.owner, b.silver, b.red};

@@ -42,6 +42,7 @@ class FakeRandom final : public RandomSource {
 class FlakyStore final : public SessionStore {
  public:
   std::atomic<bool> fail_writes{false};
+  std::atomic<bool> fail_reads{false};  // Get only
   MemoryStore inner;
 
   absl::Status Create(const SessionRecord& record,
@@ -59,6 +60,7 @@ class FlakyStore final : public SessionStore {
     return inner.Delete(id);
   }
   absl::StatusOr<SessionRecord> Get(std::string_view id) override {
+    if (fail_reads) return absl::UnavailableError("disk unreadable");
     return inner.Get(id);
   }
   absl::StatusOr<std::vector<SessionRecord>> LoadAll() override {

@@ -1,0 +1,126 @@
+// The cost of one MakeMove in the service core alone (no gRPC, no HTTP), on
+// the memory store: random legal moves from the Classic 2 start, given in
+// notation with a request_id as clients send them, with 0 or 8 watchers
+// reading every event. A game that ends or reaches 200 plies is reset and
+// both seats taken again outside the measured time.
+//   build/release/service/move_path_benchmark
+// Prints Google Benchmark's lines (time per move); asserts nothing.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "benchmark/benchmark.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/play.h"
+#include "engine/setups.h"
+#include "service/session_service.h"
+#include "service/store/memory_store.h"
+
+namespace khet {
+namespace {
+
+constexpr int kPlyLimit = 200;
+
+class Table {
+ public:
+  explicit Table(int watchers) {
+    ServiceOptions options;
+    options.store = &store_;
+    service_ = *SessionService::Create(options);
+    v1::CreateSessionRequest create;
+    create.set_name("bench");
+    auto created = service_->CreateSession(create);
+    session_id_ = created->session().id();
+    owner_ = Caller{created->owner_token()};
+    for (int i = 0; i < watchers; ++i) {
+      v1::WatchRequest watch;
+      watch.set_session_id(session_id_);
+      streams_.push_back(*service_->Watch(watch));
+    }
+    NewGame();
+  }
+
+  // Plays one random legal move; false if the game needs a reset.
+  bool PlayOne() {
+    MoveList moves;
+    GenerateMoves(pos_, &moves);
+    const khet::Move move = moves.moves[rng_() % moves.size];
+    v1::MakeMoveRequest request;
+    request.set_session_id(session_id_);
+    request.mutable_move()->set_notation(FormatMove(pos_, move));
+    request.set_request_id(absl::StrCat("m", ++count_));
+    const Caller& mover = tokens_[static_cast<int>(pos_.side_to_move())];
+    auto reply = service_->MakeMove(request, mover);
+    if (!reply.ok()) std::abort();
+    benchmark::DoNotOptimize(reply);
+    const bool hit = MakeMove(&pos_, move) != 0;
+    for (auto& stream : streams_) {
+      while (true) {
+        auto next = stream->Next(absl::ZeroDuration());
+        if (!next.ok()) std::abort();
+        if (!next->has_value()) break;
+        benchmark::DoNotOptimize(*next);
+      }
+    }
+    return !hit && ++plies_ < kPlyLimit;
+  }
+
+  void NewGame() {
+    if (plies_ > 0) {
+      v1::ResetGameRequest reset;
+      reset.set_session_id(session_id_);
+      if (!service_->ResetGame(reset, owner_).ok()) std::abort();
+    }
+    for (int i = 0; i < 2; ++i) {
+      v1::JoinSeatRequest join;
+      join.set_session_id(session_id_);
+      join.set_player_name(i == 0 ? "Silver" : "Red");
+      join.set_color(i == 0 ? v1::SILVER : v1::RED);
+      auto joined = service_->JoinSeat(join);
+      if (!joined.ok()) std::abort();
+      tokens_[i] = Caller{joined->player_token()};
+    }
+    pos_ = *SetupPosition("classic-2");
+    plies_ = 0;
+    for (auto& stream : streams_) {
+      while (stream->Next(absl::ZeroDuration())->has_value()) {
+      }
+    }
+  }
+
+ private:
+  MemoryStore store_;
+  std::unique_ptr<SessionService> service_;
+  std::string session_id_;
+  Caller owner_;
+  Caller tokens_[2];
+  std::vector<std::unique_ptr<EventStream>> streams_;
+  Position pos_;
+  int plies_ = 0;
+  int64_t count_ = 0;
+  std::mt19937_64 rng_{7};
+};
+
+void BM_MakeMove(benchmark::State& state) {
+  Table table(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    if (!table.PlayOne()) {
+      state.PauseTiming();
+      table.NewGame();
+      state.ResumeTiming();
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_MakeMove)->ArgName("watchers")->Arg(0)->Arg(8)->MinTime(2.0);
+
+}  // namespace
+}  // namespace khet
+
+BENCHMARK_MAIN();
