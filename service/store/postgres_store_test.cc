@@ -103,8 +103,11 @@ TEST_F(PostgresStoreTest, MigratesOnceEvenWhenOpenedConcurrently) {
   EXPECT_EQ(opened, kOpeners);
   // Exactly one row per migration: a second one would violate the key.
   KHET_EXPECT_OK(RunSql(
-      "DO $$ BEGIN IF (SELECT count(*) FROM schema_migrations) <> 1 THEN "
-      "RAISE EXCEPTION 'migrations recorded more than once'; END IF; END $$"));
+      absl::StrCat("DO $$ BEGIN IF (SELECT count(*) FROM schema_migrations) "
+                   "<> ",
+                   PostgresStore::kSchemaVersion,
+                   " THEN RAISE EXCEPTION 'migrations recorded more than "
+                   "once'; END IF; END $$")));
   std::unique_ptr<PostgresStore> store = OpenStore();
   ASSERT_NE(store, nullptr);
   KHET_EXPECT_OK(store->Create({"a", 0, "s"}, {}));
@@ -115,7 +118,7 @@ TEST_F(PostgresStoreTest, RefusesADatabaseWithANewerSchema) {
   KHET_ASSERT_OK(RunSql("INSERT INTO schema_migrations (version) VALUES (99)"));
   EXPECT_THAT(PostgresStore::Open(db_->conninfo()),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "schema migration 99, newer than this build's 1"));
+                       "schema migration 99, newer than this build's 2"));
 }
 
 TEST_F(PostgresStoreTest, UnreachableServerIsUnavailable) {
@@ -202,14 +205,17 @@ TEST_F(PostgresStoreTest, LostConnectionsAreOpenedAgain) {
   Changes changes;
   store->SetChangeListener(changes.Listener());
   KHET_ASSERT_OK(store->Create({"a", 0, "s"}, {}));
+  // Each ended connection's server process has exited when this returns
+  // (pg_terminate_backend waits up to 10 s for it).
   auto end_other_connections = [&] {
-    return RunSql(
-        absl::StrCat("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                     "WHERE datname = '",
-                     db_->name(), "' AND pid <> pg_backend_pid()"));
+    return RunSql(absl::StrCat(
+        "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity "
+        "WHERE datname = '",
+        db_->name(), "' AND pid <> pg_backend_pid()"));
   };
   // The pool's idle connection and the listener's are ended: a read runs
-  // again on a new connection, and so does a write found so at BEGIN.
+  // again on a new connection, and so does a write that finds it ended
+  // before sending anything.
   KHET_ASSERT_OK(end_other_connections());
   absl::StatusOr<SessionRecord> got = store->Get("a");
   KHET_ASSERT_OK(got);
