@@ -310,6 +310,7 @@ struct PostgresStore::PendingWrite {
   // Set by the batch that carried the write, before `done`.
   absl::Status status;
   bool done = false;  // under write_mu_
+  CondVar woken;      // done, or it may lead a batch
 };
 
 // One libpq connection and the statements prepared on it. Used by one
@@ -661,7 +662,7 @@ absl::Status PostgresStore::Commit(PendingWrite& write) {
   queue_.push_back(&write);
   while (!write.done) {
     if (queue_.empty() || committing_ >= batches_in_flight_) {
-      write_changed_.WaitWithTimeout(&write_mu_, absl::Seconds(1));
+      write.woken.WaitWithTimeout(&write_mu_, absl::Seconds(1));
       continue;
     }
     // Lead a batch: the queue's oldest writes, this one's or not.
@@ -675,8 +676,12 @@ absl::Status PostgresStore::Commit(PendingWrite& write) {
     CommitBatch(batch);
     write_mu_.Lock();
     --committing_;
-    for (PendingWrite* w : batch) w->done = true;
-    write_changed_.SignalAll();
+    for (PendingWrite* w : batch) {
+      w->done = true;
+      w->woken.Signal();
+    }
+    // A batch may start: the oldest queued write leads it.
+    if (!queue_.empty()) queue_.front()->woken.Signal();
   }
   write_mu_.Unlock();
   return write.status;

@@ -167,7 +167,6 @@ class PostgresStore final : public SessionStore {
   int open_slots_ ABSL_GUARDED_BY(pool_mu_) = 0;  // not yet handed out
 
   Mutex write_mu_;
-  CondVar write_changed_;  // a batch finished
   std::deque<PendingWrite*> queue_ ABSL_GUARDED_BY(write_mu_);
   int committing_ ABSL_GUARDED_BY(write_mu_) = 0;  // batches in flight
 
