@@ -672,6 +672,10 @@ absl::Status PostgresStore::Commit(PendingWrite& write) {
       queue_.pop_front();
     }
     ++committing_;
+    // More than a batch was queued: the rest may start another now.
+    if (!queue_.empty() && committing_ < batches_in_flight_) {
+      queue_.front()->woken.Signal();
+    }
     write_mu_.Unlock();
     CommitBatch(batch);
     write_mu_.Lock();
