@@ -3,8 +3,10 @@
 #include <libpq-fe.h>
 #include <poll.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <iterator>
 #include <utility>
 
@@ -34,8 +36,102 @@ CREATE TABLE khet_events (
   PRIMARY KEY (session_id, version)
 );
 )sql",
+    // 2: each write is one statement, a call of one of these functions.
+    // Each returns (code, stored): 0 done; 1 no such session; 2 the session
+    // is at version `stored`, not the expected one; 3 the first new event
+    // does not follow the log's last version, `stored`; 4 the id is taken.
+    // They change nothing unless the code is 0, and then notify the channel
+    // (PostgresStore::kChannel) of the change, delivered at commit.
+    R"sql(
+CREATE FUNCTION khet_create(p_id text, p_version bigint, p_state bytea,
+                            p_event_versions bigint[], p_events bytea[],
+                            OUT code bigint, OUT stored bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+  stored := 0;
+  INSERT INTO khet_sessions (id, version, state, updated_at)
+  VALUES (p_id, p_version, p_state, now()) ON CONFLICT (id) DO NOTHING;
+  IF NOT FOUND THEN
+    code := 4;
+    RETURN;
+  END IF;
+  -- A deleted session's events went with it, so the log is empty.
+  INSERT INTO khet_events (session_id, version, event)
+  SELECT p_id, u.v, u.e FROM unnest(p_event_versions, p_events) AS u(v, e);
+  PERFORM pg_notify('khet_session_changes', p_version || ' ' || p_id);
+  code := 0;
+  stored := p_version;
+END
+$$;
+
+CREATE FUNCTION khet_update(p_id text, p_expected bigint, p_version bigint,
+                            p_state bytea, p_event_versions bigint[],
+                            p_events bytea[],
+                            OUT code bigint, OUT stored bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+  SELECT s.version INTO stored FROM khet_sessions s WHERE s.id = p_id
+  FOR UPDATE;
+  IF NOT FOUND THEN
+    code := 1;
+    stored := 0;
+    RETURN;
+  END IF;
+  IF stored <> p_expected THEN
+    code := 2;
+    RETURN;
+  END IF;
+  IF cardinality(p_event_versions) > 0 THEN
+    SELECT coalesce(max(e.version), 0) INTO stored FROM khet_events e
+    WHERE e.session_id = p_id;
+    IF p_event_versions[1] <= stored THEN
+      code := 3;
+      RETURN;
+    END IF;
+  END IF;
+  UPDATE khet_sessions SET version = p_version, state = p_state,
+                           updated_at = now()
+  WHERE id = p_id;
+  INSERT INTO khet_events (session_id, version, event)
+  SELECT p_id, u.v, u.e FROM unnest(p_event_versions, p_events) AS u(v, e);
+  PERFORM pg_notify('khet_session_changes', p_version || ' ' || p_id);
+  code := 0;
+  stored := p_version;
+END
+$$;
+
+CREATE FUNCTION khet_delete(p_id text, OUT code bigint, OUT stored bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+  stored := 0;
+  DELETE FROM khet_sessions WHERE id = p_id;
+  IF NOT FOUND THEN
+    code := 1;
+    RETURN;
+  END IF;
+  DELETE FROM khet_events WHERE session_id = p_id;
+  PERFORM pg_notify('khet_session_changes', 'deleted ' || p_id);
+  code := 0;
+END
+$$;
+)sql",
 };
 static_assert(std::size(kMigrations) == PostgresStore::kSchemaVersion);
+
+// The result codes of migration 2's functions.
+enum WriteCode : int64_t {
+  kDone = 0,
+  kNoSession = 1,
+  kOtherVersion = 2,
+  kEventsDoNotFollow = 3,
+  kIdTaken = 4,
+};
+
+// At most this many batches commit at once. PostgreSQL commits
+// transactions that NOTIFY one at a time (a lock held through the commit's
+// log flush), so more batches at once would only be smaller; with two, one
+// batch's statements run while the other's commit flushes.
+constexpr int kBatchesInFlight = 2;
 
 // The advisory lock key that serialises migrations ("KHET").
 constexpr int64_t kMigrationLock = 0x4b484554;
@@ -48,25 +144,15 @@ struct StatementText {
 };
 constexpr StatementText kStatements[] = {
     {"get", "SELECT version, state FROM khet_sessions WHERE id = $1", 1},
-    {"lock",
-     "SELECT s.version, (SELECT coalesce(max(e.version), 0) FROM khet_events e "
-     "WHERE e.session_id = s.id) FROM khet_sessions s WHERE s.id = $1 "
-     "FOR UPDATE OF s",
-     1},
+    {"create",
+     "SELECT code, stored FROM khet_create($1::text, $2::bigint, $3::bytea, "
+     "$4::bigint[], $5::bytea[])",
+     5},
     {"update",
-     "UPDATE khet_sessions SET version = $2, state = $3, updated_at = now() "
-     "WHERE id = $1",
-     3},
-    {"insert_session",
-     "INSERT INTO khet_sessions (id, version, state, updated_at) "
-     "VALUES ($1, $2, $3, now()) ON CONFLICT (id) DO NOTHING",
-     3},
-    {"insert_event",
-     "INSERT INTO khet_events (session_id, version, event) VALUES ($1, $2, $3)",
-     3},
-    {"delete_session", "DELETE FROM khet_sessions WHERE id = $1", 1},
-    {"delete_events", "DELETE FROM khet_events WHERE session_id = $1", 1},
-    {"notify", "SELECT pg_notify($1, $2)", 2},
+     "SELECT code, stored FROM khet_update($1::text, $2::bigint, $3::bigint, "
+     "$4::bytea, $5::bigint[], $6::bytea[])",
+     6},
+    {"delete", "SELECT code, stored FROM khet_delete($1::text)", 1},
     {"load_all", "SELECT id, version, state FROM khet_sessions ORDER BY id", 0},
     {"versions", "SELECT id, version FROM khet_sessions", 0},
     {"events_after",
@@ -93,13 +179,47 @@ absl::StatusCode CodeFor(const std::string& sqlstate) {
   return absl::StatusCode::kInternal;
 }
 
-// A parameter: text (ids, numbers as decimal) or binary (bytea).
-struct Param {
-  std::string_view bytes;
-  bool binary = false;
-};
-Param Text(std::string_view text) { return Param{text, false}; }
-Param Binary(std::string_view bytes) { return Param{bytes, true}; }
+void AppendInt32(std::string& out, uint32_t value) {
+  for (int shift = 24; shift >= 0; shift -= 8) {
+    out.push_back(static_cast<char>(value >> shift & 0xff));
+  }
+}
+
+// A one-dimensional array in PostgreSQL's binary format (array_recv):
+// dimensions, no nulls, the element type, then each element's length and
+// bytes. `element` appends element i's bytes.
+template <typename Element>
+std::string BinaryArray(uint32_t element_type, size_t count,
+                        const Element& element) {
+  std::string out;
+  AppendInt32(out, count > 0 ? 1 : 0);  // dimensions
+  AppendInt32(out, 0);                  // no nulls
+  AppendInt32(out, element_type);
+  if (count == 0) return out;
+  AppendInt32(out, static_cast<uint32_t>(count));
+  AppendInt32(out, 1);  // lower bound
+  for (size_t i = 0; i < count; ++i) element(out, i);
+  return out;
+}
+
+constexpr uint32_t kByteaOid = 17;
+constexpr uint32_t kInt8Oid = 20;
+
+// The events' versions as bigint[] and their bytes as bytea[].
+std::string EventVersions(absl::Span<const EventRecord> events) {
+  return BinaryArray(kInt8Oid, events.size(), [&](std::string& out, size_t i) {
+    AppendInt32(out, 8);
+    const uint64_t v = static_cast<uint64_t>(events[i].version);
+    AppendInt32(out, static_cast<uint32_t>(v >> 32));
+    AppendInt32(out, static_cast<uint32_t>(v));
+  });
+}
+std::string EventBytes(absl::Span<const EventRecord> events) {
+  return BinaryArray(kByteaOid, events.size(), [&](std::string& out, size_t i) {
+    AppendInt32(out, static_cast<uint32_t>(events[i].event.size()));
+    out += events[i].event;
+  });
+}
 
 }  // namespace
 
@@ -127,6 +247,70 @@ class PostgresStore::Result {
 
  private:
   PGresult* result_;
+};
+
+// A Create, Update or Delete waiting to be committed: the call of its
+// function with its parameters, and then its outcome.
+struct PostgresStore::PendingWrite {
+  PendingWrite(const char* statement_name, std::string_view session_id,
+               const char* what)
+      : statement(statement_name), id(session_id), doing(what) {}
+
+  void AddText(std::string text) {
+    owned.push_back(std::move(text));
+    values.push_back(owned.back().c_str());
+    lengths.push_back(static_cast<int>(owned.back().size()));
+    formats.push_back(0);
+  }
+  // `bytes` must outlive the write (the caller's record does).
+  void AddBinary(std::string_view bytes) {
+    values.push_back(bytes.empty() ? "" : bytes.data());
+    lengths.push_back(static_cast<int>(bytes.size()));
+    formats.push_back(1);
+  }
+  void AddOwnedBinary(std::string bytes) {
+    owned.push_back(std::move(bytes));
+    AddBinary(owned.back());
+  }
+
+  // The status for the function's result (see migration 2).
+  absl::Status Outcome(int64_t code, int64_t stored) const {
+    switch (code) {
+      case kDone:
+        return absl::OkStatus();
+      case kNoSession:
+        return NotFound(id);
+      case kOtherVersion:
+        return absl::AbortedError(absl::StrCat("session \"", id,
+                                               "\" is at version ", stored,
+                                               ", not ", expected_version));
+      case kEventsDoNotFollow: {
+        absl::Status invalid = CheckNewEvents(id, stored, events);
+        if (!invalid.ok()) return invalid;
+        break;
+      }
+      case kIdTaken:
+        return absl::AlreadyExistsError(
+            absl::StrCat("session \"", id, "\" already exists"));
+    }
+    return absl::InternalError(absl::StrCat("postgres: unexpected result (",
+                                            code, ", ", stored, ") of ",
+                                            statement, " for \"", id, "\""));
+  }
+
+  const char* const statement;  // a name in kStatements
+  const std::string id;
+  const char* const doing;               // for error messages
+  int64_t expected_version = 0;          // Update's
+  absl::Span<const EventRecord> events;  // for code 3's message
+  std::deque<std::string> owned;         // what `values` points at
+  std::vector<const char*> values;
+  std::vector<int> lengths;
+  std::vector<int> formats;
+  // Set by the batch that carried the write, before `done`.
+  absl::Status status;
+  bool done = false;  // under write_mu_
+  CondVar woken;      // done, or it may lead a batch
 };
 
 // One libpq connection and the statements prepared on it. Used by one
@@ -159,7 +343,7 @@ class PostgresStore::Connection {
 
   PGconn* conn() const { return conn_; }
   // False once the server connection was lost; the pool then drops it.
-  bool usable() const { return PQstatus(conn_) == CONNECTION_OK; }
+  bool usable() const { return !broken_ && PQstatus(conn_) == CONNECTION_OK; }
 
   // Runs SQL without parameters (BEGIN, COMMIT, DDL, LISTEN).
   absl::StatusOr<Result> Exec(const char* sql, std::string_view doing) {
@@ -169,45 +353,127 @@ class PostgresStore::Connection {
   }
 
   // Runs the prepared statement `name` (preparing every statement on first
-  // use) with text or binary parameters; results come in binary.
+  // use) with text parameters (ids, numbers as decimal); results come in
+  // binary.
   absl::StatusOr<Result> Run(const char* name,
-                             std::initializer_list<Param> params,
+                             std::initializer_list<std::string_view> params,
                              std::string_view doing) {
-    if (!prepared_) {
-      for (const StatementText& s : kStatements) {
-        Result result(PQprepare(conn_, s.name, s.sql, s.params, nullptr));
-        if (absl::Status status =
-                Check(result, absl::StrCat("prepare ", s.name));
-            !status.ok()) {
-          return status;
-        }
-      }
-      prepared_ = true;
-    }
-    std::vector<const char*> values;
-    std::vector<int> lengths;
-    std::vector<int> formats;
-    for (const Param& p : params) {
-      values.push_back(p.bytes.empty() ? "" : p.bytes.data());
-      lengths.push_back(static_cast<int>(p.bytes.size()));
-      formats.push_back(p.binary ? 1 : 0);
-    }
+    KHET_RETURN_IF_ERROR(Prepare());
     // Text parameters need a terminating NUL: copy them.
-    std::vector<std::string> texts;
-    texts.reserve(values.size());
-    size_t i = 0;
-    for (const Param& p : params) {
-      if (!p.binary) {
-        texts.emplace_back(p.bytes);
-        values[i] = texts.back().c_str();
-      }
-      ++i;
-    }
+    std::vector<std::string> texts(params.begin(), params.end());
+    std::vector<const char*> values;
+    for (const std::string& text : texts) values.push_back(text.c_str());
     Result result(PQexecPrepared(conn_, name, static_cast<int>(values.size()),
-                                 values.data(), lengths.data(), formats.data(),
+                                 values.data(), /*paramLengths=*/nullptr,
+                                 /*paramFormats=*/nullptr,
                                  /*resultFormat=*/1));
     KHET_RETURN_IF_ERROR(Check(result, doing));
     return result;
+  }
+
+  // Prepares every statement, once.
+  absl::Status Prepare() {
+    if (prepared_) return absl::OkStatus();
+    for (const StatementText& s : kStatements) {
+      Result result(PQprepare(conn_, s.name, s.sql, s.params, nullptr));
+      KHET_RETURN_IF_ERROR(Check(result, absl::StrCat("prepare ", s.name)));
+    }
+    prepared_ = true;
+    return absl::OkStatus();
+  }
+
+  // False if the server is found to have ended the connection while it was
+  // idle (it then has sent an error and closed the socket).
+  bool StillOpen() {
+    // The error comes first, the end of the stream after it: a few reads.
+    for (int read = 0; read < 4 && usable(); ++read) {
+      pollfd fd{PQsocket(conn_), POLLIN, 0};
+      if (poll(&fd, 1, /*timeout_ms=*/0) <= 0) break;
+      if (PQconsumeInput(conn_) == 0) break;
+    }
+    return usable();
+  }
+
+  // Sends the writes' statements in one pipeline ending with one Sync, so
+  // that they run as one implicit transaction, committed (and flushed) once,
+  // in one round trip. On OK, outcomes[i] is write i's (code, stored). On an
+  // error every write was rolled back, or if the connection was lost their
+  // outcome is unknown, which the message says.
+  absl::Status Pipeline(absl::Span<PendingWrite* const> writes,
+                        std::vector<std::pair<int64_t, int64_t>>* outcomes) {
+    KHET_RETURN_IF_ERROR(Prepare());
+    if (PQenterPipelineMode(conn_) != 1) {
+      return absl::InternalError(
+          absl::StrCat("postgres: cannot enter pipeline mode: ",
+                       Trimmed(PQerrorMessage(conn_))));
+    }
+    absl::Status status;
+    bool sent = true;
+    for (const PendingWrite* w : writes) {
+      sent = sent &&
+             PQsendQueryPrepared(conn_, w->statement,
+                                 static_cast<int>(w->values.size()),
+                                 w->values.data(), w->lengths.data(),
+                                 w->formats.data(), /*resultFormat=*/1) == 1;
+    }
+    sent = sent && PQpipelineSync(conn_) == 1;
+    if (!sent) {
+      // Nothing is left to read reliably: the connection is not reused.
+      broken_ = true;
+      return absl::UnavailableError(absl::StrCat(
+          "postgres: cannot send the writes: ", Trimmed(PQerrorMessage(conn_)),
+          " (they may or may not have been committed)"));
+    }
+    // Each statement's result is followed by a null; the Sync's ends it all.
+    outcomes->clear();
+    size_t next = 0;
+    size_t nulls = 0;
+    while (true) {
+      Result result(PQgetResult(conn_));
+      if (result.get() == nullptr) {
+        if (!usable() || ++nulls > writes.size()) break;
+        continue;
+      }
+      const ExecStatusType kind = PQresultStatus(result.get());
+      if (kind == PGRES_PIPELINE_SYNC) break;
+      const PendingWrite* w = next < writes.size() ? writes[next] : nullptr;
+      ++next;
+      if (kind == PGRES_PIPELINE_ABORTED) continue;
+      if (kind == PGRES_TUPLES_OK && result.rows() == 1 &&
+          PQnfields(result.get()) == 2 && !PQgetisnull(result.get(), 0, 0) &&
+          !PQgetisnull(result.get(), 0, 1)) {
+        outcomes->emplace_back(result.Int(0, 0), result.Int(0, 1));
+        continue;
+      }
+      if (status.ok()) {
+        status = Check(result, w != nullptr ? w->doing : "commit");
+        if (status.ok()) {
+          status = absl::InternalError(
+              absl::StrCat("postgres: unexpected result of ",
+                           w != nullptr ? w->statement : "a pipeline"));
+        }
+      }
+    }
+    if (!usable()) {
+      return absl::UnavailableError(
+          absl::StrCat("postgres: connection lost while trying to commit: ",
+                       Trimmed(PQerrorMessage(conn_)),
+                       " (the change may or may not have been committed)"));
+    }
+    if (PQexitPipelineMode(conn_) != 1) {
+      broken_ = true;
+      if (status.ok()) {
+        status = absl::InternalError(
+            absl::StrCat("postgres: cannot leave pipeline mode: ",
+                         Trimmed(PQerrorMessage(conn_))));
+      }
+    }
+    if (status.ok() && outcomes->size() != writes.size()) {
+      status = absl::InternalError(absl::StrCat("postgres: ", outcomes->size(),
+                                                " results for ", writes.size(),
+                                                " writes"));
+    }
+    return status;
   }
 
   // OK for a successful command or query; otherwise the error, as the
@@ -251,6 +517,7 @@ class PostgresStore::Connection {
 
   PGconn* const conn_;
   bool prepared_ = false;
+  bool broken_ = false;  // left in a state it cannot be reused from
 };
 
 // A pooled connection, handed back to the pool when destroyed.
@@ -278,6 +545,10 @@ absl::StatusOr<std::unique_ptr<PostgresStore>> PostgresStore::Open(
     return absl::InvalidArgumentError(
         absl::StrCat("PostgresStore needs at least 1 connection, not ",
                      options.connections));
+  }
+  if (options.max_batch < 1) {
+    return absl::InvalidArgumentError(
+        "PostgresStore needs a max_batch of at least 1");
   }
   std::unique_ptr<PostgresStore> store(new PostgresStore(conninfo, options));
   absl::StatusOr<Lease> lease = store->Acquire();
@@ -335,7 +606,9 @@ absl::StatusOr<std::unique_ptr<PostgresStore>> PostgresStore::Open(
 
 PostgresStore::PostgresStore(std::string conninfo,
                              const PostgresStoreOptions& options)
-    : conninfo_(std::move(conninfo)), options_(options) {
+    : conninfo_(std::move(conninfo)),
+      options_(options),
+      batches_in_flight_(std::min(options.connections, kBatchesInFlight)) {
   MutexLock lock(&pool_mu_);
   open_slots_ = options.connections;
 }
@@ -384,112 +657,118 @@ void PostgresStore::Release(std::unique_ptr<Connection> connection) {
   pool_changed_.Signal();
 }
 
-absl::Status PostgresStore::InTransaction(
-    const std::function<absl::Status(Connection&)>& body) {
+absl::Status PostgresStore::Commit(PendingWrite& write) {
+  write_mu_.Lock();
+  queue_.push_back(&write);
+  while (!write.done) {
+    if (queue_.empty() || committing_ >= batches_in_flight_) {
+      write.woken.WaitWithTimeout(&write_mu_, absl::Seconds(1));
+      continue;
+    }
+    // Lead a batch: the queue's oldest writes, this one's or not.
+    std::vector<PendingWrite*> batch;
+    while (!queue_.empty() && batch.size() < options_.max_batch) {
+      batch.push_back(queue_.front());
+      queue_.pop_front();
+    }
+    ++committing_;
+    // More than a batch was queued: the rest may start another now.
+    if (!queue_.empty() && committing_ < batches_in_flight_) {
+      queue_.front()->woken.Signal();
+    }
+    write_mu_.Unlock();
+    CommitBatch(batch);
+    write_mu_.Lock();
+    --committing_;
+    for (PendingWrite* w : batch) {
+      w->done = true;
+      w->woken.Signal();
+    }
+    // A batch may start: the oldest queued write leads it.
+    if (!queue_.empty()) queue_.front()->woken.Signal();
+  }
+  write_mu_.Unlock();
+  return write.status;
+}
+
+void PostgresStore::CommitBatch(std::vector<PendingWrite*>& batch) {
+  // Rows are locked in id order, so that batches of several stores on the
+  // same sessions cannot deadlock; writes to one session keep their order.
+  std::stable_sort(batch.begin(), batch.end(),
+                   [](const PendingWrite* a, const PendingWrite* b) {
+                     return a->id < b->id;
+                   });
+  absl::Status status = CommitTogether(batch);
+  if (status.ok() || batch.size() == 1 || absl::IsUnavailable(status)) {
+    if (!status.ok()) {
+      for (PendingWrite* w : batch) w->status = status;
+    }
+    return;
+  }
+  // One write's error undid the others' changes: each again on its own.
+  for (PendingWrite* w : batch) {
+    if (absl::Status alone = CommitTogether({&w, 1}); !alone.ok()) {
+      w->status = alone;
+    }
+  }
+}
+
+absl::Status PostgresStore::CommitTogether(
+    absl::Span<PendingWrite* const> writes) {
+  std::vector<std::pair<int64_t, int64_t>> outcomes;
   for (int attempt = 0;; ++attempt) {
     absl::StatusOr<Lease> lease = Acquire();
     if (!lease.ok()) return lease.status();
-    absl::Status begun = (*lease)->Exec("BEGIN", "begin").status();
-    // Lost while idle, before anything was sent: once more on a new one.
-    if (!begun.ok() && !(*lease)->usable() && attempt == 0) continue;
-    KHET_RETURN_IF_ERROR(begun);
-    return Transact(**lease, body);
+    // Ended while idle: nothing was sent on it, so once more on a new one.
+    if (!(*lease)->StillOpen() && attempt == 0) continue;
+    KHET_RETURN_IF_ERROR((*lease)->Pipeline(writes, &outcomes));
+    break;
   }
-}
-
-absl::Status PostgresStore::Transact(
-    Connection& c, const std::function<absl::Status(Connection&)>& body) {
-  absl::Status status = body(c);
-  if (status.ok()) {
-    status = c.Exec("COMMIT", "commit").status();
-    if (absl::IsUnavailable(status) && !c.usable()) {
-      return absl::UnavailableError(
-          absl::StrCat(status.message(),
-                       " (the change may or may not have been committed)"));
-    }
-    return status;
+  for (size_t i = 0; i < writes.size(); ++i) {
+    writes[i]->status =
+        writes[i]->Outcome(outcomes[i].first, outcomes[i].second);
   }
-  if (c.usable()) c.Exec("ROLLBACK", "roll back").IgnoreError();
-  return status;
-}
-
-absl::Status PostgresStore::AppendEventsAndNotify(
-    Connection& c, const SessionRecord& record,
-    absl::Span<const EventRecord> events) {
-  for (const EventRecord& event : events) {
-    KHET_RETURN_IF_ERROR(
-        c.Run("insert_event",
-              {Text(record.id), Text(absl::StrCat(event.version)),
-               Binary(event.event)},
-              "insert an event")
-            .status());
-  }
-  return c
-      .Run("notify",
-           {Text(kChannel), Text(absl::StrCat(record.version, " ", record.id))},
-           "notify")
-      .status();
+  return absl::OkStatus();
 }
 
 absl::Status PostgresStore::Create(const SessionRecord& record,
                                    absl::Span<const EventRecord> events) {
   KHET_RETURN_IF_ERROR(CheckNewEvents(record.id, 0, events));
-  const std::string version = absl::StrCat(record.version);
-  return InTransaction([&](Connection& c) -> absl::Status {
-    absl::StatusOr<Result> inserted =
-        c.Run("insert_session",
-              {Text(record.id), Text(version), Binary(record.state)},
-              "insert the session");
-    if (!inserted.ok()) return inserted.status();
-    if (std::strcmp(PQcmdTuples(inserted->get()), "0") == 0) {
-      return absl::AlreadyExistsError(
-          absl::StrCat("session \"", record.id, "\" already exists"));
-    }
-    // A deleted session's events went with it, so the log is empty.
-    return AppendEventsAndNotify(c, record, events);
-  });
+  PendingWrite write("create", record.id, "create the session");
+  write.events = events;
+  write.AddText(record.id);
+  write.AddText(absl::StrCat(record.version));
+  write.AddBinary(record.state);
+  write.AddOwnedBinary(EventVersions(events));
+  write.AddOwnedBinary(EventBytes(events));
+  return Commit(write);
 }
 
 absl::Status PostgresStore::Update(const SessionRecord& record,
                                    int64_t expected_version,
                                    absl::Span<const EventRecord> events) {
-  const std::string version = absl::StrCat(record.version);
-  return InTransaction([&](Connection& c) -> absl::Status {
-    absl::StatusOr<Result> locked =
-        c.Run("lock", {Text(record.id)}, "lock the session");
-    if (!locked.ok()) return locked.status();
-    if (locked->rows() == 0) return NotFound(record.id);
-    const int64_t stored = locked->Int(0, 0);
-    if (stored != expected_version) {
-      return absl::AbortedError(absl::StrCat("session \"", record.id,
-                                             "\" is at version ", stored,
-                                             ", not ", expected_version));
-    }
-    KHET_RETURN_IF_ERROR(CheckNewEvents(record.id, locked->Int(0, 1), events));
+  // The events among themselves here; the first against the log's last in
+  // the statement.
+  if (!events.empty()) {
     KHET_RETURN_IF_ERROR(
-        c.Run("update", {Text(record.id), Text(version), Binary(record.state)},
-              "update the session")
-            .status());
-    return AppendEventsAndNotify(c, record, events);
-  });
+        CheckNewEvents(record.id, events.front().version - 1, events));
+  }
+  PendingWrite write("update", record.id, "update the session");
+  write.expected_version = expected_version;
+  write.events = events;
+  write.AddText(record.id);
+  write.AddText(absl::StrCat(expected_version));
+  write.AddText(absl::StrCat(record.version));
+  write.AddBinary(record.state);
+  write.AddOwnedBinary(EventVersions(events));
+  write.AddOwnedBinary(EventBytes(events));
+  return Commit(write);
 }
 
 absl::Status PostgresStore::Delete(std::string_view id) {
-  return InTransaction([&](Connection& c) -> absl::Status {
-    absl::StatusOr<Result> removed =
-        c.Run("delete_session", {Text(id)}, "delete the session");
-    if (!removed.ok()) return removed.status();
-    if (std::strcmp(PQcmdTuples(removed->get()), "0") == 0) {
-      return NotFound(id);
-    }
-    KHET_RETURN_IF_ERROR(
-        c.Run("delete_events", {Text(id)}, "delete the events").status());
-    return c
-        .Run("notify",
-             {Text(kChannel), Text(absl::StrCat("deleted ", std::string(id)))},
-             "notify")
-        .status();
-  });
+  PendingWrite write("delete", id, "delete the session");
+  write.AddText(std::string(id));
+  return Commit(write);
 }
 
 template <typename T>
@@ -504,9 +783,8 @@ absl::StatusOr<T> PostgresStore::Read(
 }
 
 absl::StatusOr<SessionRecord> PostgresStore::Get(std::string_view id) {
-  absl::StatusOr<Result> row = Read<Result>([&](Connection& c) {
-    return c.Run("get", {Text(id)}, "read a session");
-  });
+  absl::StatusOr<Result> row = Read<Result>(
+      [&](Connection& c) { return c.Run("get", {id}, "read a session"); });
   if (!row.ok()) return row.status();
   if (row->rows() == 0) return NotFound(id);
   return SessionRecord{std::string(id), row->Int(0, 0), row->Bytes(0, 1)};
@@ -545,8 +823,7 @@ absl::StatusOr<std::vector<EventRecord>> PostgresStore::EventsAfter(
   const std::string after = absl::StrCat(after_version);
   const std::string most = absl::StrCat(limit);
   absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
-    return c.Run("events_after", {Text(id), Text(after), Text(most)},
-                 "read events");
+    return c.Run("events_after", {id, after, most}, "read events");
   });
   if (!rows.ok()) return rows.status();
   events.reserve(rows->rows());

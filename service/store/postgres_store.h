@@ -4,21 +4,33 @@
 // Reads: one statement on a pooled connection, retried once on a new
 // connection if the pooled one had been lost while idle.
 //
-// Writes: every Create, Update and Delete is one transaction on one pooled
-// connection; Update locks the session's row (SELECT ... FOR UPDATE) and
-// checks the version inside the transaction, so of two replicas writing
-// from one version exactly one commits and the other gets ABORTED. The
-// call returns only after COMMIT did, so an OK change is durable (with the
-// server's fsync and synchronous_commit on, its defaults). Each write also
-// sends a notification (NOTIFY) delivered at commit, which feeds the change
-// listener of every store on the same database (see SetChangeListener).
+// Writes: every Create, Update and Delete is one statement, a call of a
+// server-side function (migration 2) that checks the version, changes the
+// session and its event log and sends a notification (NOTIFY, delivered at
+// commit), which feeds the change listener of every store on the same
+// database (see SetChangeListener). Update locks the session's row, so of
+// two replicas writing from one version exactly one commits and the other
+// gets ABORTED naming both versions.
+//
+// Group commit: concurrent writes queue in arrival order; a writer that
+// finds a connection free takes the queue's oldest writes (up to
+// max_batch) and sends them in one libpq pipeline ending with one Sync:
+// one round trip, one implicit transaction, one commit and log flush for
+// all of them. Writes arriving meanwhile form the next batch, on another
+// connection if one is free; at most two batches commit at once (fewer
+// with fewer connections): PostgreSQL commits transactions that NOTIFY one
+// at a time, so more would only be smaller. A write that fails (an error of the
+// server, not a version or existence check, which change nothing) undoes its
+// batch; each of the batch's writes then runs again on its own, so that
+// only it fails. The call returns only after the commit did, so an OK
+// change is durable (with the server's fsync and synchronous_commit on,
+// its defaults).
 //
 // Connections: a pool of `connections` libpq connections, thread-safe;
-// calls wait for a free one, so that that many writes commit in parallel
-// (and the server groups their log flushes). Statements are prepared once
+// calls wait for a free one. Statements are prepared once
 // per connection. A connection lost in the middle of a write fails it with
-// UNAVAILABLE ("postgres: connection lost ..."; for a COMMIT whose answer
-// was lost the outcome is unknown, which the message says); lost
+// UNAVAILABLE ("postgres: connection lost ..."; the outcome of writes
+// whose commit's answer was lost is unknown, which the message says); lost
 // connections are opened again by the next call that needs one.
 //
 // Schema: numbered migrations, recorded in schema_migrations, applied by
@@ -36,6 +48,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -63,12 +76,14 @@ struct PostgresStoreOptions {
   // After the listener's connection is lost, how long it waits before each
   // attempt to open it again.
   absl::Duration listen_retry_delay = absl::Milliseconds(500);
+  // The most writes one transaction carries (group commit); >= 1.
+  size_t max_batch = 256;
 };
 
 class PostgresStore final : public SessionStore {
  public:
   // The highest migration this build knows.
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
   // The NOTIFY channel of session changes.
   static constexpr std::string_view kChannel = "khet_session_changes";
 
@@ -122,19 +137,17 @@ class PostgresStore final : public SessionStore {
   absl::StatusOr<T> Read(
       const std::function<absl::StatusOr<T>(Connection&)>& read);
 
-  // Runs `body` between BEGIN and COMMIT on one connection; rolls back if
-  // it fails. The first error wins. A connection found lost at BEGIN is
-  // replaced once, as nothing was sent on it.
-  absl::Status InTransaction(
-      const std::function<absl::Status(Connection&)>& body);
-  // The part of InTransaction after BEGIN on `c`.
-  absl::Status Transact(Connection& c,
-                        const std::function<absl::Status(Connection&)>& body);
-  // Inside a transaction: appends `events` to the session's log and
-  // notifies kChannel of the session's new version.
-  static absl::Status AppendEventsAndNotify(
-      Connection& c, const SessionRecord& record,
-      absl::Span<const EventRecord> events);
+  struct PendingWrite;
+
+  // Queues `write` and returns its status once a batch committed it (or
+  // failed), leading batches while it waits if a connection is free.
+  absl::Status Commit(PendingWrite& write) ABSL_LOCKS_EXCLUDED(write_mu_);
+  // Commits `batch` together, or each write alone if one fails; sets each
+  // write's status.
+  void CommitBatch(std::vector<PendingWrite*>& batch);
+  // One pipeline on a pooled connection, replaced once if found ended while
+  // idle. OK: every write's status is set from its function's result.
+  absl::Status CommitTogether(absl::Span<PendingWrite* const> writes);
 
   // A new connection LISTENing on kChannel; nullptr if that failed.
   std::unique_ptr<Connection> OpenListening();
@@ -146,11 +159,16 @@ class PostgresStore final : public SessionStore {
 
   const std::string conninfo_;
   const PostgresStoreOptions options_;
+  const int batches_in_flight_;  // at most, at once
 
   Mutex pool_mu_;
   CondVar pool_changed_;
   std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(pool_mu_);
   int open_slots_ ABSL_GUARDED_BY(pool_mu_) = 0;  // not yet handed out
+
+  Mutex write_mu_;
+  std::deque<PendingWrite*> queue_ ABSL_GUARDED_BY(write_mu_);
+  int committing_ ABSL_GUARDED_BY(write_mu_) = 0;  // batches in flight
 
   Mutex listener_mu_;  // held while the listener runs
   ChangeListener listener_ ABSL_GUARDED_BY(listener_mu_);

@@ -1,7 +1,8 @@
 // PostgresStore beyond the conformance suite: migrations (once, under the
-// lock, newer refused), the change listener across stores on one database,
-// writers racing through two stores, lost connections and an unreachable
-// server.
+// lock, newer refused, from schema 1), the change listener across stores on
+// one database, writers racing through two stores, the one-statement
+// writes' checks and atomicity, a failing write in a batch, lost
+// connections and an unreachable server.
 #include "service/store/postgres_store.h"
 
 #include <atomic>
@@ -103,8 +104,11 @@ TEST_F(PostgresStoreTest, MigratesOnceEvenWhenOpenedConcurrently) {
   EXPECT_EQ(opened, kOpeners);
   // Exactly one row per migration: a second one would violate the key.
   KHET_EXPECT_OK(RunSql(
-      "DO $$ BEGIN IF (SELECT count(*) FROM schema_migrations) <> 1 THEN "
-      "RAISE EXCEPTION 'migrations recorded more than once'; END IF; END $$"));
+      absl::StrCat("DO $$ BEGIN IF (SELECT count(*) FROM schema_migrations) "
+                   "<> ",
+                   PostgresStore::kSchemaVersion,
+                   " THEN RAISE EXCEPTION 'migrations recorded more than "
+                   "once'; END IF; END $$")));
   std::unique_ptr<PostgresStore> store = OpenStore();
   ASSERT_NE(store, nullptr);
   KHET_EXPECT_OK(store->Create({"a", 0, "s"}, {}));
@@ -115,7 +119,7 @@ TEST_F(PostgresStoreTest, RefusesADatabaseWithANewerSchema) {
   KHET_ASSERT_OK(RunSql("INSERT INTO schema_migrations (version) VALUES (99)"));
   EXPECT_THAT(PostgresStore::Open(db_->conninfo()),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "schema migration 99, newer than this build's 1"));
+                       "schema migration 99, newer than this build's 2"));
 }
 
 TEST_F(PostgresStoreTest, UnreachableServerIsUnavailable) {
@@ -202,14 +206,17 @@ TEST_F(PostgresStoreTest, LostConnectionsAreOpenedAgain) {
   Changes changes;
   store->SetChangeListener(changes.Listener());
   KHET_ASSERT_OK(store->Create({"a", 0, "s"}, {}));
+  // Each ended connection's server process has exited when this returns
+  // (pg_terminate_backend waits up to 10 s for it).
   auto end_other_connections = [&] {
-    return RunSql(
-        absl::StrCat("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                     "WHERE datname = '",
-                     db_->name(), "' AND pid <> pg_backend_pid()"));
+    return RunSql(absl::StrCat(
+        "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity "
+        "WHERE datname = '",
+        db_->name(), "' AND pid <> pg_backend_pid()"));
   };
   // The pool's idle connection and the listener's are ended: a read runs
-  // again on a new connection, and so does a write found so at BEGIN.
+  // again on a new connection, and so does a write that finds it ended
+  // before sending anything.
   KHET_ASSERT_OK(end_other_connections());
   absl::StatusOr<SessionRecord> got = store->Get("a");
   KHET_ASSERT_OK(got);
@@ -240,6 +247,168 @@ TEST_F(PostgresStoreTest, LostConnectionsAreOpenedAgain) {
   }
   EXPECT_TRUE(heard);
   store->SetChangeListener(nullptr);
+}
+
+TEST_F(PostgresStoreTest, MigratesADatabaseLeftAtSchemaOne) {
+  // What a build knowing only migration 1 left: its tables and a session.
+  KHET_ASSERT_OK(RunSql(
+      "CREATE TABLE schema_migrations (version integer PRIMARY KEY, "
+      "applied_at timestamptz NOT NULL DEFAULT now());"
+      "INSERT INTO schema_migrations (version) VALUES (1);"
+      "CREATE TABLE khet_sessions (id text PRIMARY KEY, version bigint NOT "
+      "NULL, state bytea NOT NULL, updated_at timestamptz NOT NULL);"
+      "CREATE TABLE khet_events (session_id text NOT NULL, version bigint NOT "
+      "NULL, event bytea NOT NULL, PRIMARY KEY (session_id, version));"
+      "INSERT INTO khet_sessions VALUES ('old', 1, 'one'::bytea, now());"
+      "INSERT INTO khet_events VALUES ('old', 1, 'e1'::bytea);"));
+  std::unique_ptr<PostgresStore> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  KHET_EXPECT_OK(
+      RunSql("DO $$ BEGIN IF (SELECT array_agg(version ORDER BY version) "
+             "FROM schema_migrations) <> ARRAY[1, 2] THEN RAISE EXCEPTION "
+             "'not migrated to 2'; END IF; END $$"));
+  absl::StatusOr<SessionRecord> old = store->Get("old");
+  KHET_ASSERT_OK(old);
+  EXPECT_EQ(old->version, 1);
+  EXPECT_EQ(old->state, "one");
+  // The old session goes on through the new statements.
+  KHET_EXPECT_OK(store->Update({"old", 2, "two"}, 1, {{2, "e2"}}));
+  EXPECT_THAT(store->Update({"old", 2, "again"}, 1, {{2, "e2"}}),
+              StatusIs(absl::StatusCode::kAborted, "at version 2, not 1"));
+  absl::StatusOr<std::vector<EventRecord>> events =
+      store->EventsAfter("old", 0, 10);
+  KHET_ASSERT_OK(events);
+  ASSERT_EQ(events->size(), 2u);
+  EXPECT_EQ((*events)[0].event, "e1");
+  EXPECT_EQ((*events)[1].event, "e2");
+  KHET_EXPECT_OK(store->Delete("old"));
+  // Opening it again migrates nothing more.
+  ASSERT_NE(OpenStore(), nullptr);
+}
+
+TEST_F(PostgresStoreTest, OneStatementWritesReportEachCheck) {
+  std::unique_ptr<PostgresStore> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  KHET_ASSERT_OK(store->Create({"s", 1, "one"}, {{1, "e1"}}));
+  EXPECT_THAT(store->Create({"s", 0, "again"}, {}),
+              StatusIs(absl::StatusCode::kAlreadyExists, "\"s\""));
+  EXPECT_THAT(store->Update({"s", 5, "stale"}, 4, {{5, "e5"}}),
+              StatusIs(absl::StatusCode::kAborted,
+                       "session \"s\" is at version 1, not 4"));
+  EXPECT_THAT(store->Update({"nobody", 1, "x"}, 0, {{1, "e"}}),
+              StatusIs(absl::StatusCode::kNotFound, "nobody"));
+  EXPECT_THAT(store->Delete("nobody"),
+              StatusIs(absl::StatusCode::kNotFound, "nobody"));
+  // The log's last version is checked by the statement.
+  EXPECT_THAT(store->Update({"s", 2, "x"}, 1, {{1, "dup"}, {2, "e2"}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "event version 1 does not follow version 1"));
+  absl::StatusOr<SessionRecord> got = store->Get("s");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->version, 1);
+  EXPECT_EQ(got->state, "one");
+  absl::StatusOr<std::vector<EventRecord>> events =
+      store->EventsAfter("s", 0, 10);
+  KHET_ASSERT_OK(events);
+  ASSERT_EQ(events->size(), 1u);
+  EXPECT_EQ((*events)[0].event, "e1");
+}
+
+// A trigger that fails the insert of an event whose bytes are "boom", after
+// the statement has already changed the session's row.
+constexpr char kFailBoomEvents[] =
+    "CREATE FUNCTION fail_boom() RETURNS trigger LANGUAGE plpgsql AS $$ "
+    "BEGIN IF NEW.event = 'boom'::bytea THEN RAISE EXCEPTION 'boom event'; "
+    "END IF; RETURN NEW; END $$;"
+    "CREATE TRIGGER fail_boom BEFORE INSERT ON khet_events FOR EACH ROW "
+    "EXECUTE FUNCTION fail_boom();";
+
+TEST_F(PostgresStoreTest, StateAndEventsCommitTogetherOrNotAtAll) {
+  std::unique_ptr<PostgresStore> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  KHET_ASSERT_OK(RunSql(kFailBoomEvents));
+  KHET_ASSERT_OK(store->Create({"s", 1, "one"}, {{1, "e1"}}));
+  EXPECT_THAT(store->Update({"s", 3, "three"}, 1, {{2, "e2"}, {3, "boom"}}),
+              StatusIs(absl::StatusCode::kInternal, "boom event"));
+  absl::StatusOr<SessionRecord> got = store->Get("s");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->version, 1);
+  EXPECT_EQ(got->state, "one");
+  absl::StatusOr<std::vector<EventRecord>> events =
+      store->EventsAfter("s", 0, 10);
+  KHET_ASSERT_OK(events);
+  EXPECT_EQ(events->size(), 1u);
+  KHET_EXPECT_OK(store->Update({"s", 2, "two"}, 1, {{2, "e2"}}));
+}
+
+// Writes queued behind one that waits for a row lock go out together as
+// one batch; a failing write in it fails alone, a stale one is ABORTED,
+// and every other one commits.
+TEST_F(PostgresStoreTest, OneWriteFailingInABatchFailsAlone) {
+  PostgresStoreOptions options;
+  options.connections = 1;
+  std::unique_ptr<PostgresStore> store = OpenStore(options);
+  ASSERT_NE(store, nullptr);
+  KHET_ASSERT_OK(RunSql(kFailBoomEvents));
+  constexpr int kWriters = 12;
+  KHET_ASSERT_OK(store->Create({"blocker", 0, "b"}, {}));
+  for (int i = 0; i < kWriters; ++i) {
+    KHET_ASSERT_OK(store->Create({absl::StrCat("w", i), 0, "zero"}, {}));
+  }
+  // Another connection holds the blocker's row, so that the store's only
+  // connection waits on it with the first write while the others queue.
+  PGconn* holder = PQconnectdb(db_->conninfo().c_str());
+  ASSERT_EQ(PQstatus(holder), CONNECTION_OK) << PQerrorMessage(holder);
+  auto exec = [&](const char* sql) {
+    PGresult* result = PQexec(holder, sql);
+    const ExecStatusType status = PQresultStatus(result);
+    PQclear(result);
+    return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+  };
+  ASSERT_TRUE(exec("BEGIN"));
+  ASSERT_TRUE(
+      exec("SELECT * FROM khet_sessions WHERE id = 'blocker' "
+           "FOR UPDATE"));
+  std::thread first([&] {
+    KHET_EXPECT_OK(store->Update({"blocker", 1, "b1"}, 0, {}));
+  });
+  absl::SleepFor(absl::Milliseconds(200));
+  std::vector<absl::Status> results(kWriters);
+  std::vector<std::thread> writers;
+  for (int i = 0; i < kWriters; ++i) {
+    writers.emplace_back([&, i] {
+      const std::string id = absl::StrCat("w", i);
+      // w3 sends an event the trigger fails; w7 a stale version.
+      results[i] = store->Update({id, 1, "one"}, i == 7 ? 5 : 0,
+                                 {{1, i == 3 ? "boom" : "e1"}});
+    });
+  }
+  absl::SleepFor(absl::Milliseconds(200));
+  ASSERT_TRUE(exec("COMMIT"));
+  first.join();
+  for (std::thread& t : writers) t.join();
+  PQfinish(holder);
+  for (int i = 0; i < kWriters; ++i) {
+    const std::string id = absl::StrCat("w", i);
+    absl::StatusOr<SessionRecord> got = store->Get(id);
+    KHET_ASSERT_OK(got);
+    absl::StatusOr<std::vector<EventRecord>> events =
+        store->EventsAfter(id, 0, 10);
+    KHET_ASSERT_OK(events);
+    if (i == 3) {
+      EXPECT_THAT(results[i], StatusIs(absl::StatusCode::kInternal, "boom"));
+    } else if (i == 7) {
+      EXPECT_THAT(results[i], StatusIs(absl::StatusCode::kAborted,
+                                       "\"w7\" is at version 0, not 5"));
+    } else {
+      EXPECT_TRUE(results[i].ok()) << id << ": " << results[i];
+      EXPECT_EQ(got->version, 1) << id;
+      EXPECT_EQ(events->size(), 1u) << id;
+      continue;
+    }
+    EXPECT_EQ(got->version, 0) << id;
+    EXPECT_TRUE(events->empty()) << id;
+  }
 }
 
 TEST_F(PostgresStoreTest, AnIdThatIsNotUtf8IsInvalidArgument) {
