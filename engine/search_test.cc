@@ -386,10 +386,11 @@ TEST(SearchTest, AlreadyStoppedStillReturnsALegalMove) {
 TEST(SearchTest, TimeLimitIsKept) {
   const Position pos = *SetupPosition("dynasty-2");
   SearchLimits limits;
-  limits.max_time = absl::Milliseconds(100);
+  // Generous enough that a loaded machine still reaches depth 2.
+  limits.max_time = absl::Milliseconds(300);
   const SearchResult result = Search(pos, limits);
   EXPECT_TRUE(IsLegal(pos, result.best_move));
-  EXPECT_LT(result.elapsed, absl::Milliseconds(400));
+  EXPECT_LT(result.elapsed, absl::Milliseconds(1000));
   EXPECT_GE(result.depth, 2);
 }
 

@@ -143,13 +143,19 @@ class SessionRegistry {
 
   // On a shared store, a request that failed with ABORTED (its write lost
   // a race with another replica's, or its expected_version was checked
-  // against a copy that was behind) runs once more on the refreshed
-  // session: a client's correct expected_version is honoured on any
-  // replica, and a stale one still fails.
+  // against a copy that was behind) runs again on the refreshed session,
+  // kSharedStoreAttempts times in all: a client's correct expected_version
+  // is honoured on any replica, a stale one still fails, and replicas that
+  // keep writing the session do not starve a request.
+  static constexpr int kSharedStoreAttempts = 5;
   template <typename Fn>
   auto Retried(Fn fn) -> decltype(fn()) {
     auto result = fn();
-    if (shared_ && absl::IsAborted(StatusOf(result))) result = fn();
+    for (int attempt = 1; shared_ && attempt < kSharedStoreAttempts &&
+                          absl::IsAborted(StatusOf(result));
+         ++attempt) {
+      result = fn();
+    }
     return result;
   }
 

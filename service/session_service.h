@@ -201,9 +201,11 @@ class EventStream {
 //   and, if it moved on, rebuilds the copy from the store after publishing
 //   the events in between to this process's watchers. A call that fails
 //   with ABORTED (its write lost the race with another replica's, or its
-//   expected_version met a copy that was behind) runs once more on the
-//   refreshed session, so a correct expected_version succeeds on any
-//   replica and a stale one is ABORTED. The store's change notices keep
+//   expected_version met a copy that was behind) runs again on the
+//   refreshed session, up to kSharedStoreAttempts (5) times in all, so a
+//   correct expected_version succeeds on any replica, a stale one is
+//   ABORTED, and a request without one is not starved by replicas that
+//   keep writing (two computer seats playing each other). The store's change notices keep
 //   idle copies and watchers current (events in order, by version, so a
 //   lost notice is made up by the next one); the timeout sweep first
 //   catches every session up with the store. Sessions created or deleted

@@ -36,6 +36,11 @@ void StoreCatchUp::StopListening() {
 
 absl::Status StoreCatchUp::Refresh(SessionEntry& entry) {
   if (entry.deleted) return absl::OkStatus();
+  // Most calls find the copy current: the version alone tells.
+  absl::StatusOr<int64_t> stored_version = store_->GetVersion(entry.id);
+  if (stored_version.ok() && *stored_version == entry.session.version()) {
+    return absl::OkStatus();
+  }
   absl::StatusOr<SessionRecord> record = store_->Get(entry.id);
   if (absl::IsNotFound(record.status())) {
     registry_->Forget(entry);

@@ -144,6 +144,7 @@ struct StatementText {
 };
 constexpr StatementText kStatements[] = {
     {"get", "SELECT version, state FROM khet_sessions WHERE id = $1", 1},
+    {"get_version", "SELECT version FROM khet_sessions WHERE id = $1", 1},
     {"create",
      "SELECT code, stored FROM khet_create($1::text, $2::bigint, $3::bytea, "
      "$4::bigint[], $5::bytea[])",
@@ -788,6 +789,15 @@ absl::StatusOr<SessionRecord> PostgresStore::Get(std::string_view id) {
   if (!row.ok()) return row.status();
   if (row->rows() == 0) return NotFound(id);
   return SessionRecord{std::string(id), row->Int(0, 0), row->Bytes(0, 1)};
+}
+
+absl::StatusOr<int64_t> PostgresStore::GetVersion(std::string_view id) {
+  absl::StatusOr<Result> row = Read<Result>([&](Connection& c) {
+    return c.Run("get_version", {id}, "read a session's version");
+  });
+  if (!row.ok()) return row.status();
+  if (row->rows() == 0) return NotFound(id);
+  return row->Int(0, 0);
 }
 
 absl::StatusOr<std::vector<SessionRecord>> PostgresStore::LoadAll() {

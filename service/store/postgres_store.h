@@ -106,6 +106,7 @@ class PostgresStore final : public SessionStore {
   absl::Status Delete(std::string_view id) override;
   absl::StatusOr<SessionRecord> Get(std::string_view id) override;
   absl::StatusOr<std::vector<SessionRecord>> LoadAll() override;
+  absl::StatusOr<int64_t> GetVersion(std::string_view id) override;
   absl::StatusOr<std::vector<SessionVersion>> ListVersions() override;
   absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
                                                        int64_t after_version,

@@ -17,6 +17,12 @@ absl::Status CheckNewEvents(std::string_view id, int64_t last_version,
   return absl::OkStatus();
 }
 
+absl::StatusOr<int64_t> SessionStore::GetVersion(std::string_view id) {
+  absl::StatusOr<SessionRecord> record = Get(id);
+  if (!record.ok()) return record.status();
+  return record->version;
+}
+
 absl::StatusOr<std::vector<SessionVersion>> SessionStore::ListVersions() {
   absl::StatusOr<std::vector<SessionRecord>> all = LoadAll();
   if (!all.ok()) return all.status();

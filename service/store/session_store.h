@@ -77,6 +77,11 @@ class SessionStore {
   // One session. NOT_FOUND if absent.
   virtual absl::StatusOr<SessionRecord> Get(std::string_view id) = 0;
 
+  // The session's stored version alone (Get without the state), for
+  // checking that a copy is current. NOT_FOUND if absent. The default
+  // reads Get.
+  virtual absl::StatusOr<int64_t> GetVersion(std::string_view id);
+
   // Every session, for loading at start-up.
   virtual absl::StatusOr<std::vector<SessionRecord>> LoadAll() = 0;
 

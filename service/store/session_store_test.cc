@@ -317,6 +317,20 @@ TEST_P(SessionStoreTest, ListVersionsMatchesLoadAll) {
   EXPECT_EQ((*versions)[1].version, 0);
 }
 
+TEST_P(SessionStoreTest, GetVersionReadsTheStoredVersion) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 1, "a1"), {Event(1)}));
+  absl::StatusOr<int64_t> version = store_->GetVersion("a");
+  KHET_ASSERT_OK(version);
+  EXPECT_EQ(*version, 1);
+  KHET_ASSERT_OK(store_->Update(Record("a", 3, "a3"), 1, {Event(2), Event(3)}));
+  EXPECT_EQ(*store_->GetVersion("a"), 3);
+  EXPECT_EQ(store_->GetVersion("nope").status().code(),
+            absl::StatusCode::kNotFound);
+  KHET_ASSERT_OK(store_->Delete("a"));
+  EXPECT_EQ(store_->GetVersion("a").status().code(),
+            absl::StatusCode::kNotFound);
+}
+
 TEST_P(SessionStoreTest, BytesRoundTripExactly) {
   const std::string binary("\0\x01\xff\"'\n\0end", 11);
   const std::string id = "id with 'quotes', \"more\" and \xc3\xa9";
