@@ -1,0 +1,73 @@
+#include "service/json_request_log.h"
+
+#include <string>
+
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+
+namespace khet {
+namespace {
+
+google::protobuf::Struct Parsed(const std::string& line) {
+  google::protobuf::Struct out;
+  EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(line, &out).ok())
+      << line;
+  return out;
+}
+
+TEST(JsonRequestLogTest, HttpLineHasEveryKey) {
+  RequestLogEntry entry;
+  entry.protocol = "http";
+  entry.method = "POST";
+  entry.route = "/v1/sessions/{id}:move";
+  entry.http_status = 200;
+  entry.code = "OK";
+  entry.ms = 0.8421;
+  entry.peer = "127.0.0.1";
+  entry.session_id = "s0001";
+  const std::string line =
+      FormatJsonLog(entry, absl::FromUnixMillis(1795000000123));
+  EXPECT_EQ(line,
+            "{\"time\":\"2026-11-18T11:06:40.123Z\",\"protocol\":\"http\","
+            "\"method\":\"POST\",\"route\":\"/v1/sessions/{id}:move\","
+            "\"status\":200,\"code\":\"OK\",\"ms\":0.842,"
+            "\"peer\":\"127.0.0.1\",\"session\":\"s0001\",\"message\":null}");
+  EXPECT_EQ(Parsed(line).fields().size(), 10);
+}
+
+TEST(JsonRequestLogTest, GrpcErrorWithHostileText) {
+  RequestLogEntry entry;
+  entry.protocol = "grpc";
+  entry.method = "GetSession";
+  entry.route = "/khet.v1.KhetService/GetSession";
+  entry.code = "NOT_FOUND";
+  const std::string id = "a\"b\\c\nd\x01\xff" + std::string(100, 'x');
+  entry.session_id = id;
+  entry.message = "no session \"a\nb\"";
+  const std::string line = FormatJsonLog(entry, absl::UnixEpoch());
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  const google::protobuf::Struct parsed = Parsed(line);
+  EXPECT_EQ(parsed.fields().size(), 10);
+  EXPECT_TRUE(parsed.fields().at("status").has_null_value());
+  EXPECT_TRUE(parsed.fields().at("peer").has_null_value());
+  EXPECT_EQ(parsed.fields().at("code").string_value(), "NOT_FOUND");
+  // Escaped as the text lines escape it, and cut at 64 bytes.
+  const std::string session = parsed.fields().at("session").string_value();
+  EXPECT_EQ(session.substr(0, 22), "a\\\"b\\\\c\\nd\\001\\377xxxx");
+  EXPECT_EQ(session.substr(session.size() - 3), "...");
+  EXPECT_EQ(parsed.fields().at("message").string_value(),
+            "no session \\\"a\\nb\\\"");
+}
+
+TEST(JsonRequestLogTest, ParsesFormats) {
+  LogFormat format = LogFormat::kText;
+  EXPECT_TRUE(ParseLogFormat("json", &format));
+  EXPECT_EQ(format, LogFormat::kJson);
+  EXPECT_TRUE(ParseLogFormat("text", &format));
+  EXPECT_EQ(format, LogFormat::kText);
+  EXPECT_FALSE(ParseLogFormat("JSON", &format));
+}
+
+}  // namespace
+}  // namespace khet
