@@ -34,8 +34,7 @@ std::string JsonString(absl::string_view text) {
 std::string Shown(absl::string_view text) {
   constexpr size_t kMax = 64;
   if (text.empty()) return "null";
-  std::string out =
-      absl::CEscape(text.substr(0, std::min(text.size(), kMax)));
+  std::string out = absl::CEscape(text.substr(0, std::min(text.size(), kMax)));
   if (text.size() > kMax) out += "...";
   return JsonString(out);
 }
@@ -56,17 +55,17 @@ bool ParseLogFormat(absl::string_view text, LogFormat* format) {
 std::string FormatJsonLog(const RequestLogEntry& entry, absl::Time now) {
   return absl::StrCat(
       "{\"time\":",
-      JsonString(absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", now,
-                                  absl::UTCTimeZone())),
+      JsonString(
+          absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", now, absl::UTCTimeZone())),
       ",\"protocol\":", JsonString(entry.protocol),
       ",\"method\":", Shown(entry.method), ",\"route\":", Shown(entry.route),
       ",\"status\":",
       entry.http_status == 0 ? "null" : absl::StrCat(entry.http_status),
-      ",\"code\":", JsonString(entry.code), ",\"ms\":",
-      absl::StrFormat("%.3f", entry.ms), ",\"peer\":", Shown(entry.peer),
-      ",\"session\":", Shown(entry.session_id), ",\"message\":",
-      entry.message.empty() ? "null"
-                            : JsonString(LoggedMessage(entry.message)),
+      ",\"code\":", JsonString(entry.code),
+      ",\"ms\":", absl::StrFormat("%.3f", entry.ms),
+      ",\"peer\":", Shown(entry.peer), ",\"session\":", Shown(entry.session_id),
+      ",\"message\":",
+      entry.message.empty() ? "null" : JsonString(LoggedMessage(entry.message)),
       "}");
 }
 

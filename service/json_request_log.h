@@ -23,10 +23,10 @@ struct RequestLogEntry {
   // The route pattern ("/v1/sessions/{id}:move") or the request's path when
   // no route matched; for gRPC the full method ("/khet.v1.KhetService/X").
   absl::string_view route;
-  int http_status = 0;  // 0 (gRPC): written as null
-  absl::string_view code;  // the canonical code's name: "OK", "NOT_FOUND"
-  double ms = 0;           // latency
-  absl::string_view peer;  // the client's address; empty: null
+  int http_status = 0;           // 0 (gRPC): written as null
+  absl::string_view code;        // the canonical code's name: "OK", "NOT_FOUND"
+  double ms = 0;                 // latency
+  absl::string_view peer;        // the client's address; empty: null
   absl::string_view session_id;  // empty (unknown): null
   absl::string_view message;     // the error's; empty (OK): null
 };
