@@ -404,6 +404,7 @@ class SessionServiceImpl final : public SessionService {
         limits_(options.limits),
         search_(SearchOrDefault(options.search)),
         log_(options.log),
+        computer_search_done_(options.computer_search_done),
         computers_(std::make_unique<ComputerPlayers>(
             ComputerPlayers::Options{limits_.computer_threads, search_},
             [this](const ComputerTurn& turn, const SearchResult& result,
@@ -1229,6 +1230,11 @@ class SessionServiceImpl final : public SessionService {
     std::string move;
     const std::string outcome =
         stopped ? "cancelled" : PlayComputerMove(turn, result, &move);
+    if (computer_search_done_) {
+      computer_search_done_(
+          std::string_view(outcome).substr(0, outcome.find(' ')),
+          result.elapsed);
+    }
     if (!log_) return;
     log_(absl::StrFormat(
         "computer session=%s level=%d outcome=%s%s depth=%d nodes=%d ms=%d",
@@ -1569,6 +1575,8 @@ class SessionServiceImpl final : public SessionService {
   const ServiceLimits limits_;
   const SearchFunction search_;
   const std::function<void(const std::string& line)> log_;
+  const std::function<void(std::string_view, absl::Duration)>
+      computer_search_done_;
   std::atomic<int> suggestions_{0};  // SuggestMove searches running
   // Live EventStreams.
   WatcherLimit watchers_{limits_.max_watchers};
