@@ -34,8 +34,9 @@ struct RequestLogEntry {
 // `{"time":"2026-11-23T10:00:00.123Z","protocol":"http","method":"POST",
 // "route":"/v1/sessions/{id}:move","status":200,"code":"OK","ms":0.84,
 // "peer":"127.0.0.1","session":"s0001","message":null}`, without a newline.
-// Text from the request is escaped to ASCII (absl::CEscape) and cut as the
-// text lines cut it: 64 bytes, messages LoggedMessage's bound.
+// Strings are UTF-8 (a byte that is not: U+FFFD) with quotes, backslashes
+// and control characters escaped, cut (never inside a character, marked
+// "...") after 64 bytes, messages after LoggedMessage's bound.
 std::string FormatJsonLog(const RequestLogEntry& entry, absl::Time now);
 
 }  // namespace khet

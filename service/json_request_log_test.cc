@@ -52,12 +52,26 @@ TEST(JsonRequestLogTest, GrpcErrorWithHostileText) {
   EXPECT_TRUE(parsed.fields().at("status").has_null_value());
   EXPECT_TRUE(parsed.fields().at("peer").has_null_value());
   EXPECT_EQ(parsed.fields().at("code").string_value(), "NOT_FOUND");
-  // Escaped as the text lines escape it, and cut at 64 bytes.
-  const std::string session = parsed.fields().at("session").string_value();
-  EXPECT_EQ(session.substr(0, 22), "a\\\"b\\\\c\\nd\\001\\377xxxx");
-  EXPECT_EQ(session.substr(session.size() - 3), "...");
+  // Read back as sent, a stray byte as U+FFFD, cut at 64 bytes.
+  EXPECT_EQ(parsed.fields().at("session").string_value(),
+            "a\"b\\c\nd\x01\xef\xbf\xbd" + std::string(55, 'x') + "...");
   EXPECT_EQ(parsed.fields().at("message").string_value(),
-            "no session \\\"a\\nb\\\"");
+            "no session \"a\nb\"");
+}
+
+TEST(JsonRequestLogTest, KeepsUtf8AndCutsBetweenCharacters) {
+  RequestLogEntry entry;
+  entry.protocol = "http";
+  entry.code = "OK";
+  const std::string pyramids = "\xf0\x93\x89\xbd";  // U+1327D, 4 bytes
+  std::string id;
+  for (int i = 0; i < 20; ++i) id += pyramids;
+  entry.session_id = id;
+  const google::protobuf::Struct parsed =
+      Parsed(FormatJsonLog(entry, absl::UnixEpoch()));
+  std::string expected;
+  for (int i = 0; i < 16; ++i) expected += pyramids;
+  EXPECT_EQ(parsed.fields().at("session").string_value(), expected + "...");
 }
 
 TEST(JsonRequestLogTest, ParsesFormats) {

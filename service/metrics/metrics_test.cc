@@ -241,6 +241,10 @@ TEST(MetricsTest, Numbers) {
   EXPECT_EQ(FormatNumber(0), "0");
   EXPECT_EQ(FormatNumber(12), "12");
   EXPECT_EQ(FormatNumber(0.00025), "0.00025");
+  EXPECT_EQ(FormatNumber(0.0001), "0.0001");
+  EXPECT_EQ(FormatNumber(-2.5), "-2.5");
+  EXPECT_EQ(FormatNumber(0.1 + 0.2), "0.30000000000000004");
+  EXPECT_EQ(FormatNumber(1e-7), "1e-07");
   EXPECT_EQ(FormatNumber(1e21), "1e+21");
   EXPECT_EQ(FormatNumber(std::numeric_limits<double>::infinity()), "+Inf");
   EXPECT_EQ(FormatNumber(-std::numeric_limits<double>::infinity()), "-Inf");

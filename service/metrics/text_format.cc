@@ -67,9 +67,14 @@ std::string EscapeLabelValue(absl::string_view text) {
 std::string FormatNumber(double value) {
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
-  char buffer[32];
-  const std::to_chars_result result =
-      std::to_chars(buffer, buffer + sizeof(buffer), value);
+  // Plain decimals where they stay short ("0.0001", "12"), exponents
+  // beyond; either way the fewest digits that read back exactly.
+  const double magnitude = std::fabs(value);
+  const bool plain = value == 0 || (magnitude >= 1e-5 && magnitude < 1e15);
+  char buffer[64];
+  const std::to_chars_result result = std::to_chars(
+      buffer, buffer + sizeof(buffer), value,
+      plain ? std::chars_format::fixed : std::chars_format::scientific);
   return std::string(buffer, result.ptr);
 }
 

@@ -2,8 +2,10 @@
 // "# HELP" line, a "# TYPE" line and its samples, one per line, each line
 // ending in '\n'. Histograms write name_bucket{...,le="..."} for every bound
 // and +Inf (cumulative), then name_sum and name_count. Help text escapes
-// '\\' and newlines; label values also '"'. Numbers are written in the
-// shortest form that reads back to the same double; "+Inf", "-Inf", "NaN".
+// '\\' and newlines; label values also '"'. Numbers take the fewest digits
+// that read back to the same double, as plain decimals from 1e-5 to 1e15
+// ("0.0001", "12") and with an exponent beyond ("1e+21"); "+Inf", "-Inf",
+// "NaN".
 #ifndef KHET_SERVICE_METRICS_TEXT_FORMAT_H_
 #define KHET_SERVICE_METRICS_TEXT_FORMAT_H_
 
