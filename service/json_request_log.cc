@@ -118,4 +118,11 @@ std::string FormatJsonLog(const RequestLogEntry& entry, absl::Time now) {
       "}");
 }
 
+std::string FormatJsonMessage(absl::string_view message, absl::Time now) {
+  return absl::StrCat(
+      "{\"time\":",
+      Shown(absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", now, absl::UTCTimeZone())),
+      ",\"message\":", JsonString(message, kMaxLoggedMessageBytes), "}");
+}
+
 }  // namespace khet

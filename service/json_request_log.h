@@ -39,6 +39,10 @@ struct RequestLogEntry {
 // "...") after 64 bytes, messages after LoggedMessage's bound.
 std::string FormatJsonLog(const RequestLogEntry& entry, absl::Time now);
 
+// Any other line (a computer seat's search) in the same form:
+// `{"time":"...","message":"..."}`, the message cut at LoggedMessage's bound.
+std::string FormatJsonMessage(absl::string_view message, absl::Time now);
+
 }  // namespace khet
 
 #endif  // KHET_SERVICE_JSON_REQUEST_LOG_H_

@@ -74,6 +74,15 @@ TEST(JsonRequestLogTest, KeepsUtf8AndCutsBetweenCharacters) {
   EXPECT_EQ(parsed.fields().at("session").string_value(), expected + "...");
 }
 
+TEST(JsonRequestLogTest, OtherLinesAsMessages) {
+  const google::protobuf::Struct parsed = Parsed(FormatJsonMessage(
+      "computer session=s1 outcome=\"played\"", absl::UnixEpoch()));
+  EXPECT_EQ(parsed.fields().at("time").string_value(),
+            "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(parsed.fields().at("message").string_value(),
+            "computer session=s1 outcome=\"played\"");
+}
+
 TEST(JsonRequestLogTest, ParsesFormats) {
   LogFormat format = LogFormat::kText;
   EXPECT_TRUE(ParseLogFormat("json", &format));

@@ -373,9 +373,12 @@ int Run(const sigset_t& stop_signals) {
   ServiceOptions options;
   options.store = store->get();
   options.limits = limits;
-  options.log = [](const std::string& line) {
+  options.log = [log_format](const std::string& line) {
     // One write per line so that lines from concurrent threads never mix.
-    const std::string out = line + "\n";
+    const std::string out =
+        (log_format == LogFormat::kJson ? FormatJsonMessage(line, absl::Now())
+                                        : line) +
+        "\n";
     [[maybe_unused]] const ssize_t written =
         ::write(STDERR_FILENO, out.data(), out.size());
   };
