@@ -127,7 +127,8 @@ class KhetGrpcService::RequestLog {
     entry.ms = absl::ToDoubleMilliseconds(latency);
     entry.peer = peer_;
     entry.session_id = session_id_;
-    entry.message = result.error_message();
+    const std::string message = result.error_message();  // a copy
+    entry.message = message;
     service_->Log(FormatJsonLog(entry, absl::Now()));
     return result;
   }
