@@ -10,7 +10,6 @@
 #ifndef KHET_SERVICE_METRICS_METRICS_H_
 #define KHET_SERVICE_METRICS_METRICS_H_
 
-#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
