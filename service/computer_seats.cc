@@ -13,9 +13,11 @@
 namespace khet {
 
 ComputerSeats::ComputerSeats(const ServiceCore& core, SearchFunction search,
-                             std::function<void(const std::string& line)> log)
+                             std::function<void(const std::string& line)> log,
+                             DoneHook done)
     : core_(core),
       log_(std::move(log)),
+      done_(std::move(done)),
       players_(std::make_unique<ComputerPlayers>(
           ComputerPlayers::Options{core.limits->computer_threads,
                                    std::move(search)},
@@ -52,6 +54,10 @@ void ComputerSeats::SearchDone(const ComputerTurn& turn,
                                const SearchResult& result, bool stopped) {
   std::string move;
   const std::string outcome = stopped ? "cancelled" : Play(turn, result, &move);
+  if (done_) {
+    done_(std::string_view(outcome).substr(0, outcome.find(' ')),
+          result.elapsed);
+  }
   if (!log_) return;
   log_(absl::StrFormat(
       "computer session=%s level=%d outcome=%s%s depth=%d nodes=%d ms=%d",

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "absl/time/time.h"
 #include "service/computer_players.h"
@@ -24,10 +25,15 @@ namespace khet {
 
 class ComputerSeats {
  public:
-  // `log` (may be empty) gets one line per search that ended, from a
-  // computer thread; never a token.
+  // What a search that ended tells, from a computer thread: `log` one line
+  // (never a token), `done` its outcome's first word (played,
+  // claimed-draw, stale, gone, retrying, failed, cancelled) and how long it
+  // searched. Either may be empty.
+  using DoneHook =
+      std::function<void(std::string_view outcome, absl::Duration searched)>;
   ComputerSeats(const ServiceCore& core, SearchFunction search,
-                std::function<void(const std::string& line)> log);
+                std::function<void(const std::string& line)> log,
+                DoneHook done);
 
   // Schedules the session's search (after `delay`) if the computer is to
   // move in a game in progress; otherwise stops any search for it.
@@ -49,6 +55,7 @@ class ComputerSeats {
 
   const ServiceCore core_;
   const std::function<void(const std::string& line)> log_;
+  const DoneHook done_;
   // Last, so that it is destroyed (its threads joined) first.
   std::unique_ptr<ComputerPlayers> players_;
 };

@@ -39,7 +39,7 @@ class SessionServiceImpl final : public SessionService {
         core_{&registry_, &limits_, options.random},
         search_(SearchOrDefault(options.search, limits_.kept_search_tables)),
         suggestions_(core_, search_),
-        computers_(core_, search_, options.log) {
+        computers_(core_, search_, options.log, options.computer_search_done) {
     registry_.SetChangeHook(
         [this](SessionEntry& entry)
             ABSL_NO_THREAD_SAFETY_ANALYSIS { computers_.Schedule(entry); });

@@ -69,6 +69,12 @@ struct ServiceOptions {
   // outcome=played move=c1R depth=3 nodes=1234 ms=12". Never a token.
   // Default (empty): no log.
   std::function<void(const std::string& line)> log;
+  // Called for every search of a computer seat when it ends, from a
+  // background thread, with its outcome (played, claimed-draw, stale, gone,
+  // retrying, failed, cancelled) and how long it searched. Must be quick.
+  // Default (empty): not called.
+  std::function<void(std::string_view outcome, absl::Duration searched)>
+      computer_search_done;
 };
 
 // The token a call carries (from "authorization: Bearer <token>"); empty

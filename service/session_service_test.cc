@@ -146,6 +146,12 @@ class SessionServiceTest : public ::testing::Test {
       MutexLock lock(&log_mu_);
       log_.push_back(line);
     };
+    options.computer_search_done = [this](std::string_view outcome,
+                                          absl::Duration searched) {
+      EXPECT_GE(searched, absl::ZeroDuration());
+      MutexLock lock(&log_mu_);
+      search_outcomes_.emplace_back(outcome);
+    };
     absl::StatusOr<std::unique_ptr<SessionService>> s =
         SessionService::Create(options);
     EXPECT_TRUE(s.ok()) << s.status();
@@ -314,6 +320,7 @@ class SessionServiceTest : public ::testing::Test {
   std::unique_ptr<ControlledSearch> controlled_;
   Mutex log_mu_;
   std::vector<std::string> log_ ABSL_GUARDED_BY(log_mu_);
+  std::vector<std::string> search_outcomes_ ABSL_GUARDED_BY(log_mu_);
   std::unique_ptr<SessionService> service_;  // last: destroyed first
 };
 
@@ -2151,6 +2158,10 @@ TEST_F(SessionServiceTest, TheComputerAnswersAHumanMove) {
   const std::string played =
       "outcome=played move=" + made.move_made().move().notation();
   EXPECT_TRUE(WaitFor([&] { return LogLines(played) == 1; }));
+  {
+    MutexLock lock(&log_mu_);  // the hook saw it, by its outcome's word
+    EXPECT_EQ(search_outcomes_, std::vector<std::string>{"played"});
+  }
   // The computer's seat has no token to move with; alice plays on.
   ASSERT_OK(Move(b.id, b.silver, "j1R"));
   ASSERT_TRUE(WaitFor([&] { return Get(b.id).moves_size() == 4; }));

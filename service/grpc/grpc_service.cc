@@ -88,7 +88,7 @@ std::string FormatRequestLog(absl::string_view method,
   return line;
 }
 
-// Times one request and writes its log line when it is done.
+// Times one request; when it is done, counts it and writes its log line.
 class KhetGrpcService::RequestLog {
  public:
   RequestLog(KhetGrpcService* service, absl::string_view method,
@@ -99,12 +99,37 @@ class KhetGrpcService::RequestLog {
         start_(std::chrono::steady_clock::now()) {}
 
   void set_session_id(absl::string_view id) { session_id_ = std::string(id); }
+  // The client's address, which only the JSON lines show.
+  void set_peer(const grpc::ServerContextBase& context) {
+    if (service_->options_.log_format == LogFormat::kJson) {
+      peer_ = context.peer();
+    }
+  }
 
   grpc::Status Done(const absl::Status& status) {
     grpc::Status result = ToGrpcStatus(status);
-    service_->Log(FormatRequestLog(
-        method_, session_id_, result,
-        absl::FromChrono(std::chrono::steady_clock::now() - start_)));
+    const absl::Duration latency =
+        absl::FromChrono(std::chrono::steady_clock::now() - start_);
+    if (service_->options_.metrics != nullptr) {
+      service_->options_.metrics->Record(method_, result.error_code(), latency);
+    }
+    if (service_->options_.log_format == LogFormat::kText) {
+      service_->Log(FormatRequestLog(method_, session_id_, result, latency));
+      return result;
+    }
+    const std::string route =
+        absl::StrCat("/", v1::KhetService::service_full_name(), "/", method_);
+    RequestLogEntry entry;
+    entry.protocol = "grpc";
+    entry.method = method_;
+    entry.route = route;
+    entry.code = StatusCodeName(result.error_code());
+    entry.ms = absl::ToDoubleMilliseconds(latency);
+    entry.peer = peer_;
+    entry.session_id = session_id_;
+    const std::string message = result.error_message();  // a copy
+    entry.message = message;
+    service_->Log(FormatJsonLog(entry, absl::Now()));
     return result;
   }
 
@@ -124,6 +149,7 @@ class KhetGrpcService::RequestLog {
   KhetGrpcService* const service_;
   const absl::string_view method_;
   std::string session_id_;
+  std::string peer_;
   const std::chrono::steady_clock::time_point start_;
 };
 
@@ -140,11 +166,15 @@ class KhetGrpcService::RequestLog {
 class KhetGrpcService::WatchReactor final
     : public grpc::ServerWriteReactor<v1::Event> {
  public:
-  WatchReactor(KhetGrpcService* service, const v1::WatchRequest* request)
+  WatchReactor(KhetGrpcService* service,
+               const grpc::CallbackServerContext& context,
+               const v1::WatchRequest* request)
       : service_(service),
         request_(request),
         log_(service, "Watch", request->session_id()),
-        sent_(request->after_version()) {}
+        sent_(request->after_version()) {
+    log_.set_peer(context);
+  }
 
   // The first step; called once, by Watch.
   void Start() {
@@ -396,6 +426,7 @@ grpc::ServerUnaryReactor* KhetGrpcService::Serve(
     grpc::CallbackServerContext* context, RequestLog log, bool touches_session,
     Response* response, Work work) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  log.set_peer(*context);
   auto serve = [reactor, response, log = std::move(log),
                 work = std::move(work)]() mutable {
     // The call, its request and response live until Finish.
@@ -530,6 +561,7 @@ grpc::Status KhetGrpcService::SuggestMove(grpc::ServerContext* context,
                                           const v1::SuggestMoveRequest* request,
                                           v1::SuggestMoveResponse* response) {
   RequestLog log(this, "SuggestMove", request->session_id());
+  log.set_peer(*context);
   return log.Done(core_->SuggestMove(*request, ControlOf(*context)), response);
 }
 
@@ -593,8 +625,8 @@ grpc::ServerUnaryReactor* KhetGrpcService::ResetGame(
 }
 
 grpc::ServerWriteReactor<v1::Event>* KhetGrpcService::Watch(
-    grpc::CallbackServerContext*, const v1::WatchRequest* request) {
-  auto* reactor = new WatchReactor(this, request);  // deletes itself
+    grpc::CallbackServerContext* context, const v1::WatchRequest* request) {
+  auto* reactor = new WatchReactor(this, *context, request);  // deletes itself
   HandOverToGrpc(reactor);
   reactor->Start();
   return reactor;

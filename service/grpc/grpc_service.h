@@ -27,7 +27,9 @@
 #include "grpcpp/support/string_ref.h"
 #include "khet/v1/khet_service.grpc.pb.h"
 #include "service/grpc/call_pool.h"
+#include "service/grpc/grpc_metrics.h"
 #include "service/grpc/status_conversion.h"
+#include "service/json_request_log.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
 
@@ -52,6 +54,12 @@ struct KhetGrpcServiceOptions {
   // Receives each request's log line, without a newline. Default (empty):
   // the line is written to stderr.
   std::function<void(const std::string& line)> log;
+  // The lines as FormatRequestLog writes them, or JSON objects
+  // (FormatJsonLog, with the client's address).
+  LogFormat log_format = LogFormat::kText;
+  // Where each finished call is counted; null: nowhere. Not owned; must
+  // outlive the service.
+  GrpcMetrics* metrics = nullptr;
   // Threads of the service's own (at most; started as calls wait, see
   // CallPool) that run the calls touching a session,
   // which wait while the store keeps a change (a disk sync, a database

@@ -12,6 +12,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
@@ -28,6 +29,7 @@
 #include "grpcpp/support/sync_stream.h"
 #include "gtest/gtest.h"
 #include "khet/v1/khet_service.grpc.pb.h"
+#include "service/metrics/metrics.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
@@ -136,6 +138,7 @@ class GrpcServiceTest : public ::testing::TestWithParam<int> {
       MutexLock lock(&log_mu_);
       log_.push_back(line);
     };
+    AdjustServiceOptions(service_options);
     service_ = std::make_unique<KhetGrpcService>(core_.get(), service_options);
     EnableHealthCheckingAndReflection();
     grpc::ServerBuilder builder;
@@ -151,8 +154,9 @@ class GrpcServiceTest : public ::testing::TestWithParam<int> {
     stub_ = v1::KhetService::NewStub(channel_);
   }
 
-  // For fixtures that need other limits.
+  // For fixtures that need other limits or options.
   virtual void AdjustLimits(ServiceLimits&) {}
+  virtual void AdjustServiceOptions(KhetGrpcServiceOptions&) {}
 
   void TearDown() override {
     store_.Open();  // no write waits forever when a test failed
@@ -813,6 +817,64 @@ TEST_P(GrpcServiceTest, AWatchStartedAfterShutdownEndsWithUnavailable) {
 
 // The service with a limit of watchers over all sessions (3) and none per
 // session to speak of.
+// Calls counted by method and code, and logged as JSON objects.
+class MetricsAndJsonLogTest : public GrpcServiceTest {
+ protected:
+  void AdjustServiceOptions(KhetGrpcServiceOptions& options) override {
+    options.metrics = &metrics_;
+    options.log_format = LogFormat::kJson;
+  }
+
+  // The sample of `family` whose labels are `labels`.
+  metrics::Sample Find(const std::string& family,
+                       const std::vector<std::string>& labels) {
+    for (const metrics::FamilySnapshot& f : registry_.Collect()) {
+      if (f.name != family) continue;
+      for (const metrics::Sample& sample : f.samples) {
+        if (sample.label_values == labels) return sample;
+      }
+    }
+    ADD_FAILURE() << "no " << family << " " << absl::StrJoin(labels, ",");
+    return {};
+  }
+
+  // Outlive the service, which the base's members hold.
+  metrics::Registry registry_;
+  GrpcMetrics metrics_{&registry_};
+};
+
+INSTANTIATE_TEST_SUITE_P(Threads, MetricsAndJsonLogTest,
+                         ::testing::Values(0, 4), ThreadsName);
+
+TEST_P(MetricsAndJsonLogTest, CountsByMethodAndCode) {
+  const Game game = StartGame();
+  v1::MakeMoveResponse response;
+  ASSERT_TRUE(
+      Move(game.id, game.silver, AnyLegalMove(game.id), &response).ok());
+  EXPECT_EQ(Move(game.id, "not-a-token", "j1L", &response).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Find("khet_grpc_requests_total", {"MakeMove", "OK"}).value, 1);
+  EXPECT_EQ(
+      Find("khet_grpc_requests_total", {"MakeMove", "PERMISSION_DENIED"}).value,
+      1);
+  EXPECT_EQ(Find("khet_grpc_requests_total", {"JoinSeat", "OK"}).value, 2);
+  EXPECT_EQ(
+      Find("khet_grpc_request_duration_seconds", {"MakeMove"}).histogram.count,
+      2u);
+
+  MutexLock lock(&log_mu_);
+  ASSERT_FALSE(log_.empty());
+  for (const std::string& line : log_) {
+    EXPECT_TRUE(absl::StartsWith(line, "{\"time\":\"")) << line;
+    EXPECT_THAT(line, HasSubstr("\"protocol\":\"grpc\",\"method\":\""));
+    EXPECT_THAT(line, HasSubstr(",\"status\":null,"));
+    EXPECT_TRUE(absl::EndsWith(line, "}")) << line;
+  }
+  EXPECT_THAT(log_, testing::Contains(HasSubstr(
+                        "\"route\":\"/khet.v1.KhetService/MakeMove\","
+                        "\"status\":null,\"code\":\"PERMISSION_DENIED\"")));
+}
+
 class WatcherLimitTest : public GrpcServiceTest {
  protected:
   void AdjustLimits(ServiceLimits& limits) override {

@@ -8,6 +8,8 @@
 
 #include "absl/time/time.h"
 #include "service/http/http_server.h"
+#include "service/json_request_log.h"
+#include "service/metrics/metrics.h"
 
 namespace khet {
 
@@ -33,6 +35,14 @@ struct HttpGatewayOptions {
   // route=/v1/sessions/{id}:move session=s0001 status=200 code=OK
   // latency_ms=0.84". Never a token. Empty: stderr.
   std::function<void(const std::string& line)> log;
+  // Those lines, or JSON objects (FormatJsonLog) with the client's address.
+  LogFormat log_format = LogFormat::kText;
+  // When set, GET /metrics answers with its figures in the Prometheus text
+  // format, and the gateway adds its own to it: requests by route, method
+  // and status with their latency (HttpMetrics) and the waiting requests
+  // (khet_http_waiting_requests). Not owned; must outlive the gateway and be
+  // read only while it lives (the waiting gauge asks the gateway).
+  metrics::Registry* metrics = nullptr;
 };
 
 }  // namespace khet

@@ -14,12 +14,14 @@
 #include "absl/strings/str_join.h"
 #include "boost/asio/post.hpp"
 #include "boost/asio/thread_pool.hpp"
+#include "service/http/http_metrics.h"
 #include "service/http/http_routes.h"
 #include "service/http/http_server.h"
 #include "service/http/http_status.h"
 #include "service/http/request_log.h"
 #include "service/http/waiting_requests.h"
 #include "service/http/web_assets.h"
+#include "service/metrics/text_format.h"
 #include "service/quoted_input.h"
 #include "service/status_macros.h"
 
@@ -42,7 +44,18 @@ class HttpGateway::Server {
         options_(std::move(options)),
         waiting_(options_.max_waiting),
         workers_(static_cast<size_t>(std::max(1, options_.serving_threads))) {
-    if (!options_.log) options_.log = WriteToStderr;
+    recorder_.sink = options_.log ? options_.log : WriteToStderr;
+    recorder_.format = options_.log_format;
+    if (options_.metrics != nullptr) {
+      metrics_ = std::make_unique<HttpMetrics>(options_.metrics);
+      recorder_.metrics = metrics_.get();
+      options_.metrics->AddGaugeCallback(
+          "khet_http_waiting_requests",
+          "HTTP long polls and event streams waiting for events now.", {},
+          [this](const metrics::GaugeCallback::Emit& emit) {
+            emit({}, waiting_.waiting());
+          });
+    }
     for (const WebAsset& asset : WebAssets())
       assets_.emplace(std::string(asset.path), &asset);
   }
@@ -60,9 +73,10 @@ class HttpGateway::Server {
             },
             [this](const HttpRequest& request, int http_status,
                    const absl::Status& problem) {
-              RequestLog log(&options_.log,
+              RequestLog log(&recorder_,
                              request.method.empty() ? "-" : request.method, "-",
-                             "");
+                             "", request.remote_address);
+              log.set_metric_route("none");
               log.Done(http_status, problem);
               return ErrorResponse(problem, http_status);
             }));
@@ -97,15 +111,22 @@ class HttpGateway::Server {
     const std::string method =
         request.method == "HEAD" ? "GET" : request.method;
     HttpResponse response;
+    if (request.path == kMetricsPath && options_.metrics != nullptr) {
+      ServeMetrics(request, method, *exchange);
+      return;
+    }
     std::vector<std::string> allowed;
+    const std::string* matched = nullptr;  // the first route of the path
     std::string id;
     for (const Route& route : routes_) {
       if (!MatchRoute(route.path, request.path, &id)) continue;
       allowed.push_back(route.method);
+      if (matched == nullptr) matched = &route.path;
       if (route.method != method) continue;
       HttpCall call{request, response, id, nullptr, exchange};
-      call.log = std::make_shared<RequestLog>(&options_.log, request.method,
-                                              route.path, call.session_id);
+      call.log =
+          std::make_shared<RequestLog>(&recorder_, request.method, route.path,
+                                       call.session_id, request.remote_address);
       const absl::Status status = route.handler(call);
       if (call.answered_later) return;
       if (!status.ok()) {
@@ -116,7 +137,9 @@ class HttpGateway::Server {
       exchange->Respond(std::move(response));
       return;
     }
-    RequestLog log(&options_.log, request.method, request.path, "");
+    RequestLog log(&recorder_, request.method, request.path, "",
+                   request.remote_address);
+    log.set_metric_route(matched != nullptr ? *matched : "unmatched");
     if (allowed.empty() && method == "GET") {
       std::string path = request.path.substr(1);
       if (path.empty() || path.back() == '/') path += "index.html";
@@ -125,6 +148,7 @@ class HttpGateway::Server {
         response.content_type = std::string(it->second->content_type);
         response.headers.emplace_back("Cache-Control", "no-cache");
         response.body = std::string(it->second->body);
+        log.set_metric_route("static");
         log.Done(200, absl::OkStatus());
         exchange->Respond(std::move(response));
         return;
@@ -149,8 +173,36 @@ class HttpGateway::Server {
     exchange->Respond(std::move(response));
   }
 
+  // GET (or HEAD) /metrics: every figure of options_.metrics now. They name
+  // no session and hold no token.
+  void ServeMetrics(const HttpRequest& request, const std::string& method,
+                    HttpExchange& exchange) {
+    RequestLog log(&recorder_, request.method, kMetricsPath, "",
+                   request.remote_address);
+    log.set_metric_route("metrics");
+    HttpResponse response;
+    absl::Status status;
+    if (method != "GET") {
+      status = absl::UnimplementedError(
+          absl::StrCat(kMetricsPath, " does not take ",
+                       QuoteInput(request.method), "; it takes GET"));
+      response = ErrorResponse(status, 405);
+      response.headers.emplace_back("Allow", "GET");
+    } else {
+      response.content_type = std::string(metrics::kTextContentType);
+      response.headers.emplace_back("Cache-Control", "no-store");
+      response.body = metrics::TextExposition(options_.metrics->Collect());
+    }
+    log.Done(response.status, status);
+    exchange.Respond(std::move(response));
+  }
+
+  static constexpr absl::string_view kMetricsPath = "/metrics";
+
   SessionService* const core_;
   HttpGatewayOptions options_;
+  RequestRecorder recorder_;
+  std::unique_ptr<HttpMetrics> metrics_;
   WaitingRequests waiting_;
   std::vector<Route> routes_;
   std::map<std::string, const WebAsset*, std::less<>> assets_;

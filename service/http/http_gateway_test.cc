@@ -30,6 +30,7 @@
 #include "service/http/compact_view.h"
 #include "service/http/http_routes.h"
 #include "service/http/testing/raw_connection.h"
+#include "service/metrics/metrics.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
@@ -162,6 +163,7 @@ class HttpGatewayTest : public ::testing::Test {
   std::vector<std::string> log_;
   MemoryStore store_;
   std::unique_ptr<SessionService> core_;
+  metrics::Registry registry_;  // for a test that passes it to the gateway
   std::unique_ptr<HttpGateway> gateway_;
   std::unique_ptr<httplib::Client> client_;
   int port_ = 0;
@@ -1019,6 +1021,64 @@ TEST_F(HttpGatewayTest, TokenHeaders) {
                                     {"X-Khet-Token", game.silver}},
                                    body, "application/json"));
   EXPECT_EQ(same.status, 200) << same.text;
+}
+
+TEST_F(HttpGatewayTest, MetricsByRoutePatternAndJsonLog) {
+  HttpGatewayOptions options;
+  options.metrics = &registry_;
+  options.log_format = LogFormat::kJson;
+  StartGateway(options);
+  const Game game = NewGame();
+  const std::string move = "/v1/sessions/" + game.id + ":move";
+  EXPECT_EQ(Post(move, R"({"move":{"notation":"j1L"}})", game.silver).status,
+            200);
+  EXPECT_EQ(Post(move, R"({"move":{"notation":"j1L"}})", game.red).status, 400);
+  // Paths no route takes, an odd method and a request refused before
+  // routing add no label values of their own.
+  EXPECT_EQ(Get("/nope/" + game.id).status, 404);
+  EXPECT_EQ(Get("/v1/sessions/" + game.id + "/x/y").status, 404);
+  RawConnection brew(port_, "BREW /v1/setups HTTP/1.1\r\nHost: x\r\n\r\n");
+  ASSERT_TRUE(brew.WaitFor("}}")) << brew.received();
+  RawConnection garbage(port_, "\x01\x02 not http\r\n\r\n");
+  ASSERT_TRUE(garbage.WaitFor("}}")) << garbage.received();
+
+  auto page = client_->Get("/metrics");
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200);
+  EXPECT_EQ(page->get_header_value("Content-Type"),
+            "text/plain; version=0.0.4; charset=utf-8");
+  const std::string& text = page->body;
+  const std::vector<std::string> expected = {
+      R"(khet_http_requests_total{route="/v1/sessions/{id}:move",method="POST",status="200"} 1)",
+      R"(khet_http_requests_total{route="/v1/sessions/{id}:move",method="POST",status="400"} 1)",
+      R"(khet_http_requests_total{route="unmatched",method="GET",status="404"} 2)",
+      R"(khet_http_requests_total{route="/v1/setups",method="other",status="405"} 1)",
+      R"(khet_http_requests_total{route="none",method="other",status="400"} 1)",
+      R"(khet_http_request_duration_seconds_count{route="/v1/sessions/{id}:move"} 2)",
+      R"(khet_http_waiting_requests 0)",
+  };
+  for (const std::string& line : expected) {
+    EXPECT_THAT(text, HasSubstr(line + "\n")) << text;
+  }
+  for (const std::string& secret : {game.id, game.owner, game.silver, game.red,
+                                    std::string("nope"), std::string("BREW")}) {
+    EXPECT_THAT(text, Not(HasSubstr(secret)));
+  }
+  EXPECT_EQ(Post("/metrics", "{}").status, 405);
+
+  // One JSON object per line with the fixed keys; the client's address.
+  const std::vector<std::string> log = Log();
+  ASSERT_FALSE(log.empty());
+  for (const std::string& line : log) {
+    const json entry = json::parse(line, nullptr, false);
+    ASSERT_TRUE(entry.is_object()) << line;
+    EXPECT_EQ(entry.size(), 10u) << line;
+    EXPECT_EQ(entry["protocol"], "http");
+    EXPECT_EQ(entry["peer"], "127.0.0.1");
+    EXPECT_THAT(line, Not(HasSubstr(game.silver)));
+  }
+  EXPECT_THAT(log, testing::Contains(HasSubstr(
+                       R"("route":"/v1/sessions/{id}:move","status":200)")));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
 #include "service/quoted_input.h"
 
 namespace khet {
@@ -34,22 +35,43 @@ std::string FormatHttpLog(absl::string_view method, absl::string_view route,
   return line;
 }
 
-RequestLog::RequestLog(const Sink* sink, absl::string_view method,
-                       absl::string_view route, absl::string_view session_id)
-    : sink_(sink),
+RequestLog::RequestLog(const RequestRecorder* recorder,
+                       absl::string_view method, absl::string_view route,
+                       absl::string_view session_id, absl::string_view peer)
+    : recorder_(recorder),
       method_(method),
       route_(route),
       session_id_(session_id),
+      peer_(peer),
       start_(std::chrono::steady_clock::now()) {}
 
 void RequestLog::Done(int http_status, const absl::Status& status) {
   if (done_) return;
   done_ = true;
-  const double ms = std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - start_)
-                        .count();
-  (*sink_)(
-      FormatHttpLog(method_, route_, session_id_, http_status, status, ms));
+  const std::chrono::steady_clock::duration elapsed =
+      std::chrono::steady_clock::now() - start_;
+  if (recorder_->metrics != nullptr) {
+    recorder_->metrics->Record(metric_route_.empty() ? route_ : metric_route_,
+                               method_, http_status, absl::FromChrono(elapsed));
+  }
+  const double ms = std::chrono::duration<double, std::milli>(elapsed).count();
+  if (recorder_->format == LogFormat::kText) {
+    recorder_->sink(
+        FormatHttpLog(method_, route_, session_id_, http_status, status, ms));
+    return;
+  }
+  RequestLogEntry entry;
+  entry.protocol = "http";
+  entry.method = method_;
+  entry.route = route_;
+  entry.http_status = http_status;
+  const std::string code = absl::StatusCodeToString(status.code());
+  entry.code = code;
+  entry.ms = ms;
+  entry.peer = peer_;
+  entry.session_id = session_id_;
+  entry.message = status.message();
+  recorder_->sink(FormatJsonLog(entry, absl::Now()));
 }
 
 }  // namespace khet

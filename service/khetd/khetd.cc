@@ -3,8 +3,9 @@
 // in memory), resets timed-out games in the background, and shuts down
 // cleanly on SIGTERM or SIGINT. Prints "khetd listening on <host:port>" once
 // it accepts calls, then "khetd http listening on <host:port>" for the
-// HTTP/JSON gateway and web board (--http_listen); one log line per request
-// goes to stderr. With --tls_cert and --tls_key both ports speak TLS.
+// HTTP/JSON gateway and web board (--http_listen), which also serves GET
+// /metrics; one log line per request goes to stderr (--log_format text or
+// json). With --tls_cert and --tls_key both ports speak TLS.
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -35,11 +36,14 @@
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "service/grpc/grpc_service.h"
+#include "service/khetd/khetd_metrics.h"
 #include "service/grpc/tls_files.h"
 #include "service/http/http_gateway.h"
+#include "service/json_request_log.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
+#include "service/store/metered_store.h"
 #include "service/store/postgres_store.h"
 #include "service/store/session_store.h"
 #include "service/store/sqlite_store.h"
@@ -129,6 +133,12 @@ ABSL_FLAG(int, http_body_timeout_seconds,
           static_cast<int>(
               absl::ToInt64Seconds(khet::HttpServerOptions().body_timeout)),
           "An HTTP request's body must arrive within this; else 408");
+ABSL_FLAG(std::string, log_format, "text",
+          "The per-request log lines on stderr: text (key=value) or json (one "
+          "JSON object per line: time, protocol, method, route, status, code, "
+          "ms, peer, session, message)");
+ABSL_FLAG(bool, metrics, true,
+          "Serve GET /metrics (Prometheus text format) on the HTTP port");
 ABSL_FLAG(int, http_idle_timeout_seconds,
           static_cast<int>(
               absl::ToInt64Seconds(khet::HttpServerOptions().idle_timeout)),
@@ -152,8 +162,9 @@ int UsageError(absl::string_view message) {
   return kExitUsage;
 }
 
-absl::StatusOr<std::unique_ptr<SessionStore>> OpenStore(
-    const std::string& kind, const std::string& data_dir) {
+absl::StatusOr<std::unique_ptr<SessionStore>> OpenUnmeteredStore(
+    const std::string& kind, const std::string& data_dir,
+    StoreMetrics* metrics) {
   if (kind == "memory") return std::make_unique<MemoryStore>();
   if (kind == "postgres") {
     PostgresStoreOptions options;
@@ -171,9 +182,22 @@ absl::StatusOr<std::unique_ptr<SessionStore>> OpenStore(
   }
   const std::string path =
       (std::filesystem::path(data_dir) / "khet.db").string();
-  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
+  SqliteStoreOptions options;
+  options.on_commit = metrics->CommitHook();
+  absl::StatusOr<std::unique_ptr<SqliteStore>> store =
+      SqliteStore::Open(path, options);
   if (!store.ok()) return store.status();
   return std::unique_ptr<SessionStore>(std::move(*store));
+}
+
+// The store, measured into `metrics`.
+absl::StatusOr<std::unique_ptr<SessionStore>> OpenStore(
+    const std::string& kind, const std::string& data_dir,
+    StoreMetrics* metrics) {
+  absl::StatusOr<std::unique_ptr<SessionStore>> store =
+      OpenUnmeteredStore(kind, data_dir, metrics);
+  if (!store.ok()) return store.status();
+  return std::make_unique<MeteredStore>(*std::move(store), metrics);
 }
 
 // `listen` with its port replaced by the one the server was given.
@@ -324,6 +348,16 @@ int Run(const sigset_t& stop_signals) {
     if (seconds < 1) return UsageError(absl::StrCat(flag, " must be >= 1"));
     *field = absl::Seconds(seconds);
   }
+  LogFormat log_format;
+  if (!ParseLogFormat(absl::GetFlag(FLAGS_log_format), &log_format)) {
+    return UsageError(
+        absl::StrCat("--log_format=", absl::GetFlag(FLAGS_log_format),
+                     ": must be text or json"));
+  }
+  http_options.log_format = log_format;
+  // Declared before everything it measures, so that it outlives them.
+  KhetdMetrics metrics;
+  if (absl::GetFlag(FLAGS_metrics)) http_options.metrics = metrics.registry();
   http_server.tls_cert_file = absl::GetFlag(FLAGS_tls_cert);
   http_server.tls_key_file = absl::GetFlag(FLAGS_tls_key);
 
@@ -334,24 +368,31 @@ int Run(const sigset_t& stop_signals) {
   RaiseOpenFileLimit();
 
   absl::StatusOr<std::unique_ptr<SessionStore>> store =
-      OpenStore(store_kind, absl::GetFlag(FLAGS_data_dir));
+      OpenStore(store_kind, absl::GetFlag(FLAGS_data_dir), metrics.store());
   if (!store.ok()) return Fail(store.status().ToString());
   ServiceOptions options;
   options.store = store->get();
   options.limits = limits;
-  options.log = [](const std::string& line) {
+  options.log = [log_format](const std::string& line) {
     // One write per line so that lines from concurrent threads never mix.
-    const std::string out = line + "\n";
+    const std::string out =
+        (log_format == LogFormat::kJson ? FormatJsonMessage(line, absl::Now())
+                                        : line) +
+        "\n";
     [[maybe_unused]] const ssize_t written =
         ::write(STDERR_FILENO, out.data(), out.size());
   };
+  options.computer_search_done = metrics.ComputerSearchHook();
   absl::StatusOr<std::unique_ptr<SessionService>> core =
       SessionService::Create(options);
   if (!core.ok()) {
     return Fail(
         absl::StrCat("cannot load the sessions: ", core.status().ToString()));
   }
+  metrics.AddWatchers(core->get());
   KhetGrpcServiceOptions service_options;
+  service_options.log_format = log_format;
+  service_options.metrics = metrics.grpc();
   service_options.store_threads = store_kind == "memory" ? 0 : store_threads;
   KhetGrpcService service(core->get(), std::move(service_options));
 

@@ -137,8 +137,7 @@ absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
     return absl::InvalidArgumentError(absl::StrCat(
         "SqliteStore max_batch must be >= 1, not ", options.max_batch));
   }
-  std::unique_ptr<SqliteStore> store(
-      new SqliteStore(db, path, options.clock, options.max_batch));
+  std::unique_ptr<SqliteStore> store(new SqliteStore(db, path, options));
   {
     MutexLock lock(&store->mu_);
     if (absl::Status s = store->Configure(options); !s.ok()) return s;
@@ -147,9 +146,13 @@ absl::StatusOr<std::unique_ptr<SqliteStore>> SqliteStore::Open(
   return store;
 }
 
-SqliteStore::SqliteStore(sqlite3* db, std::string path, Clock* clock,
-                         int max_batch)
-    : path_(std::move(path)), clock_(clock), max_batch_(max_batch), db_(db) {}
+SqliteStore::SqliteStore(sqlite3* db, std::string path,
+                         const SqliteStoreOptions& options)
+    : path_(std::move(path)),
+      clock_(options.clock),
+      max_batch_(options.max_batch),
+      on_commit_(options.on_commit),
+      db_(db) {}
 
 SqliteStore::~SqliteStore() {
   MutexLock lock(&mu_);
@@ -328,8 +331,14 @@ absl::Status SqliteStore::Submit(Write& write) {
     batch.assign(queue_.begin(), queue_.begin() + size);
   }
   {
-    MutexLock lock(&mu_);
-    CommitBatch(batch);
+    const absl::Time begun = absl::Now();
+    {
+      MutexLock lock(&mu_);
+      CommitBatch(batch);
+    }
+    if (on_commit_) {
+      on_commit_(static_cast<int>(batch.size()), absl::Now() - begun);
+    }
   }
   MutexLock lock(&queue_mu_);
   // The batch is still the queue's front: only leaders remove writes.

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -53,6 +54,11 @@ struct SqliteStoreOptions {
   Clock* clock = nullptr;
   // The most writes one transaction carries (group commit); >= 1.
   int max_batch = 256;
+  // Called after each transaction of writes, by the thread that led it,
+  // with how many writes it carried and how long it took, from waiting for
+  // the connection to the end of COMMIT (or ROLLBACK). Must be quick.
+  // Empty: not called.
+  std::function<void(int writes, absl::Duration took)> on_commit = nullptr;
 };
 
 // Counters of the writes (Create, Update, Delete) since Open.
@@ -95,7 +101,7 @@ class SqliteStore final : public SessionStore {
   // One queued write: what to do, and, once done, its outcome.
   struct Write;
 
-  SqliteStore(sqlite3* db, std::string path, Clock* clock, int max_batch);
+  SqliteStore(sqlite3* db, std::string path, const SqliteStoreOptions& options);
 
   // Queues `write`, waits until it is done (leading a batch when it is
   // first in the queue) and returns its status.
@@ -146,6 +152,7 @@ class SqliteStore final : public SessionStore {
   const std::string path_;
   Clock* const clock_;  // nullptr: absl::Now()
   const int max_batch_;
+  const std::function<void(int writes, absl::Duration took)> on_commit_;
 
   // The write queue, in arrival order; its front leads the next batch.
   // Lock order: queue_mu_ is never taken while holding mu_.

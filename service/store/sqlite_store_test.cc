@@ -389,6 +389,13 @@ TEST(SqliteStoreBatchTest, BatchesAreBoundedAndKeepArrivalOrder) {
   const std::string path = dir.File("s.db");
   SqliteStoreOptions options;
   options.max_batch = 4;
+  Mutex mu;
+  std::vector<int> batches;  // guarded by mu
+  options.on_commit = [&](int writes, absl::Duration took) {
+    EXPECT_GE(took, absl::ZeroDuration());
+    MutexLock lock(&mu);
+    batches.push_back(writes);
+  };
   absl::StatusOr<std::unique_ptr<SqliteStore>> opened =
       SqliteStore::Open(path, options);
   KHET_ASSERT_OK(opened);
@@ -411,6 +418,10 @@ TEST(SqliteStoreBatchTest, BatchesAreBoundedAndKeepArrivalOrder) {
   }
   // The leader alone, then the 10 writes in batches of at most 4: 4, 4, 2.
   EXPECT_EQ(store.write_stats().transactions - before.transactions, 4);
+  {
+    MutexLock lock(&mu);  // the hook saw each transaction: Create first
+    EXPECT_THAT(batches, ElementsAre(1, 1, 4, 4, 2));
+  }
   absl::StatusOr<SessionRecord> got = store.Get("chain");
   KHET_ASSERT_OK(got);
   EXPECT_EQ(got->version, kWrites);

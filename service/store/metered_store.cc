@@ -1,0 +1,220 @@
+#include "service/store/metered_store.h"
+
+#include <chrono>
+#include <utility>
+
+#include "khet/v1/khet_service.pb.h"
+#include "session_state.pb.h"
+
+namespace khet {
+namespace {
+
+absl::Duration Since(std::chrono::steady_clock::time_point start) {
+  return absl::FromChrono(std::chrono::steady_clock::now() - start);
+}
+
+}  // namespace
+
+int StoredStatus(std::string_view state) {
+  constexpr uint64_t kField = store::SessionState::kStatusFieldNumber;
+  size_t at = 0;
+  auto varint = [&](uint64_t* out) {
+    *out = 0;
+    for (int shift = 0; shift < 64 && at < state.size(); shift += 7) {
+      const uint8_t byte = static_cast<uint8_t>(state[at++]);
+      *out |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) return true;
+    }
+    return false;
+  };
+  uint64_t status = 0;
+  while (at < state.size()) {
+    uint64_t tag;
+    if (!varint(&tag)) return 0;
+    uint64_t skip = 0;
+    switch (tag & 7) {
+      case 0: {  // varint
+        uint64_t value;
+        if (!varint(&value)) return 0;
+        if ((tag >> 3) == kField) status = value;
+        break;
+      }
+      case 1:  // fixed64
+        skip = 8;
+        break;
+      case 2:  // length-delimited
+        if (!varint(&skip)) return 0;
+        break;
+      case 5:  // fixed32
+        skip = 4;
+        break;
+      default:  // groups: never in this message
+        return 0;
+    }
+    if (skip > state.size() - at) return 0;
+    at += skip;
+  }
+  return status < 4 ? static_cast<int>(status) : 0;
+}
+
+StoreMetrics::StoreMetrics(metrics::Registry* registry)
+    : write_latency_(registry->AddHistogram(
+          "khet_store_write_duration_seconds",
+          "Session store writes as their callers waited for them, in "
+          "seconds, by operation (SQLite: with the wait for their group "
+          "commit).",
+          {"op"}, metrics::LatencyBounds())),
+      write_errors_(registry->AddCounter(
+          "khet_store_write_errors_total",
+          "Session store writes that failed, by operation and status code.",
+          {"op", "code"})),
+      batch_writes_(registry
+                        ->AddHistogram("khet_store_group_commit_writes",
+                                       "Writes carried by each SQLite "
+                                       "transaction (group commit).",
+                                       {}, metrics::PowersOfTwo(256))
+                        .Get({})),
+      batch_latency_(
+          registry
+              ->AddHistogram("khet_store_group_commit_duration_seconds",
+                             "Each SQLite transaction of writes, from waiting "
+                             "for the connection to the end of its commit "
+                             "(the sync), in seconds.",
+                             {}, metrics::LatencyBounds())
+              .Get({})) {
+  registry->AddGaugeCallback(
+      "khet_sessions", "Sessions by game status.", {"status"},
+      [this](const metrics::GaugeCallback::Emit& emit) {
+        for (const v1::GameStatus status :
+             {v1::WAITING_FOR_PLAYERS, v1::IN_PROGRESS, v1::FINISHED}) {
+          emit({v1::GameStatus_Name(status)},
+               static_cast<double>(sessions(status)));
+        }
+      });
+}
+
+std::function<void(int, absl::Duration)> StoreMetrics::CommitHook() {
+  return [this](int writes, absl::Duration took) {
+    batch_writes_.Observe(writes);
+    batch_latency_.Observe(absl::ToDoubleSeconds(took));
+  };
+}
+
+StoreMetrics::Shard& StoreMetrics::ShardOf(std::string_view id) {
+  return shards_[std::hash<std::string_view>()(id) % kShards];
+}
+
+void StoreMetrics::SetStatus(std::string_view id, int status) {
+  if (status < 0 || status >= kStatuses) status = 0;
+  Shard& shard = ShardOf(id);
+  MutexLock lock(&shard.mu);
+  auto [it, inserted] =
+      shard.status.try_emplace(absl::string_view(id.data(), id.size()), status);
+  if (!inserted) {
+    if (it->second == status) return;
+    counts_[it->second].fetch_sub(1, std::memory_order_relaxed);
+    it->second = status;
+  }
+  counts_[status].fetch_add(1, std::memory_order_relaxed);
+}
+
+void StoreMetrics::Forget(std::string_view id) {
+  Shard& shard = ShardOf(id);
+  MutexLock lock(&shard.mu);
+  auto it = shard.status.find(absl::string_view(id.data(), id.size()));
+  if (it == shard.status.end()) return;
+  counts_[it->second].fetch_sub(1, std::memory_order_relaxed);
+  shard.status.erase(it);
+}
+
+int64_t StoreMetrics::sessions(int status) const {
+  return counts_[status].load(std::memory_order_relaxed);
+}
+
+void StoreMetrics::RecordWrite(std::string_view op, const absl::Status& status,
+                               absl::Duration took) {
+  const absl::string_view label(op.data(), op.size());
+  write_latency_.Get({label}).Observe(absl::ToDoubleSeconds(took));
+  if (!status.ok()) {
+    write_errors_.Get({label, absl::StatusCodeToString(status.code())})
+        .Increment();
+  }
+}
+
+MeteredStore::MeteredStore(std::unique_ptr<SessionStore> inner,
+                           StoreMetrics* metrics)
+    : inner_(std::move(inner)), metrics_(metrics) {}
+
+MeteredStore::~MeteredStore() = default;
+
+absl::Status MeteredStore::Create(const SessionRecord& record,
+                                  absl::Span<const EventRecord> events) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = inner_->Create(record, events);
+  metrics_->RecordWrite("create", status, Since(start));
+  if (status.ok()) metrics_->SetStatus(record.id, StoredStatus(record.state));
+  return status;
+}
+
+absl::Status MeteredStore::Update(const SessionRecord& record,
+                                  int64_t expected_version,
+                                  absl::Span<const EventRecord> events) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = inner_->Update(record, expected_version, events);
+  metrics_->RecordWrite("update", status, Since(start));
+  if (status.ok()) metrics_->SetStatus(record.id, StoredStatus(record.state));
+  return status;
+}
+
+absl::Status MeteredStore::Delete(std::string_view id) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = inner_->Delete(id);
+  metrics_->RecordWrite("delete", status, Since(start));
+  if (status.ok() || absl::IsNotFound(status)) metrics_->Forget(id);
+  return status;
+}
+
+absl::StatusOr<SessionRecord> MeteredStore::Get(std::string_view id) {
+  absl::StatusOr<SessionRecord> record = inner_->Get(id);
+  if (record.ok()) {
+    metrics_->SetStatus(id, StoredStatus(record->state));
+  } else if (absl::IsNotFound(record.status())) {
+    metrics_->Forget(id);
+  }
+  return record;
+}
+
+absl::StatusOr<std::vector<SessionRecord>> MeteredStore::LoadAll() {
+  absl::StatusOr<std::vector<SessionRecord>> records = inner_->LoadAll();
+  if (records.ok()) {
+    for (const SessionRecord& record : *records) {
+      metrics_->SetStatus(record.id, StoredStatus(record.state));
+    }
+  }
+  return records;
+}
+
+absl::StatusOr<std::vector<SessionVersion>> MeteredStore::ListVersions() {
+  return inner_->ListVersions();
+}
+
+absl::StatusOr<std::vector<EventRecord>> MeteredStore::EventsAfter(
+    std::string_view id, int64_t after_version, int limit) {
+  return inner_->EventsAfter(id, after_version, limit);
+}
+
+bool MeteredStore::shared() const { return inner_->shared(); }
+
+void MeteredStore::SetChangeListener(ChangeListener listener) {
+  if (listener == nullptr) {
+    inner_->SetChangeListener(nullptr);
+    return;
+  }
+  inner_->SetChangeListener(
+      [this, listener = std::move(listener)](const StoreChange& change) {
+        if (change.deleted && !change.id.empty()) metrics_->Forget(change.id);
+        listener(change);
+      });
+}
+
+}  // namespace khet

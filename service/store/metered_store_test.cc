@@ -1,0 +1,110 @@
+#include "service/store/metered_store.h"
+
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "service/metrics/metrics.h"
+#include "service/store/memory_store.h"
+#include "session_state.pb.h"
+
+namespace khet {
+namespace {
+
+std::string State(const std::string& id, v1::GameStatus status) {
+  store::SessionState state;
+  state.set_id(id);
+  state.set_name("a board");
+  state.set_version(7);
+  state.add_seats()->set_player_name("silver");
+  state.add_seats()->set_computer(true);
+  state.set_status(status);
+  for (int i = 0; i < 150; ++i) state.add_moves("j4-j3");
+  state.add_recent_replies()->set_request_id("r1");
+  state.mutable_created_at()->set_seconds(1795000000);
+  return state.SerializeAsString();
+}
+
+TEST(StoredStatusTest, FindsTheStatusField) {
+  for (const v1::GameStatus status :
+       {v1::WAITING_FOR_PLAYERS, v1::IN_PROGRESS, v1::FINISHED}) {
+    EXPECT_EQ(StoredStatus(State("s1", status)), status);
+  }
+  EXPECT_EQ(StoredStatus(State("s1", v1::GAME_STATUS_UNSPECIFIED)), 0);
+  EXPECT_EQ(StoredStatus(""), 0);
+  std::string cut = State("s1", v1::FINISHED);
+  cut.resize(cut.size() - 3);
+  EXPECT_EQ(StoredStatus(cut), 0);
+  EXPECT_EQ(StoredStatus("\xff\xff\xff"), 0);
+}
+
+class MeteredStoreTest : public testing::Test {
+ protected:
+  double Count(const std::string& family, const std::string& label) {
+    for (const metrics::FamilySnapshot& f : registry_.Collect()) {
+      if (f.name != family) continue;
+      for (const metrics::Sample& s : f.samples) {
+        if (!s.label_values.empty() && s.label_values[0] != label) continue;
+        return f.type == metrics::Type::kHistogram
+                   ? static_cast<double>(s.histogram.count)
+                   : s.value;
+      }
+    }
+    return 0;
+  }
+
+  metrics::Registry registry_;
+  StoreMetrics metrics_{&registry_};
+  MeteredStore store_{std::make_unique<MemoryStore>(), &metrics_};
+};
+
+TEST_F(MeteredStoreTest, CountsSessionsByStatusAndTimesWrites) {
+  ASSERT_TRUE(
+      store_.Create({"a", 0, State("a", v1::WAITING_FOR_PLAYERS)}, {}).ok());
+  ASSERT_TRUE(
+      store_.Create({"b", 0, State("b", v1::WAITING_FOR_PLAYERS)}, {}).ok());
+  EXPECT_EQ(Count("khet_sessions", "WAITING_FOR_PLAYERS"), 2);
+  ASSERT_TRUE(
+      store_.Update({"a", 1, State("a", v1::IN_PROGRESS)}, 0, {{1, "e"}}).ok());
+  EXPECT_EQ(Count("khet_sessions", "WAITING_FOR_PLAYERS"), 1);
+  EXPECT_EQ(Count("khet_sessions", "IN_PROGRESS"), 1);
+  // A stale write changes nothing but the error count.
+  EXPECT_TRUE(absl::IsAborted(
+      store_.Update({"a", 2, State("a", v1::FINISHED)}, 0, {{2, "e"}})));
+  EXPECT_EQ(Count("khet_sessions", "FINISHED"), 0);
+  EXPECT_EQ(Count("khet_store_write_errors_total", "update"), 1);
+  ASSERT_TRUE(store_.Delete("b").ok());
+  EXPECT_EQ(Count("khet_sessions", "WAITING_FOR_PLAYERS"), 0);
+  EXPECT_EQ(Count("khet_store_write_duration_seconds", "create"), 2);
+  EXPECT_EQ(Count("khet_store_write_duration_seconds", "update"), 2);
+  EXPECT_EQ(Count("khet_store_write_duration_seconds", "delete"), 1);
+}
+
+TEST_F(MeteredStoreTest, LoadingCountsEverySession) {
+  auto inner = std::make_unique<MemoryStore>();
+  ASSERT_TRUE(inner->Create({"x", 0, State("x", v1::FINISHED)}, {}).ok());
+  ASSERT_TRUE(inner->Create({"y", 0, State("y", v1::FINISHED)}, {}).ok());
+  metrics::Registry registry;
+  StoreMetrics metrics(&registry);
+  MeteredStore store(std::move(inner), &metrics);
+  ASSERT_TRUE(store.LoadAll().ok());
+  EXPECT_EQ(metrics.sessions(v1::FINISHED), 2);
+  ASSERT_TRUE(store.LoadAll().ok());  // counted once each
+  EXPECT_EQ(metrics.sessions(v1::FINISHED), 2);
+}
+
+TEST_F(MeteredStoreTest, CommitHookFillsTheBatchHistograms) {
+  const std::function<void(int, absl::Duration)> hook = metrics_.CommitHook();
+  hook(3, absl::Milliseconds(2));
+  hook(200, absl::Milliseconds(4));
+  for (const metrics::FamilySnapshot& f : registry_.Collect()) {
+    if (f.name != "khet_store_group_commit_writes") continue;
+    ASSERT_EQ(f.samples.size(), 1u);
+    EXPECT_EQ(f.samples[0].histogram.count, 2u);
+    EXPECT_EQ(f.samples[0].histogram.sum, 203);
+  }
+  EXPECT_EQ(Count("khet_store_group_commit_duration_seconds", ""), 2);
+}
+
+}  // namespace
+}  // namespace khet
