@@ -35,9 +35,16 @@ absl::StatusOr<v1::MakeMoveResponse> MakeMoveIn(
   if (!request.request_id().empty()) {
     key = ReplyKey{request.request_id(), TokenHash(caller.token),
                    MoveRequestHash(request)};
-    KHET_ASSIGN_OR_RETURN(std::optional<v1::MakeMoveResponse> reply,
+    KHET_ASSIGN_OR_RETURN(std::optional<store::StoredReply> kept,
                           s.FindReply(key));
-    if (reply.has_value()) return *std::move(reply);
+    if (kept.has_value()) {
+      v1::Event made;
+      if (kept->response().empty()) {
+        KHET_ASSIGN_OR_RETURN(made, core.registry->StoredEvent(
+                                        s.id(), kept->move_event_version()));
+      }
+      return KeptReply(*kept, made.move_made());
+    }
   }
   if (request.has_expected_version() &&
       request.expected_version() != s.version()) {
@@ -137,7 +144,8 @@ absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
   reply.set_announcement(announcement);
   reply.set_version(version + static_cast<int64_t>(events.size()));
   if (!key.request_id.empty()) {
-    next.KeepReply(key, reply, core.limits->max_replies_kept);
+    // MoveMade is the first of the events: version + 1.
+    next.KeepReply(key, reply, version + 1, core.limits->max_replies_kept);
   }
   KHET_RETURN_IF_ERROR(core.registry->CommitInPlace(entry, std::move(events)));
   return reply;

@@ -312,18 +312,41 @@ std::optional<Color> Session::draw_offered_by() const {
 }
 
 void Session::KeepReply(const ReplyKey& key, const v1::MakeMoveResponse& reply,
-                        int keep) {
+                        int64_t move_event_version, int keep) {
   store::StoredReply* r = state_.add_recent_replies();
   r->set_request_id(key.request_id);
   r->set_token_hash(key.token_hash);
   r->set_request_hash(key.request_hash);
-  reply.SerializeToString(r->mutable_response());
+  r->set_move_event_version(move_event_version);
+  r->set_announcement(reply.announcement());
+  r->set_version(reply.version());
   auto* replies = state_.mutable_recent_replies();
   const int excess = replies->size() - std::max(keep, 0);
   if (excess > 0) replies->DeleteSubrange(0, excess);
 }
 
-absl::StatusOr<std::optional<v1::MakeMoveResponse>> Session::FindReply(
+absl::StatusOr<v1::MakeMoveResponse> KeptReply(const store::StoredReply& kept,
+                                               const v1::MoveMade& made) {
+  v1::MakeMoveResponse reply;
+  if (!kept.response().empty()) {
+    if (!reply.ParseFromString(kept.response())) {
+      return absl::InternalError(absl::StrCat("the kept reply to request_id ",
+                                              QuoteInput(kept.request_id()),
+                                              " does not parse"));
+    }
+    return reply;
+  }
+  *reply.mutable_move() = made.move();
+  *reply.mutable_shot() = made.shot();
+  *reply.mutable_removals() = made.removals();
+  *reply.mutable_result() = made.result();
+  *reply.mutable_board() = made.board();
+  reply.set_version(kept.version());
+  reply.set_announcement(kept.announcement());
+  return reply;
+}
+
+absl::StatusOr<std::optional<store::StoredReply>> Session::FindReply(
     const ReplyKey& key) const {
   for (const store::StoredReply& r : state_.recent_replies()) {
     if (r.request_id() != key.request_id) continue;
@@ -331,15 +354,7 @@ absl::StatusOr<std::optional<v1::MakeMoveResponse>> Session::FindReply(
     const bool same_caller = ConstantTimeEquals(r.token_hash(), key.token_hash);
     const bool same_request =
         ConstantTimeEquals(r.request_hash(), key.request_hash);
-    if (same_caller && same_request && !r.token_hash().empty()) {
-      v1::MakeMoveResponse reply;
-      if (!reply.ParseFromString(r.response())) {
-        return absl::InternalError(absl::StrCat(
-            "the kept reply to request_id ", QuoteInput(key.request_id),
-            " of session \"", id(), "\" does not parse"));
-      }
-      return reply;
-    }
+    if (same_caller && same_request && !r.token_hash().empty()) return r;
     return absl::InvalidArgumentError(absl::StrCat(
         "request_id ", QuoteInput(key.request_id),
         " was already used in this game for a different request (another "

@@ -43,6 +43,12 @@ struct ReplyKey {
   std::string request_hash;  // MoveRequestHash of the request
 };
 
+// A kept answer made whole again: from `kept` and the MoveMade event at
+// kept.move_event_version (`made`; unused for answers kept whole by older
+// states). INTERNAL if an old whole answer does not parse.
+absl::StatusOr<v1::MakeMoveResponse> KeptReply(const store::StoredReply& kept,
+                                               const v1::MoveMade& made);
+
 // What one move did, for the reply and the event.
 struct PlayedMove {
   Color mover = Color::kSilver;
@@ -110,15 +116,16 @@ class Session {
   void OfferDraw(Color by) { state_.set_draw_offered_by(ToV1(by)); }
   std::optional<Color> draw_offered_by() const;
   void set_settings(const v1::Settings& s) { *state_.mutable_settings() = s; }
-  // Keeps the answer to the request `key` names, for its retries; the last
+  // Keeps the answer to the request `key` names, for its retries: `reply`
+  // without what the MoveMade event at `move_event_version` holds. The last
   // `keep` answers are kept. A new game forgets them all (EndGame).
   void KeepReply(const ReplyKey& key, const v1::MakeMoveResponse& reply,
-                 int keep);
+                 int64_t move_event_version, int keep);
   // The kept answer to key.request_id if it was kept for the same caller
   // and request; nullopt if none is kept (in this game). INVALID_ARGUMENT
   // naming the request_id if it was kept for another caller or another
-  // request; INTERNAL if the kept answer does not parse.
-  absl::StatusOr<std::optional<v1::MakeMoveResponse>> FindReply(
+  // request. The answer whole is KeptReply(stored, its MoveMade event).
+  absl::StatusOr<std::optional<store::StoredReply>> FindReply(
       const ReplyKey& key) const;
 
   // ---- Views ----

@@ -193,6 +193,22 @@ void SessionRegistry::Replace(SessionEntry& entry, Session session,
   change_hook_(entry);
 }
 
+absl::StatusOr<v1::Event> SessionRegistry::StoredEvent(const std::string& id,
+                                                       int64_t version) {
+  KHET_ASSIGN_OR_RETURN(std::vector<EventRecord> records,
+                        store_->EventsAfter(id, version - 1, 1));
+  if (records.empty() || records.front().version != version) {
+    return absl::NotFoundError(
+        absl::StrCat("session \"", id, "\" has no stored event ", version));
+  }
+  v1::Event event;
+  if (!event.ParseFromString(records.front().event)) {
+    return absl::InternalError(absl::StrCat(
+        "session \"", id, "\": stored event ", version, " is corrupt"));
+  }
+  return event;
+}
+
 v1::Event SessionRegistry::NewEvent(const Session& s, int64_t version) const {
   v1::Event e;
   e.set_version(version);

@@ -179,6 +179,10 @@ class SessionRegistry {
     return Retried([&] { return Read(id, fn); });
   }
 
+  // The session's stored event of `version`; NOT_FOUND if there is none,
+  // INTERNAL if it does not parse.
+  absl::StatusOr<v1::Event> StoredEvent(const std::string& id, int64_t version);
+
   // An event of the session stamped with `version` and the time.
   v1::Event NewEvent(const Session& s, int64_t version) const;
 

@@ -865,6 +865,36 @@ TEST_F(SessionServiceTest, KeptRepliesSurviveARestart) {
   EXPECT_FALSE(absl::StrContains(record->state, b.silver));
 }
 
+// A kept reply is small (its board and shot are those of its MoveMade
+// event); states written before that keep each reply whole, and a retry
+// still gets it back unchanged.
+TEST_F(SessionServiceTest, KeptRepliesOfOlderStatesAreAnsweredWhole) {
+  const Board b = NewBoard();
+  absl::StatusOr<v1::MakeMoveResponse> first =
+      Move(b.id, b.silver, "j1L", 3, "req-1");
+  ASSERT_OK(first);
+  service_.reset();
+  absl::StatusOr<SessionRecord> record = store_.Get(b.id);
+  ASSERT_OK(record);
+  store::SessionState state;
+  ASSERT_TRUE(state.ParseFromString(record->state));
+  ASSERT_EQ(state.recent_replies_size(), 1);
+  store::StoredReply* kept = state.mutable_recent_replies(0);
+  EXPECT_LT(kept->ByteSizeLong(), 200u);
+  EXPECT_GT(first->ByteSizeLong(), 1000u);
+  kept->set_response(first->SerializeAsString());
+  kept->clear_move_event_version();
+  kept->clear_announcement();
+  kept->clear_version();
+  record->state = state.SerializeAsString();
+  ASSERT_OK(store_.Update(*record, record->version, {}));
+  service_ = NewService();
+  absl::StatusOr<v1::MakeMoveResponse> again =
+      Move(b.id, b.silver, "j1L", 3, "req-1");
+  ASSERT_OK(again);
+  EXPECT_EQ(again->SerializeAsString(), first->SerializeAsString());
+}
+
 TEST_F(SessionServiceTest, RequestIdRepliesAreBounded) {
   limits_.max_replies_kept = 2;
   service_ = NewService();
