@@ -86,6 +86,29 @@ bool PeerClosed(int fd) {
          info.tcpi_state == TCP_CLOSE_WAIT;
 }
 
+// Beast's request parser that also stops at a number of header lines, so
+// that a flood of tiny header lines costs at most that many fields, not as
+// many as fit in the header bytes.
+class RequestParser final : public http::request_parser<http::string_body> {
+ public:
+  explicit RequestParser(size_t max_lines) : max_lines_(max_lines) {}
+  // The parse stopped (header_limit) at one line more than allowed.
+  bool too_many_lines() const { return lines_ > max_lines_; }
+
+ private:
+  void on_field_impl(http::field name, beast::string_view name_string,
+                     beast::string_view value, ErrorCode& ec) override {
+    if (++lines_ > max_lines_) {
+      ec = http::error::header_limit;
+      return;
+    }
+    get().insert(name, name_string, value);
+  }
+
+  const size_t max_lines_;
+  size_t lines_ = 0;
+};
+
 std::string Chunk(absl::string_view data) {
   char size[20];
   const int n = std::snprintf(size, sizeof(size), "%zx\r\n", data.size());
@@ -397,7 +420,7 @@ class Connection final : public ConnectionBase,
 
   void ReadHeader() {
     reading_ = true;
-    parser_.emplace();
+    parser_.emplace(options_.max_header_count);
     parser_->header_limit(
         static_cast<std::uint32_t>(options_.max_header_bytes));
     parser_->body_limit(options_.max_body_bytes);
@@ -414,14 +437,6 @@ class Connection final : public ConnectionBase,
     stage_timer_.cancel();
     if (closed_) return;
     if (ec) return ReadFailed(ec, options_.header_timeout, "headers");
-    size_t count = 0;
-    for ([[maybe_unused]] const auto& field : parser_->get()) ++count;
-    if (count > options_.max_header_count) {
-      return Refuse(431,
-                    absl::ResourceExhaustedError(absl::StrCat(
-                        "the request has ", count, " header lines; at most ",
-                        options_.max_header_count, " are accepted")));
-    }
     if (parser_->is_done()) return Dispatch();
     if (beast::iequals(parser_->get()[http::field::expect], "100-continue")) {
       Queue("HTTP/1.1 100 Continue\r\n\r\n");
@@ -445,6 +460,13 @@ class Connection final : public ConnectionBase,
   // nobody to answer.
   void ReadFailed(const ErrorCode& ec, absl::Duration limit,
                   absl::string_view part) {
+    if (ec == http::error::header_limit && parser_->too_many_lines()) {
+      return Refuse(431,
+                    absl::ResourceExhaustedError(absl::StrCat(
+                        "the request has more than ", options_.max_header_count,
+                        " header lines; at most ", options_.max_header_count,
+                        " are accepted")));
+    }
     if (ec == http::error::header_limit) {
       return Refuse(431, absl::ResourceExhaustedError(absl::StrCat(
                              "the request line and headers are larger than ",
@@ -634,7 +656,7 @@ class Connection final : public ConnectionBase,
   net::steady_timer stage_timer_;  // the header or body clock
   net::steady_timer gone_timer_;   // the next look for a gone client
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<RequestParser> parser_;
   std::shared_ptr<ThisExchange> exchange_;  // the request being answered
   std::deque<std::string> out_;             // waiting to be written
   std::atomic<size_t> backlog_{0};          // stream bytes not yet queued
