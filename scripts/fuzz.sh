@@ -40,10 +40,16 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   options=(-max_total_time="$seconds" -timeout=10 -print_final_stats=1
            -artifact_prefix="$artifacts/")
+  # The stateful targets read a sequence of operations: long inputs from
+  # the start (libFuzzer otherwise grows its length limit slowly).
   case $target in
     notation) options+=(-dict=fuzz/dict/notation.dict) ;;
-    http_routes) options+=(-dict=fuzz/dict/json.dict) ;;
+    http_routes) options+=(-dict=fuzz/dict/json.dict -len_control=0 -max_len=2048) ;;
+    session_service) options+=(-len_control=0 -max_len=1024) ;;
   esac
+  # Extra libFuzzer flags, e.g. FUZZ_OPTIONS=-jobs=2.
+  read -r -a extra <<<"${FUZZ_OPTIONS:-}"
+  options+=("${extra[@]}")
   echo "=== fuzz $target for $seconds s"
   rm -f "$artifacts"/*
   run=0
