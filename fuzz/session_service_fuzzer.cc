@@ -117,6 +117,13 @@ class Harness {
     return &sessions_[in_.ConsumeIntegralInRange<size_t>(0,
                                                          sessions_.size() - 1)];
   }
+  // The tracked session of `id` (fuzzed text may name one by chance).
+  Tracked* Find(const std::string& id) {
+    for (Tracked& t : sessions_) {
+      if (t.id == id) return &t;
+    }
+    return nullptr;
+  }
   std::string SessionId(Tracked* s) {
     if (s == nullptr || in_.ConsumeIntegralInRange(0, 15) == 0) {
       return Text(8);
@@ -222,9 +229,7 @@ class Harness {
         Answer(joined, joined.ok() ? joined->player_token() : "");
         if (!joined.ok()) return;
         const int seat = joined->color() == v1::RED ? 1 : 0;
-        for (Tracked& t : sessions_) {
-          if (t.id == id) t.seat[seat] = joined->player_token();
-        }
+        if (Tracked* t = Find(id)) t->seat[seat] = joined->player_token();
         return;
       }
       case 2: {
@@ -237,7 +242,7 @@ class Harness {
       case 3:
       case 4:
       case 5:
-        return Move(s, id, op);
+        return Move(id, op);
       case 6: {
         v1::OfferDrawRequest request;
         request.set_session_id(id);
@@ -268,9 +273,9 @@ class Harness {
         const absl::StatusOr<v1::Session> reset =
             service_->ResetGame(request, PickCaller(s));
         Answer(reset);
-        if (reset.ok() && s != nullptr && s->id == id) {
-          s->seat[0].clear();  // a reset empties both seats
-          s->seat[1].clear();
+        if (Tracked* t = Find(id); reset.ok() && t != nullptr) {
+          t->seat[0].clear();  // a reset empties both seats
+          t->seat[1].clear();
         }
         return;
       }
@@ -304,8 +309,8 @@ class Harness {
         const absl::StatusOr<v1::Session> chosen =
             service_->ChooseSetup(request, PickCaller(s));
         Answer(chosen);
-        if (chosen.ok() && s != nullptr && s->id == id) {
-          s->custom_start = custom ? request.position() : "";
+        if (Tracked* t = Find(id); chosen.ok() && t != nullptr) {
+          t->custom_start = custom ? request.position() : "";
         }
         return;
       }
@@ -347,7 +352,8 @@ class Harness {
   }
 
   // op 3: a legal move in notation; 4: any text; 5: structured fields.
-  void Move(Tracked* s, const std::string& id, int op) {
+  void Move(const std::string& id, int op) {
+    Tracked* const s = Find(id);
     const std::optional<Position> before = PositionOf(id);
     v1::MakeMoveRequest request;
     request.set_session_id(id);
