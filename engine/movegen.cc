@@ -8,8 +8,6 @@
 namespace khet {
 namespace {
 
-constexpr int Index(Color c) { return static_cast<int>(c); }
-
 bool Swappable(Piece p) {
   const PieceType t = p.type();
   return t == PieceType::kPyramid || t == PieceType::kAnubis ||

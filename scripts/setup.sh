@@ -38,6 +38,10 @@ packages=(
   # khetd (the --tls_cert/--tls_key check, HTTPS) builds with OpenSSL.
   openssl                  # the openssl command
   libssl-dev               # OpenSSL headers and libraries
+  # Fuzzing (fuzz/, the `fuzz` preset, scripts/fuzz.sh, docs/FUZZING.md):
+  clang-14                 # clang for -fsanitize=fuzzer; the rest builds with g++
+  libfuzzer-14-dev         # libFuzzer
+  libclang-rt-14-dev       # clang's runtimes: libFuzzer's, ASan's and UBSan's
   # Deployment files:
   python3-yaml             # the deploy test parses deploy/'s YAML
 )

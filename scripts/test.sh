@@ -2,7 +2,8 @@
 # Every test: the release build with everything (slow perft and end-to-end
 # included), the same under AddressSanitizer + UndefinedBehaviorSanitizer
 # less the slow label, and the service's concurrent code (label `service`)
-# under ThreadSanitizer. The sanitizer stages build only what their tests
+# under ThreadSanitizer, and the fuzz targets for a minute each (fuzz
+# stage, beside ASan's). The sanitizer stages build only what their tests
 # run: khet_tests_asan and khet_tests_tsan, which cmake/KhetTestTargets.cmake
 # derives from the same labels. Prints how long each stage took and how
 # often the compiler cache hit.
@@ -42,8 +43,25 @@ run_stage() {
   return "$status"
 }
 
+# The fuzz targets of fuzz/ (clang, ASan + UBSan), each for FUZZ_SECONDS
+# (default 60) from the checked-in seeds; a crash or a broken invariant
+# fails and prints its reproducer (scripts/fuzz.sh, docs/FUZZING.md).
+run_fuzz_stage() {
+  stage "configure + build (fuzz)"
+  cmake --preset fuzz >/dev/null
+  cmake --build --preset fuzz -j "$jobs"
+  stage_done "build (fuzz)"
+
+  stage "fuzz targets (${FUZZ_SECONDS:-60} s each)"
+  local status=0
+  FUZZ_MERGE=0 scripts/fuzz.sh all "${FUZZ_SECONDS:-60}" || status=$?
+  stage_done "fuzz targets"
+  return "$status"
+}
+
 run_stage release all
 run_stage asan khet_tests_asan -LE slow
+run_fuzz_stage
 run_stage tsan khet_tests_tsan -L service
 
 command -v ccache >/dev/null && ccache --show-stats 2>/dev/null | head -5 || true

@@ -5,13 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
-#include <map>
 #include <string>
 #include <utility>
-#include <vector>
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "boost/asio/post.hpp"
 #include "boost/asio/thread_pool.hpp"
 #include "service/http/http_metrics.h"
@@ -19,10 +15,9 @@
 #include "service/http/http_server.h"
 #include "service/http/http_status.h"
 #include "service/http/request_log.h"
+#include "service/http/route_dispatch.h"
 #include "service/http/waiting_requests.h"
-#include "service/http/web_assets.h"
 #include "service/metrics/text_format.h"
-#include "service/quoted_input.h"
 #include "service/status_macros.h"
 
 namespace khet {
@@ -56,8 +51,6 @@ class HttpGateway::Server {
             emit({}, waiting_.waiting());
           });
     }
-    for (const WebAsset& asset : WebAssets())
-      assets_.emplace(std::string(asset.path), &asset);
   }
 
   absl::StatusOr<int> Start(absl::string_view listen) {
@@ -88,7 +81,8 @@ class HttpGateway::Server {
     context.run_on_worker = [this](std::function<void()> task) {
       boost::asio::post(workers_, std::move(task));
     };
-    routes_ = ApiRoutes(context);
+    dispatcher_ =
+        std::make_unique<RouteDispatcher>(ApiRoutes(context), &recorder_);
     return http_->Start(listen);
   }
 
@@ -107,70 +101,13 @@ class HttpGateway::Server {
   // handler that answers later).
   void Dispatch(std::shared_ptr<HttpExchange> exchange) {
     const HttpRequest& request = exchange->request();
-    // HEAD is answered as GET; the server leaves the body out.
-    const std::string method =
-        request.method == "HEAD" ? "GET" : request.method;
-    HttpResponse response;
     if (request.path == kMetricsPath && options_.metrics != nullptr) {
-      ServeMetrics(request, method, *exchange);
+      // HEAD is answered as GET; the server leaves the body out.
+      ServeMetrics(request, request.method == "HEAD" ? "GET" : request.method,
+                   *exchange);
       return;
     }
-    std::vector<std::string> allowed;
-    const std::string* matched = nullptr;  // the first route of the path
-    std::string id;
-    for (const Route& route : routes_) {
-      if (!MatchRoute(route.path, request.path, &id)) continue;
-      allowed.push_back(route.method);
-      if (matched == nullptr) matched = &route.path;
-      if (route.method != method) continue;
-      HttpCall call{request, response, id, nullptr, exchange};
-      call.log =
-          std::make_shared<RequestLog>(&recorder_, request.method, route.path,
-                                       call.session_id, request.remote_address);
-      const absl::Status status = route.handler(call);
-      if (call.answered_later) return;
-      if (!status.ok()) {
-        response = ErrorResponse(status, HttpStatusFor(status.code()));
-      }
-      call.log->set_session_id(call.session_id);
-      call.log->Done(response.status, status);
-      exchange->Respond(std::move(response));
-      return;
-    }
-    RequestLog log(&recorder_, request.method, request.path, "",
-                   request.remote_address);
-    log.set_metric_route(matched != nullptr ? *matched : "unmatched");
-    if (allowed.empty() && method == "GET") {
-      std::string path = request.path.substr(1);
-      if (path.empty() || path.back() == '/') path += "index.html";
-      const auto it = assets_.find(path);
-      if (it != assets_.end()) {
-        response.content_type = std::string(it->second->content_type);
-        response.headers.emplace_back("Cache-Control", "no-cache");
-        response.body = std::string(it->second->body);
-        log.set_metric_route("static");
-        log.Done(200, absl::OkStatus());
-        exchange->Respond(std::move(response));
-        return;
-      }
-    }
-    absl::Status status;
-    if (allowed.empty()) {
-      status = absl::NotFoundError(
-          absl::StrCat("no route ", QuoteInput(request.method), " ",
-                       QuoteInput(request.path),
-                       "; the API is under /v1/ (docs/http-api.md)"));
-      response = ErrorResponse(status, 404);
-    } else {
-      const std::string methods = absl::StrJoin(allowed, ", ");
-      status = absl::UnimplementedError(
-          absl::StrCat(QuoteInput(request.path), " does not take ",
-                       QuoteInput(request.method), "; it takes ", methods));
-      response = ErrorResponse(status, 405);
-      response.headers.emplace_back("Allow", methods);
-    }
-    log.Done(response.status, status);
-    exchange->Respond(std::move(response));
+    dispatcher_->Dispatch(exchange);
   }
 
   // GET (or HEAD) /metrics: every figure of options_.metrics now. They name
@@ -204,8 +141,7 @@ class HttpGateway::Server {
   RequestRecorder recorder_;
   std::unique_ptr<HttpMetrics> metrics_;
   WaitingRequests waiting_;
-  std::vector<Route> routes_;
-  std::map<std::string, const WebAsset*, std::less<>> assets_;
+  std::unique_ptr<RouteDispatcher> dispatcher_;
   std::unique_ptr<HttpServer> http_;
   // After http_: destroyed first, with the exchanges its tasks hold.
   boost::asio::thread_pool workers_;

@@ -501,6 +501,18 @@ TEST_F(HttpGatewayTest, AbandonedLongPollsGiveTheirPlacesBackAtOnce) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
 }
 
+// Found by fuzz/http_routes_fuzzer.cc: a target of a query alone ("?x")
+// has an empty path, which the lookup of the web board's files cut with
+// substr(1): std::out_of_range on a worker thread ended khetd. It is now
+// read as "/".
+TEST_F(HttpGatewayTest, TargetWithAnEmptyPathIsTheWebBoard) {
+  RawConnection empty_path(port_, "GET ?x HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_TRUE(empty_path.WaitFor("</html>")) << empty_path.received();
+  EXPECT_TRUE(absl::StartsWith(empty_path.received(), "HTTP/1.1 200"))
+      << empty_path.received();
+  EXPECT_EQ(Get("/v1/setups").status, 200);  // still serving
+}
+
 TEST_F(HttpGatewayTest, ShutdownEndsALongPollPromptly) {
   const Game game = NewGame();
   const std::string poll =
