@@ -18,6 +18,7 @@
 #include "service/http/route_dispatch.h"
 #include "service/http/waiting_requests.h"
 #include "service/metrics/text_format.h"
+#include "service/quoted_input.h"
 #include "service/status_macros.h"
 
 namespace khet {
