@@ -211,9 +211,9 @@ class EventStream {
 //   refreshed session, up to kSharedStoreAttempts (5) times in all, so a
 //   correct expected_version succeeds on any replica, a stale one is
 //   ABORTED, and a request without one is not starved by replicas that
-//   keep writing (two computer seats playing each other). The store's change notices keep
-//   idle copies and watchers current (events in order, by version, so a
-//   lost notice is made up by the next one); the timeout sweep first
+//   keep writing (two computer seats playing each other). The store's change
+//   notices keep idle copies and watchers current (events in order, by version,
+//   so a lost notice is made up by the next one); the timeout sweep first
 //   catches every session up with the store. Sessions created or deleted
 //   elsewhere appear (GetSession of an unknown id asks the store) and
 //   disappear (watchers get SessionDeleted). ListSessions lists this
