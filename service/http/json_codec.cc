@@ -3,6 +3,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
+#include "service/http/json_printer.h"
 
 namespace khet {
 
@@ -26,12 +27,8 @@ absl::Status ParseJsonBody(absl::string_view body,
 }
 
 std::string ToJson(const google::protobuf::Message& message) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;
   std::string out;
-  // Printing a well-formed message cannot fail.
-  [[maybe_unused]] const auto status =
-      google::protobuf::util::MessageToJsonString(message, &out, options);
+  AppendJson(message, &out);
   return out;
 }
 
