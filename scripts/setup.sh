@@ -19,6 +19,7 @@ packages=(
   libprotobuf-dev          # protobuf 3.21 runtime
   protobuf-compiler        # protoc
   libsqlite3-dev           # SQLite 3.40: the embedded default session store
+  libjemalloc-dev          # jemalloc: khetd's allocator (a move makes and frees many small messages)
   # khetd's HTTP/JSON gateway and the web board:
   libboost1.81-dev         # Boost.Beast's HTTP parser on Boost.Asio: the gateway's event-driven server
   libssl-dev               # OpenSSL: HTTPS on the gateway, token hashes (gRPC brings its own TLS)
@@ -34,10 +35,6 @@ packages=(
   postgresql               # PostgreSQL 15 server for the shared store's tests
   libpq-dev                # libpq: the PostgreSQL store's client library
   nginx                    # gRPC load balancer in front of two replicas
-  # TLS: the e2e test makes its certificates with the openssl command, and
-  # khetd (the --tls_cert/--tls_key check, HTTPS) builds with OpenSSL.
-  openssl                  # the openssl command
-  libssl-dev               # OpenSSL headers and libraries
   # Fuzzing (fuzz/, the `fuzz` preset, scripts/fuzz.sh, docs/FUZZING.md):
   clang-14                 # clang for -fsanitize=fuzzer; the rest builds with g++
   libfuzzer-14-dev         # libFuzzer
