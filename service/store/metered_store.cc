@@ -184,6 +184,12 @@ absl::StatusOr<SessionRecord> MeteredStore::Get(std::string_view id) {
   return record;
 }
 
+absl::StatusOr<int64_t> MeteredStore::GetVersion(std::string_view id) {
+  absl::StatusOr<int64_t> version = inner_->GetVersion(id);
+  if (absl::IsNotFound(version.status())) metrics_->Forget(id);
+  return version;
+}
+
 absl::StatusOr<std::vector<SessionRecord>> MeteredStore::LoadAll() {
   absl::StatusOr<std::vector<SessionRecord>> records = inner_->LoadAll();
   if (records.ok()) {

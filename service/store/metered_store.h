@@ -84,6 +84,7 @@ class MeteredStore final : public SessionStore {
                       absl::Span<const EventRecord> events) override;
   absl::Status Delete(std::string_view id) override;
   absl::StatusOr<SessionRecord> Get(std::string_view id) override;
+  absl::StatusOr<int64_t> GetVersion(std::string_view id) override;
   absl::StatusOr<std::vector<SessionRecord>> LoadAll() override;
   absl::StatusOr<std::vector<SessionVersion>> ListVersions() override;
   absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,

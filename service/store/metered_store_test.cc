@@ -80,6 +80,60 @@ TEST_F(MeteredStoreTest, CountsSessionsByStatusAndTimesWrites) {
   EXPECT_EQ(Count("khet_store_write_duration_seconds", "delete"), 1);
 }
 
+// A memory store that counts its reads of one session.
+class ReadCountingStore : public SessionStore {
+ public:
+  absl::Status Create(const SessionRecord& record,
+                      absl::Span<const EventRecord> events) override {
+    return memory_.Create(record, events);
+  }
+  absl::Status Update(const SessionRecord& record, int64_t expected_version,
+                      absl::Span<const EventRecord> events) override {
+    return memory_.Update(record, expected_version, events);
+  }
+  absl::Status Delete(std::string_view id) override {
+    return memory_.Delete(id);
+  }
+  absl::StatusOr<SessionRecord> Get(std::string_view id) override {
+    ++gets;
+    return memory_.Get(id);
+  }
+  absl::StatusOr<int64_t> GetVersion(std::string_view id) override {
+    ++version_reads;
+    absl::StatusOr<SessionRecord> record = memory_.Get(id);
+    if (!record.ok()) return record.status();
+    return record->version;
+  }
+  absl::StatusOr<std::vector<SessionRecord>> LoadAll() override {
+    return memory_.LoadAll();
+  }
+  absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
+                                                       int64_t after_version,
+                                                       int limit) override {
+    return memory_.EventsAfter(id, after_version, limit);
+  }
+  int gets = 0;
+  int version_reads = 0;
+
+ private:
+  MemoryStore memory_;
+};
+
+// A shared store answers GetVersion without reading the state (one column
+// on PostgreSQL); the metered store must ask it that, not Get.
+TEST_F(MeteredStoreTest, GetVersionReachesTheInnerStoresOwn) {
+  auto inner = std::make_unique<ReadCountingStore>();
+  ReadCountingStore* counting = inner.get();
+  MeteredStore store(std::move(inner), &metrics_);
+  ASSERT_TRUE(store.Create({"s1", 7, State("s1", v1::IN_PROGRESS)}, {}).ok());
+  const absl::StatusOr<int64_t> version = store.GetVersion("s1");
+  ASSERT_TRUE(version.ok()) << version.status();
+  EXPECT_EQ(*version, 7);
+  EXPECT_EQ(counting->version_reads, 1);
+  EXPECT_EQ(counting->gets, 0);
+  EXPECT_TRUE(absl::IsNotFound(store.GetVersion("nobody").status()));
+}
+
 TEST_F(MeteredStoreTest, LoadingCountsEverySession) {
   auto inner = std::make_unique<MemoryStore>();
   ASSERT_TRUE(inner->Create({"x", 0, State("x", v1::FINISHED)}, {}).ok());
