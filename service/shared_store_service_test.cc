@@ -76,6 +76,10 @@ class LossyStore final : public SessionStore {
                                                        int limit) override {
     return inner_->EventsAfter(id, after_version, limit);
   }
+  absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
+                                absl::Time now, absl::Duration ttl) override {
+    return inner_->TryLease(id, holder, now, ttl);
+  }
   bool shared() const override { return true; }
   void SetChangeListener(ChangeListener listener) override {
     if (listener == nullptr) {
