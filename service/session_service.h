@@ -50,6 +50,13 @@ struct ServiceLimits {
   // After a computer move fails to be written, the computer tries again
   // this much later.
   absl::Duration computer_retry_delay = absl::Seconds(1);
+  // On a shared store, one replica at a time searches for a session's
+  // computer seat: the holder of its lease (SessionStore::TryLease), which
+  // it renews at every search. Longer than computer_move_budget, so that a
+  // search ends within its lease; a dead holder's lease passes on after it.
+  absl::Duration computer_lease_ttl = absl::Seconds(7);
+  // How often a replica without the lease looks whether it ran out.
+  absl::Duration computer_lease_recheck = absl::Seconds(1);
   // Transposition tables (32 MiB each) kept for the searches to reuse
   // (service/search_tables.h): one per search at once is enough,
   // computer_threads + max_concurrent_suggestions.
