@@ -35,9 +35,11 @@ struct ServiceLimits {
   int max_request_id_length = 64;
   int max_position_length = 512;  // custom start positions
   int max_page_size = 100;        // ListSessions
-  int watcher_buffer = 256;       // events queued for one watcher before it
-                                  // is cut off with RESOURCE_EXHAUSTED
-  int max_replies_kept = 32;      // MakeMove answers kept for retries
+  // The shortest inactivity timeout a session may set (a week the longest).
+  int64_t min_timeout_seconds = 60;
+  int watcher_buffer = 256;   // events queued for one watcher before it
+                              // is cut off with RESOURCE_EXHAUSTED
+  int max_replies_kept = 32;  // MakeMove answers kept for retries
   // SuggestMove searches running at once; beyond: RESOURCE_EXHAUSTED.
   int max_concurrent_suggestions = 4;
   // A SuggestMove search stops after this long whatever its limits.
