@@ -15,13 +15,17 @@ constexpr absl::Duration kIdleWait = absl::Seconds(10);
 
 }  // namespace
 
-ComputerPlayers::ComputerPlayers(Options options, DoneFunction done)
+ComputerPlayers::ComputerPlayers(Options options, DoneFunction done, Gate gate)
     : search_(SearchOrDefault(std::move(options.search),
                               std::max(1, options.threads))),
+      gate_(std::move(gate)),
       done_(std::move(done)) {
   const int threads = std::max(1, options.threads);
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Work(); });
 }
+
+ComputerPlayers::ComputerPlayers(Options options, DoneFunction done)
+    : ComputerPlayers(std::move(options), std::move(done), Gate()) {}
 
 ComputerPlayers::~ComputerPlayers() { Shutdown(); }
 
@@ -107,6 +111,15 @@ void ComputerPlayers::Work() {
     const std::shared_ptr<std::atomic<bool>> stop = job->stop;
     mu_.Unlock();
 
+    if (gate_.may_search && !gate_.may_search(turn)) {
+      mu_.Lock();
+      auto it = jobs_.find(turn.session_id);
+      if (it != jobs_.end() && it->second.id == id) {
+        it->second.running = false;
+        it->second.not_before = absl::Now() + gate_.recheck;
+      }
+      continue;
+    }
     const SearchResult result =
         search_(turn.position, turn.limits, turn.style, stop.get());
 

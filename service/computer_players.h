@@ -53,8 +53,18 @@ class ComputerPlayers {
   using DoneFunction = std::function<void(
       const ComputerTurn& turn, const SearchResult& result, bool stopped)>;
 
-  ComputerPlayers(Options options, DoneFunction done);
-  ~ComputerPlayers();  // Shutdown()
+  // Asked on a worker thread, with no lock of this class held, before a
+  // turn is searched: `may_search` false leaves the turn queued for
+  // `recheck` (another process searches for it). Empty: every turn is
+  // searched.
+  struct Gate {
+    std::function<bool(const ComputerTurn& turn)> may_search;
+    absl::Duration recheck = absl::Seconds(1);
+  };
+
+  ComputerPlayers(Options options, DoneFunction done, Gate gate);
+  ComputerPlayers(Options options, DoneFunction done);  // no gate
+  ~ComputerPlayers();                                   // Shutdown()
   ComputerPlayers(const ComputerPlayers&) = delete;
   ComputerPlayers& operator=(const ComputerPlayers&) = delete;
 
@@ -90,6 +100,7 @@ class ComputerPlayers {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const SearchFunction search_;
+  const Gate gate_;
   const DoneFunction done_;
   Mutex mu_;
   CondVar changed_;  // a job queued or the service stopping

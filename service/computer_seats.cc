@@ -18,13 +18,27 @@ ComputerSeats::ComputerSeats(const ServiceCore& core, SearchFunction search,
     : core_(core),
       log_(std::move(log)),
       done_(std::move(done)),
+      holder_(core.random->NewToken()),
       players_(std::make_unique<ComputerPlayers>(
           ComputerPlayers::Options{core.limits->computer_threads,
                                    std::move(search)},
           [this](const ComputerTurn& turn, const SearchResult& result,
-                 bool stopped) { SearchDone(turn, result, stopped); })) {}
+                 bool stopped) { SearchDone(turn, result, stopped); },
+          ComputerPlayers::Gate{
+              [this](const ComputerTurn& turn) { return MaySearch(turn); },
+              core.limits->computer_lease_recheck})) {}
 
 void ComputerSeats::Shutdown() { players_->Shutdown(); }
+
+bool ComputerSeats::MaySearch(const ComputerTurn& turn) {
+  SessionRegistry& registry = *core_.registry;
+  if (!registry.shared()) return true;
+  // An error (the store unreachable) is a refusal: asked again later.
+  absl::StatusOr<bool> leased = registry.store()->TryLease(
+      turn.session_id, holder_, registry.clock()->Now(),
+      core_.limits->computer_lease_ttl);
+  return leased.ok() && *leased;
+}
 
 void ComputerSeats::Schedule(SessionEntry& entry, absl::Duration delay) {
   const Session& s = entry.session;

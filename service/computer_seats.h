@@ -7,7 +7,11 @@
 // search runs again if it is still the computer's turn. The computer
 // claims a repetition draw when it may and its search does not rate its
 // position above even; a failed write is tried again after
-// computer_retry_delay.
+// computer_retry_delay. On a shared store only the replica holding the
+// session's lease searches (computer_lease_ttl); the others keep the turn
+// and look again every computer_lease_recheck, taking the lease over once
+// its holder stopped renewing it, and meanwhile hear of the move through
+// the store's change notices.
 #ifndef KHET_SERVICE_COMPUTER_SEATS_H_
 #define KHET_SERVICE_COMPUTER_SEATS_H_
 
@@ -45,6 +49,9 @@ class ComputerSeats {
   void Shutdown();
 
  private:
+  // Whether this replica may search for the turn: always on a store of its
+  // own; on a shared store, if it holds (or now takes) the session's lease.
+  bool MaySearch(const ComputerTurn& turn);
   // A search ended (on a computer thread).
   void SearchDone(const ComputerTurn& turn, const SearchResult& result,
                   bool stopped);
@@ -56,6 +63,7 @@ class ComputerSeats {
   const ServiceCore core_;
   const std::function<void(const std::string& line)> log_;
   const DoneHook done_;
+  const std::string holder_;  // this replica's lease holder id, random
   // Last, so that it is destroyed (its threads joined) first.
   std::unique_ptr<ComputerPlayers> players_;
 };

@@ -72,6 +72,7 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(
   if (!request.page_token().empty()) {
     KHET_ASSIGN_OR_RETURN(after, DecodePageToken(request.page_token()));
   }
+  if (core.registry->shared()) core.registry->SyncAll();
   std::vector<std::pair<ListKey, std::shared_ptr<SessionEntry>>> all;
   for (std::shared_ptr<SessionEntry>& entry : core.registry->Entries()) {
     ListKey key{absl::ToUnixNanos(entry->created_at), entry->id};

@@ -1,5 +1,8 @@
-// ListSessions: this process's sessions, newest first then by id, in pages
-// with opaque page tokens, optionally of one game status.
+// ListSessions: the sessions, newest first then by id, in pages with opaque
+// page tokens, optionally of one game status. On a shared store the list
+// is the store's: the copies are first caught up with it (SyncAll reads
+// every session's version, and the states of those new or changed), so a
+// session made on another replica is listed even if its notice was lost.
 #ifndef KHET_SERVICE_SESSION_LISTING_H_
 #define KHET_SERVICE_SESSION_LISTING_H_
 

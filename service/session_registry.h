@@ -60,6 +60,7 @@ class SessionRegistry {
   ~SessionRegistry();  // StopListening()
 
   bool shared() const { return shared_; }
+  SessionStore* store() const { return store_; }
   Clock* clock() const { return clock_; }
 
   // Set once, before Load. REQUIRES: hook not empty.

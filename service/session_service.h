@@ -35,9 +35,11 @@ struct ServiceLimits {
   int max_request_id_length = 64;
   int max_position_length = 512;  // custom start positions
   int max_page_size = 100;        // ListSessions
-  int watcher_buffer = 256;       // events queued for one watcher before it
-                                  // is cut off with RESOURCE_EXHAUSTED
-  int max_replies_kept = 32;      // MakeMove answers kept for retries
+  // The shortest inactivity timeout a session may set (a week the longest).
+  int64_t min_timeout_seconds = 60;
+  int watcher_buffer = 256;   // events queued for one watcher before it
+                              // is cut off with RESOURCE_EXHAUSTED
+  int max_replies_kept = 32;  // MakeMove answers kept for retries
   // SuggestMove searches running at once; beyond: RESOURCE_EXHAUSTED.
   int max_concurrent_suggestions = 4;
   // A SuggestMove search stops after this long whatever its limits.
@@ -50,6 +52,13 @@ struct ServiceLimits {
   // After a computer move fails to be written, the computer tries again
   // this much later.
   absl::Duration computer_retry_delay = absl::Seconds(1);
+  // On a shared store, one replica at a time searches for a session's
+  // computer seat: the holder of its lease (SessionStore::TryLease), which
+  // it renews at every search. Longer than computer_move_budget, so that a
+  // search ends within its lease; a dead holder's lease passes on after it.
+  absl::Duration computer_lease_ttl = absl::Seconds(7);
+  // How often a replica without the lease looks whether it ran out.
+  absl::Duration computer_lease_recheck = absl::Seconds(1);
   // Transposition tables (32 MiB each) kept for the searches to reuse
   // (service/search_tables.h): one per search at once is enough,
   // computer_threads + max_concurrent_suggestions.

@@ -12,7 +12,6 @@
 namespace khet {
 namespace {
 
-constexpr int64_t kMinTimeout = 60;
 constexpr int64_t kMaxTimeout = 604800;
 constexpr double kMinScale = 1;
 constexpr double kMaxScale = 30;
@@ -24,7 +23,8 @@ absl::StatusOr<v1::Session> UpdateSettingsIn(
   const Session& s = entry.session;
   KHET_RETURN_IF_ERROR(RequireOwner(s, caller));
   v1::Settings settings = s.state().settings();
-  KHET_RETURN_IF_ERROR(ApplySettings(request.settings(), &settings));
+  KHET_RETURN_IF_ERROR(ApplySettings(request.settings(), &settings,
+                                     core.limits->min_timeout_seconds));
   if (settings.SerializeAsString() ==
       s.state().settings().SerializeAsString()) {
     return s.ToProto();  // nothing changed: no event
@@ -54,16 +54,17 @@ v1::Settings DefaultSettings() {
 }
 
 absl::Status ApplySettings(const v1::SettingsUpdate& update,
-                           v1::Settings* settings) {
+                           v1::Settings* settings,
+                           int64_t min_timeout_seconds) {
   v1::Settings next = *settings;
   if (update.has_timeout_enabled()) {
     next.set_timeout_enabled(update.timeout_enabled());
   }
   if (update.has_timeout_seconds()) {
-    if (update.timeout_seconds() < kMinTimeout ||
+    if (update.timeout_seconds() < min_timeout_seconds ||
         update.timeout_seconds() > kMaxTimeout) {
       return absl::InvalidArgumentError(
-          absl::StrCat("timeout_seconds must be ", kMinTimeout, " to ",
+          absl::StrCat("timeout_seconds must be ", min_timeout_seconds, " to ",
                        kMaxTimeout, ", not ", update.timeout_seconds()));
     }
     next.set_timeout_seconds(update.timeout_seconds());

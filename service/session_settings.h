@@ -14,10 +14,11 @@ namespace khet {
 // A new session's settings before its request's own.
 v1::Settings DefaultSettings();
 
-// Applies the fields set in `update`; INVALID_ARGUMENT naming the first bad
-// value, with *settings unchanged.
+// Applies the fields set in `update` (a timeout of min_timeout_seconds
+// (ServiceLimits) to a week); INVALID_ARGUMENT naming the first bad value,
+// with *settings unchanged.
 absl::Status ApplySettings(const v1::SettingsUpdate& update,
-                           v1::Settings* settings);
+                           v1::Settings* settings, int64_t min_timeout_seconds);
 
 absl::StatusOr<v1::Session> UpdateSettings(
     const ServiceCore& core, const v1::UpdateSettingsRequest& request,

@@ -111,7 +111,8 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(
                         ResolveSetup(request.setup_id(), request.position(),
                                      request.rules(), *core.limits));
   v1::Settings settings = DefaultSettings();
-  KHET_RETURN_IF_ERROR(ApplySettings(request.settings(), &settings));
+  KHET_RETURN_IF_ERROR(ApplySettings(request.settings(), &settings,
+                                     core.limits->min_timeout_seconds));
   const std::string owner_token = core.random->NewToken();
   const absl::Time now = core.registry->clock()->Now();
   KHET_ASSIGN_OR_RETURN(std::shared_ptr<SessionEntry> entry,

@@ -2,7 +2,9 @@
 // would be: a session made on one appears on the other, moves alternate
 // between them, watchers on either see every event (also when change
 // notices are lost), racing writes have one winner, deletion reaches both,
-// a timeout resets a game once, and a computer seat's move is played once.
+// a timeout resets a game once, a computer seat's move is played once and
+// searched for by the lease's holder alone, which a dead holder hands on,
+// listings read the store, and adopted sessions count toward the limits.
 #include <atomic>
 #include <latch>
 #include <memory>
@@ -76,6 +78,10 @@ class LossyStore final : public SessionStore {
                                                        int limit) override {
     return inner_->EventsAfter(id, after_version, limit);
   }
+  absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
+                                absl::Time now, absl::Duration ttl) override {
+    return inner_->TryLease(id, holder, now, ttl);
+  }
   bool shared() const override { return true; }
   void SetChangeListener(ChangeListener listener) override {
     if (listener == nullptr) {
@@ -125,7 +131,8 @@ class SharedStoreServiceTest : public testing::Test {
     }
   }
 
-  Replica NewReplica() {
+  // A replica searching with `search` (empty: the fixture's search_).
+  Replica NewReplica(SearchFunction search = nullptr) {
     Replica r;
     absl::StatusOr<std::unique_ptr<PostgresStore>> store =
         PostgresStore::Open(db_->conninfo());
@@ -136,8 +143,10 @@ class SharedStoreServiceTest : public testing::Test {
     options.store = r.store.get();
     options.clock = &clock_;
     options.random = SystemRandom();
+    options.limits = limits_;
     options.limits.computer_retry_delay = absl::Milliseconds(20);
-    options.search = search_;
+    options.limits.computer_lease_recheck = absl::Milliseconds(20);
+    options.search = search ? search : search_;
     absl::StatusOr<std::unique_ptr<SessionService>> service =
         SessionService::Create(options);
     EXPECT_TRUE(service.ok()) << service.status();
@@ -227,6 +236,7 @@ class SharedStoreServiceTest : public testing::Test {
 
   std::unique_ptr<TestDatabase> db_;
   FakeClock clock_;
+  ServiceLimits limits_;
   SearchFunction search_;  // empty: the engine's
   Replica a_;
   Replica b_;
@@ -411,8 +421,8 @@ TEST_F(SharedStoreServiceTest, ATimeoutResetsTheGameOnce) {
 TEST_F(SharedStoreServiceTest, AComputerSeatMovesOncePerTurn) {
   const Board board = NewBoard(*a_.service, /*seat=*/false);
   ASSERT_TRUE(Get(*b_.service, board.id).ok());  // both replicas know it
-  // Two computer seats: both replicas search every turn, and for each
-  // version only one move may be stored.
+  // Two computer seats, both replicas hearing every turn: for each version
+  // only one move may be stored.
   for (v1::Color color : {v1::SILVER, v1::RED}) {
     v1::SeatComputerRequest seat;
     seat.set_session_id(board.id);
@@ -443,6 +453,124 @@ TEST_F(SharedStoreServiceTest, AComputerSeatMovesOncePerTurn) {
   int moves = 0;
   for (const v1::Event& e : events) moves += e.has_move_made();
   EXPECT_GE(moves, 1);
+}
+
+// The engine's search, counted; while `hold` is set it searches nothing
+// and waits to be stopped, as a search that takes long.
+struct CountedSearch {
+  std::atomic<int> searches = 0;
+  std::atomic<bool> hold = false;
+  SearchFunction Function() {
+    return [this](const Position& pos, const SearchLimits& limits,
+                  const SearchStyle& style, const std::atomic<bool>* stop) {
+      ++searches;
+      while (hold && !stop->load()) absl::SleepFor(absl::Milliseconds(2));
+      return Search(pos, limits, style, stop);
+    };
+  }
+};
+
+class SharedStoreLeaseTest : public SharedStoreServiceTest {
+ protected:
+  SharedStoreLeaseTest() { search_ = counted_.Function(); }
+
+  // The computer in `color`'s seat at level 1, seated through `on`.
+  void SeatComputer(SessionService& on, const Board& b, v1::Color color) {
+    v1::SeatComputerRequest seat;
+    seat.set_session_id(b.id);
+    seat.set_color(color);
+    seat.set_level(1);
+    ASSERT_TRUE(on.SeatComputer(seat, As(b.owner)).ok());
+  }
+
+  int Moves(SessionService& on, const Board& b) {
+    absl::StatusOr<v1::Session> s = Get(on, b.id);
+    return s.ok() ? s->moves_size() : -1;
+  }
+
+  CountedSearch counted_;
+};
+
+TEST_F(SharedStoreLeaseTest, OneReplicaSearchesPerComputerTurn) {
+  Board board = NewBoard(*a_.service, /*seat=*/false);
+  board.red = Join(*b_.service, board.id, v1::RED, "bob");
+  ASSERT_TRUE(Get(*b_.service, board.id).ok());  // both replicas know it
+  SeatComputer(*a_.service, board, v1::SILVER);
+  for (int turn = 1; turn <= 3; ++turn) {
+    // The computer moves once, searched for by one replica.
+    ASSERT_TRUE(
+        WaitFor([&] { return Moves(*b_.service, board) == 2 * turn - 1; }));
+    EXPECT_EQ(counted_.searches, turn);
+    // bob answers, through either replica.
+    SessionService& through = turn % 2 == 0 ? *a_.service : *b_.service;
+    ASSERT_TRUE(PlayOn(through, board).ok());
+  }
+  ASSERT_TRUE(WaitFor([&] { return Moves(*a_.service, board) == 7; }));
+  // The other replica, still asking for the lease every 20 ms, never got
+  // it: no second search of any turn.
+  absl::SleepFor(absl::Milliseconds(200));
+  EXPECT_EQ(counted_.searches, 4);
+  EXPECT_EQ(Moves(*a_.service, board), 7);
+}
+
+TEST_F(SharedStoreLeaseTest, ALeaseOfAStoppedReplicaPassesOnAfterItsTtl) {
+  b_.service.reset();  // A alone takes the lease
+  b_.store.reset();
+  Board board = NewBoard(*a_.service, /*seat=*/false);
+  board.red = Join(*a_.service, board.id, v1::RED, "bob");
+  counted_.hold = true;
+  SeatComputer(*a_.service, board, v1::SILVER);
+  ASSERT_TRUE(WaitFor([&] { return counted_.searches == 1; }));
+  // B comes up while A searches, then A stops without a word.
+  CountedSearch on_b;
+  b_ = NewReplica(on_b.Function());
+  ASSERT_NE(b_.service, nullptr);
+  ASSERT_EQ(Moves(*b_.service, board), 0);
+  a_.service.reset();
+  a_.store.reset();
+  // A's lease runs on: B waits, asking every 20 ms.
+  clock_.Advance(limits_.computer_lease_ttl - absl::Seconds(1));
+  absl::SleepFor(absl::Milliseconds(200));
+  EXPECT_EQ(on_b.searches, 0);
+  EXPECT_EQ(Moves(*b_.service, board), 0);
+  // Run out: B takes it over and the computer moves.
+  clock_.Advance(absl::Seconds(1));
+  ASSERT_TRUE(WaitFor([&] { return Moves(*b_.service, board) == 1; }));
+  EXPECT_EQ(on_b.searches, 1);
+}
+
+class SharedStoreLimitTest : public SharedStoreServiceTest {
+ protected:
+  SharedStoreLimitTest() { limits_.max_sessions = 2; }
+};
+
+TEST_F(SharedStoreLimitTest, AdoptedSessionsCountTowardMaxSessions) {
+  NewBoard(*a_.service, /*seat=*/false);
+  NewBoard(*a_.service, /*seat=*/false);
+  // B adopts both from the store's notices, without a request for them.
+  ASSERT_TRUE(WaitFor([&] {
+    absl::StatusOr<v1::ListSessionsResponse> listed =
+        b_.service->ListSessions({});
+    return listed.ok() && listed->sessions_size() == 2;
+  }));
+  v1::CreateSessionRequest create;
+  create.set_name("one too many");
+  absl::StatusOr<v1::CreateSessionResponse> refused =
+      b_.service->CreateSession(create);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted)
+      << refused.status();
+  EXPECT_TRUE(absl::StrContains(refused.status().message(), "max_sessions"))
+      << refused.status();
+}
+
+TEST_F(SharedStoreServiceTest, ASessionMadeOnOneReplicaIsListedByTheOther) {
+  b_.store->LoseNotices(1);  // B does not hear of it
+  const Board board = NewBoard(*a_.service, /*seat=*/false);
+  absl::StatusOr<v1::ListSessionsResponse> listed =
+      b_.service->ListSessions({});
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_EQ(listed->sessions_size(), 1);
+  EXPECT_EQ(listed->sessions(0).id(), board.id);
 }
 
 }  // namespace

@@ -71,6 +71,10 @@ class FlakyStore final : public SessionStore {
                                                        int limit) override {
     return inner.EventsAfter(id, after_version, limit);
   }
+  absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
+                                absl::Time now, absl::Duration ttl) override {
+    return inner.TryLease(id, holder, now, ttl);
+  }
 };
 
 // A search under the test's control: it counts its starts, then runs until

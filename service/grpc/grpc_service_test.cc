@@ -106,6 +106,10 @@ class GatedStore final : public SessionStore {
                                                        int limit) override {
     return store_.EventsAfter(id, after_version, limit);
   }
+  absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
+                                absl::Time now, absl::Duration ttl) override {
+    return store_.TryLease(id, holder, now, ttl);
+  }
 
  private:
   MemoryStore store_;

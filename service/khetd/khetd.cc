@@ -36,10 +36,10 @@
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "service/grpc/grpc_service.h"
-#include "service/khetd/khetd_metrics.h"
 #include "service/grpc/tls_files.h"
 #include "service/http/http_gateway.h"
 #include "service/json_request_log.h"
+#include "service/khetd/khetd_metrics.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
@@ -86,6 +86,14 @@ ABSL_FLAG(int, computer_move_budget_ms,
 ABSL_FLAG(int, max_concurrent_suggestions,
           khet::ServiceLimits().max_concurrent_suggestions,
           "SuggestMove searches running at once at most");
+ABSL_FLAG(int, computer_lease_ttl_ms,
+          static_cast<int>(absl::ToInt64Milliseconds(
+              khet::ServiceLimits().computer_lease_ttl)),
+          "On a shared store, how long a replica's lease on a computer seat "
+          "lasts unrenewed before another replica takes it over, in ms");
+ABSL_FLAG(int, min_timeout_seconds,
+          static_cast<int>(khet::ServiceLimits().min_timeout_seconds),
+          "The shortest inactivity timeout a session may set");
 ABSL_FLAG(int, max_suggestion_seconds,
           static_cast<int>(
               absl::ToInt64Seconds(khet::ServiceLimits().max_suggestion_time)),
@@ -272,6 +280,9 @@ int Run(const sigset_t& stop_signals) {
       absl::GetFlag(FLAGS_max_concurrent_suggestions);
   limits.max_suggestion_time =
       absl::Seconds(absl::GetFlag(FLAGS_max_suggestion_seconds));
+  limits.computer_lease_ttl =
+      absl::Milliseconds(absl::GetFlag(FLAGS_computer_lease_ttl_ms));
+  limits.min_timeout_seconds = absl::GetFlag(FLAGS_min_timeout_seconds);
   const int max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   const int sweep_seconds = absl::GetFlag(FLAGS_timeout_sweep_seconds);
   const int grace_seconds = absl::GetFlag(FLAGS_shutdown_grace_seconds);
@@ -294,6 +305,13 @@ int Run(const sigset_t& stop_signals) {
   }
   if (limits.computer_move_budget < absl::Milliseconds(1)) {
     return UsageError("--computer_move_budget_ms must be >= 1");
+  }
+  if (limits.computer_lease_ttl <= limits.computer_move_budget) {
+    return UsageError(
+        "--computer_lease_ttl_ms must exceed --computer_move_budget_ms");
+  }
+  if (limits.min_timeout_seconds < 1 || limits.min_timeout_seconds > 604800) {
+    return UsageError("--min_timeout_seconds must be 1 to 604800");
   }
   if (limits.max_concurrent_suggestions < 1) {
     return UsageError("--max_concurrent_suggestions must be >= 1");

@@ -54,7 +54,16 @@ absl::Status MemoryStore::Delete(std::string_view id) {
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return NotFound(id);
   sessions_.erase(it);
+  leases_.Drop(id);
   return absl::OkStatus();
+}
+
+absl::StatusOr<bool> MemoryStore::TryLease(std::string_view id,
+                                           std::string_view holder,
+                                           absl::Time now, absl::Duration ttl) {
+  MutexLock lock(&mu_);  // held: a Delete cannot come between
+  if (sessions_.count(id) == 0) return false;
+  return leases_.TryLease(id, holder, now, ttl);
 }
 
 absl::StatusOr<SessionRecord> MemoryStore::Get(std::string_view id) {

@@ -8,6 +8,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "service/mutex.h"
+#include "service/store/local_leases.h"
 #include "service/store/session_store.h"
 
 namespace khet {
@@ -24,12 +25,15 @@ class MemoryStore final : public SessionStore {
   absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
                                                        int64_t after_version,
                                                        int limit) override;
+  absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
+                                absl::Time now, absl::Duration ttl) override;
 
  private:
   struct Entry {
     SessionRecord record;
     std::vector<EventRecord> events;
   };
+  LocalLeases leases_;
   Mutex mu_;
   std::map<std::string, Entry, std::less<>> sessions_ ABSL_GUARDED_BY(mu_);
 };

@@ -209,6 +209,13 @@ absl::StatusOr<std::vector<EventRecord>> MeteredStore::EventsAfter(
   return inner_->EventsAfter(id, after_version, limit);
 }
 
+absl::StatusOr<bool> MeteredStore::TryLease(std::string_view id,
+                                            std::string_view holder,
+                                            absl::Time now,
+                                            absl::Duration ttl) {
+  return inner_->TryLease(id, holder, now, ttl);
+}
+
 bool MeteredStore::shared() const { return inner_->shared(); }
 
 void MeteredStore::SetChangeListener(ChangeListener listener) {

@@ -90,6 +90,8 @@ class MeteredStore final : public SessionStore {
   absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
                                                        int64_t after_version,
                                                        int limit) override;
+  absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
+                                absl::Time now, absl::Duration ttl) override;
   bool shared() const override;
   void SetChangeListener(ChangeListener listener) override;
 

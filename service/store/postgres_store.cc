@@ -14,6 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "service/status_macros.h"
+#include "service/store/postgres_leases.h"
 
 namespace khet {
 namespace {
@@ -115,6 +116,8 @@ BEGIN
 END
 $$;
 )sql",
+    // 3: computer-seat leases.
+    postgres_leases::kMigration,
 };
 static_assert(std::size(kMigrations) == PostgresStore::kSchemaVersion);
 
@@ -160,6 +163,7 @@ constexpr StatementText kStatements[] = {
      "SELECT version, event FROM khet_events WHERE session_id = $1 AND "
      "version > $2 ORDER BY version LIMIT $3",
      3},
+    {"try_lease", postgres_leases::kTryLease, 4},
 };
 
 absl::Status NotFound(std::string_view id) {
@@ -841,6 +845,19 @@ absl::StatusOr<std::vector<EventRecord>> PostgresStore::EventsAfter(
     events.push_back(EventRecord{rows->Int(r, 0), rows->Bytes(r, 1)});
   }
   return events;
+}
+
+absl::StatusOr<bool> PostgresStore::TryLease(std::string_view id,
+                                             std::string_view holder,
+                                             absl::Time now,
+                                             absl::Duration ttl) {
+  const std::string from = absl::StrCat(absl::ToUnixMicros(now));
+  const std::string until = absl::StrCat(absl::ToUnixMicros(now + ttl));
+  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
+    return c.Run("try_lease", {id, holder, from, until}, "take a lease");
+  });
+  if (!rows.ok()) return rows.status();
+  return rows->rows() == 1;
 }
 
 void PostgresStore::SetChangeListener(ChangeListener listener) {

@@ -83,7 +83,7 @@ struct PostgresStoreOptions {
 class PostgresStore final : public SessionStore {
  public:
   // The highest migration this build knows.
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
   // The NOTIFY channel of session changes.
   static constexpr std::string_view kChannel = "khet_session_changes";
 
@@ -111,6 +111,9 @@ class PostgresStore final : public SessionStore {
   absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
                                                        int64_t after_version,
                                                        int limit) override;
+  // The lease's statements are in postgres_leases.h.
+  absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
+                                absl::Time now, absl::Duration ttl) override;
 
   bool shared() const override { return true; }
   // The listener runs on a thread of the store with its own connection that

@@ -119,7 +119,7 @@ TEST_F(PostgresStoreTest, RefusesADatabaseWithANewerSchema) {
   KHET_ASSERT_OK(RunSql("INSERT INTO schema_migrations (version) VALUES (99)"));
   EXPECT_THAT(PostgresStore::Open(db_->conninfo()),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "schema migration 99, newer than this build's 2"));
+                       "schema migration 99, newer than this build's 3"));
 }
 
 TEST_F(PostgresStoreTest, UnreachableServerIsUnavailable) {
@@ -265,8 +265,8 @@ TEST_F(PostgresStoreTest, MigratesADatabaseLeftAtSchemaOne) {
   ASSERT_NE(store, nullptr);
   KHET_EXPECT_OK(
       RunSql("DO $$ BEGIN IF (SELECT array_agg(version ORDER BY version) "
-             "FROM schema_migrations) <> ARRAY[1, 2] THEN RAISE EXCEPTION "
-             "'not migrated to 2'; END IF; END $$"));
+             "FROM schema_migrations) <> ARRAY[1, 2, 3] THEN RAISE EXCEPTION "
+             "'not migrated to 3'; END IF; END $$"));
   absl::StatusOr<SessionRecord> old = store->Get("old");
   KHET_ASSERT_OK(old);
   EXPECT_EQ(old->version, 1);
@@ -281,6 +281,8 @@ TEST_F(PostgresStoreTest, MigratesADatabaseLeftAtSchemaOne) {
   ASSERT_EQ(events->size(), 2u);
   EXPECT_EQ((*events)[0].event, "e1");
   EXPECT_EQ((*events)[1].event, "e2");
+  // Leases (migration 3) hold for old sessions too.
+  EXPECT_TRUE(*store->TryLease("old", "holder", absl::Now(), absl::Seconds(5)));
   KHET_EXPECT_OK(store->Delete("old"));
   // Opening it again migrates nothing more.
   ASSERT_NE(OpenStore(), nullptr);

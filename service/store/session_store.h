@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "absl/types/span.h"
 
 namespace khet {
@@ -93,6 +94,17 @@ class SessionStore {
   // most `limit` of them. Empty (not an error) for an unknown session.
   virtual absl::StatusOr<std::vector<EventRecord>> EventsAfter(
       std::string_view id, int64_t after_version, int limit) = 0;
+
+  // The lease on a session's computer seat, which lets one replica at a
+  // time search for its moves. Grants it to `holder` (true) if no one holds
+  // it, `holder` does already (a renewal), or its holder's lease ran out
+  // (expired at or before `now`: the holder died); it then runs until
+  // now + ttl. False while another holder's lease runs. Times are the
+  // callers' clocks, which must agree to well within ttl. A deleted
+  // session's lease goes with it.
+  virtual absl::StatusOr<bool> TryLease(std::string_view id,
+                                        std::string_view holder, absl::Time now,
+                                        absl::Duration ttl) = 0;
 
   // True when other processes may change the store while this one uses it
   // (PostgreSQL): a copy read from it may then be stale at any time. False

@@ -71,6 +71,16 @@ EventRecord Event(int64_t version) {
   return EventRecord{version, absl::StrCat("event ", version)};
 }
 
+// Matches an OK StatusOr holding `value`.
+MATCHER_P(IsOkAnd, value, absl::StrCat("is OK and holds ", value)) {
+  if (!arg.ok()) {
+    *result_listener << "which is " << arg.status();
+    return false;
+  }
+  *result_listener << "which holds " << *arg;
+  return *arg == value;
+}
+
 std::vector<int64_t> Versions(const std::vector<EventRecord>& events) {
   std::vector<int64_t> versions;
   for (const EventRecord& e : events) versions.push_back(e.version);
@@ -466,6 +476,60 @@ TEST_P(SessionStoreTest, ConcurrentReadersAndWriters) {
     EXPECT_EQ(got->version, kUpdates);
     EXPECT_THAT(AllEvents(id), SizeIs(kUpdates));
   }
+}
+
+TEST_P(SessionStoreTest, ALeaseHasOneHolderUntilItRunsOut) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s"), {}));
+  const absl::Time t0 = absl::FromUnixSeconds(1'700'000'000);
+  const absl::Duration ttl = absl::Seconds(10);
+  EXPECT_THAT(store_->TryLease("a", "one", t0, ttl), IsOkAnd(true));
+  EXPECT_THAT(store_->TryLease("a", "two", t0 + absl::Seconds(9), ttl),
+              IsOkAnd(false));
+  // Its holder renews it: it now runs until t0 + 15 s.
+  EXPECT_THAT(store_->TryLease("a", "one", t0 + absl::Seconds(5), ttl),
+              IsOkAnd(true));
+  EXPECT_THAT(store_->TryLease("a", "two", t0 + absl::Seconds(14), ttl),
+              IsOkAnd(false));
+  // Run out: another holder takes it over, and the first one has lost it.
+  EXPECT_THAT(store_->TryLease("a", "two", t0 + absl::Seconds(15), ttl),
+              IsOkAnd(true));
+  EXPECT_THAT(store_->TryLease("a", "one", t0 + absl::Seconds(16), ttl),
+              IsOkAnd(false));
+}
+
+TEST_P(SessionStoreTest, LeasesAreOfOneSessionAndGoWithIt) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s"), {}));
+  KHET_ASSERT_OK(store_->Create(Record("b", 0, "s"), {}));
+  const absl::Time t0 = absl::FromUnixSeconds(1'700'000'000);
+  const absl::Duration ttl = absl::Seconds(10);
+  EXPECT_THAT(store_->TryLease("a", "one", t0, ttl), IsOkAnd(true));
+  EXPECT_THAT(store_->TryLease("b", "two", t0, ttl), IsOkAnd(true));
+  EXPECT_THAT(store_->TryLease("unknown", "one", t0, ttl), IsOkAnd(false));
+  // A session made again under a deleted one's id has no lease.
+  KHET_ASSERT_OK(store_->Delete("a"));
+  EXPECT_THAT(store_->TryLease("a", "two", t0, ttl), IsOkAnd(false));
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s"), {}));
+  EXPECT_THAT(store_->TryLease("a", "two", t0, ttl), IsOkAnd(true));
+}
+
+TEST_P(SessionStoreTest, RacingHoldersGetOneLease) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s"), {}));
+  const absl::Time t0 = absl::FromUnixSeconds(1'700'000'000);
+  constexpr int kHolders = 8;
+  std::latch start(kHolders);
+  std::atomic<int> granted = 0;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kHolders; ++i) {
+    threads.emplace_back([&, i] {
+      start.arrive_and_wait();
+      absl::StatusOr<bool> got = store_->TryLease(
+          "a", absl::StrCat("holder ", i), t0, absl::Seconds(10));
+      EXPECT_TRUE(got.ok()) << got.status();
+      if (got.ok() && *got) ++granted;
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(granted, 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllStores, SessionStoreTest,

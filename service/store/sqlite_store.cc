@@ -313,7 +313,18 @@ absl::Status SqliteStore::Update(const SessionRecord& record,
 
 absl::Status SqliteStore::Delete(std::string_view id) {
   Write write(Write::Kind::kDelete, id);
-  return Submit(write);
+  absl::Status deleted = Submit(write);
+  if (deleted.ok()) leases_.Drop(id);
+  return deleted;
+}
+
+absl::StatusOr<bool> SqliteStore::TryLease(std::string_view id,
+                                           std::string_view holder,
+                                           absl::Time now, absl::Duration ttl) {
+  absl::StatusOr<SessionRecord> session = Get(id);
+  if (absl::IsNotFound(session.status())) return false;
+  if (!session.ok()) return session.status();
+  return leases_.TryLease(id, holder, now, ttl);
 }
 
 absl::Status SqliteStore::Submit(Write& write) {

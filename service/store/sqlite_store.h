@@ -38,6 +38,7 @@
 #include "absl/time/time.h"
 #include "service/clock.h"
 #include "service/mutex.h"
+#include "service/store/local_leases.h"
 #include "service/store/session_store.h"
 
 struct sqlite3;
@@ -94,6 +95,8 @@ class SqliteStore final : public SessionStore {
   absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
                                                        int64_t after_version,
                                                        int limit) override;
+  absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
+                                absl::Time now, absl::Duration ttl) override;
 
   SqliteWriteStats write_stats();
 
@@ -161,7 +164,8 @@ class SqliteStore final : public SessionStore {
   int64_t writes_done_ ABSL_GUARDED_BY(queue_mu_) = 0;
   int64_t transactions_ ABSL_GUARDED_BY(queue_mu_) = 0;
 
-  Mutex mu_;  // the connection
+  LocalLeases leases_;  // one process uses the file: leases stay in memory
+  Mutex mu_;            // the connection
   sqlite3* const db_ ABSL_PT_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, sqlite3_stmt*> statements_
       ABSL_GUARDED_BY(mu_);

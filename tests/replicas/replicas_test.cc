@@ -134,12 +134,12 @@ class ReplicasTest : public testing::Test {
 
   // Starts replica `index` on a free port; nullptr if it does not start.
   std::unique_ptr<KhetdChild> StartReplica(int index) {
-    absl::StatusOr<std::unique_ptr<KhetdChild>> replica =
-        KhetdChild::Start(KHETD_PATH,
-                          {"--store", "postgres", "--postgres_url",
-                           db_->conninfo(), "--timeout_sweep_seconds", "1"},
-                          absl::StrCat(dir_, "/replica-", index, ".log"),
-                          {.start_timeout = kStartTimeout});
+    absl::StatusOr<std::unique_ptr<KhetdChild>> replica = KhetdChild::Start(
+        KHETD_PATH,
+        {"--store", "postgres", "--postgres_url", db_->conninfo(),
+         "--timeout_sweep_seconds", "1", "--min_timeout_seconds", "1"},
+        absl::StrCat(dir_, "/replica-", index, ".log"),
+        {.start_timeout = kStartTimeout});
     EXPECT_TRUE(replica.ok()) << replica.status();
     return replica.ok() ? *std::move(replica) : nullptr;
   }
@@ -430,6 +430,65 @@ TEST_F(ReplicasTest, AKilledReplicaLosesNoAcknowledgedMove) {
   ASSERT_TRUE(GetSession(restarted->address(), b.id, &on_restarted).ok());
   EXPECT_EQ(on_restarted.version(), final_session.version());
   EXPECT_EQ(on_restarted.moves_size(), final_session.moves_size());
+}
+
+TEST_F(ReplicasTest, ATimeoutResetsAGameOnceAndBothReplicasReportIt) {
+  const Board b = StartGame();
+  {
+    grpc::ClientContext context;
+    Prepare(&context, b.owner);
+    v1::UpdateSettingsRequest request;
+    request.set_session_id(b.id);
+    request.mutable_settings()->set_timeout_enabled(true);
+    request.mutable_settings()->set_timeout_seconds(2);
+    v1::Session updated;
+    const grpc::Status status =
+        Stub(addresses_[0])->UpdateSettings(&context, request, &updated);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  v1::Session session;
+  ASSERT_TRUE(GetSession(addresses_[0], b.id, &session).ok());
+  v1::MakeMoveResponse reply;
+  ASSERT_TRUE(Play(addresses_[0], b, session, &reply).ok());
+  // Each replica's watchers, from the move on, for long enough for the game
+  // to time out (2 s, swept every second) and for a second reset to show.
+  const absl::Time until = absl::Now() + absl::Seconds(8);
+  std::vector<std::vector<v1::Event>> seen(2);
+  std::vector<std::thread> watchers;
+  for (int r = 0; r < 2; ++r) {
+    watchers.emplace_back([&, r] {
+      grpc::ClientContext context;
+      context.set_deadline(absl::ToChronoTime(until));
+      v1::WatchRequest watch;
+      watch.set_session_id(b.id);
+      watch.set_after_version(reply.version());
+      std::unique_ptr<v1::KhetService::Stub> stub = Stub(addresses_[r]);
+      std::unique_ptr<grpc::ClientReader<v1::Event>> events =
+          stub->Watch(&context, watch);
+      v1::Event event;
+      while (events->Read(&event)) seen[r].push_back(event);
+    });
+  }
+  for (std::thread& t : watchers) t.join();
+  for (int r = 0; r < 2; ++r) {
+    SCOPED_TRACE(absl::StrCat("replica ", r));
+    int resets = 0;
+    int64_t version = reply.version();
+    for (const v1::Event& e : seen[r]) {
+      EXPECT_EQ(e.version(), ++version) << e.DebugString();
+      if (e.has_game_reset()) {
+        EXPECT_TRUE(e.game_reset().timed_out());
+        ++resets;
+      }
+    }
+    EXPECT_EQ(resets, 1);
+    v1::Session after;
+    ASSERT_TRUE(GetSession(addresses_[r], b.id, &after).ok());
+    EXPECT_EQ(after.version(), version);
+    EXPECT_NE(after.status(), v1::IN_PROGRESS);
+    EXPECT_EQ(after.moves_size(), 0);
+  }
+  ASSERT_EQ(seen[0].size(), seen[1].size());
 }
 
 }  // namespace
