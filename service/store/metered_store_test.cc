@@ -112,6 +112,10 @@ class ReadCountingStore : public SessionStore {
                                                        int limit) override {
     return memory_.EventsAfter(id, after_version, limit);
   }
+  absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
+                                absl::Time now, absl::Duration ttl) override {
+    return memory_.TryLease(id, holder, now, ttl);
+  }
   int gets = 0;
   int version_reads = 0;
 
