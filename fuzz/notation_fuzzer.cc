@@ -18,6 +18,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "engine/game.h"
+#include "engine/game_record.h"
 #include "engine/laser.h"
 #include "engine/names.h"
 #include "engine/notation.h"

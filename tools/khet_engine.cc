@@ -27,6 +27,7 @@
 #include "engine/bitboard.h"
 #include "engine/board_text.h"
 #include "engine/game.h"
+#include "engine/game_record.h"
 #include "engine/laser.h"
 #include "engine/move.h"
 #include "engine/movegen.h"
