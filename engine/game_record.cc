@@ -1,5 +1,6 @@
 #include "engine/game_record.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>

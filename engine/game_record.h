@@ -39,14 +39,13 @@ struct GameRecord {
 };
 
 // What `move`'s shot hits, for the comment FormatGameRecord writes after
-// it, or "" when it hits nothing. One hit: "Red Pyramid on e5 hit"; several
-// (a split beam): "Red Pyramid on e5 and Silver Anubis on c3 hit", three
-// or more "A, B and C hit", in square order (a1, b1, ..., j8); the top
-// Obelisk of a stack: "top of the Red Obelisk stack on d4 hit"; when the
-// beam split on Eyes of Horus on its way, their squares come first:
-// "beam split on e4 and g6; Red Pyramid on e5 and Red Pharaoh on f8 hit".
-// Pieces are named as PieceTypeName does (a "Djed" in Khet 1.0).
-// REQUIRES: move is legal in `before`.
+// it, or "" when it hits nothing. One hit: "Red Pyramid on e5 hit"; the
+// top Obelisk of a stack: "top of the Red Obelisk stack on f6 hit". Only a
+// beam split by an Eye of Horus hits several, named in square order (a1,
+// b1, ..., j8) as "A and B hit" or "A, B and C hit", after the squares it
+// split on: "beam split on f5; Red Pyramid on h5 and Red Pharaoh on f8
+// hit". Pieces are named as PieceTypeName does (a "Djed" in Khet 1.0).
+// An illegal move gives "".
 std::string HitComment(const Position& before, Move move);
 
 // Writes a record. Headers in this order:
