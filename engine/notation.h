@@ -1,4 +1,5 @@
-// Text notation for squares, moves, positions, beam traces and game records.
+// Text notation for squares, moves, positions and beam traces (game
+// records are in engine/game_record.h).
 // docs/notation.md is the user-facing description; this header is the
 // contract. Every Format/Parse pair round-trips exactly.
 #ifndef KHET_ENGINE_NOTATION_H_
@@ -6,11 +7,8 @@
 
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 #include "absl/status/statusor.h"
-#include "engine/game.h"
 #include "engine/laser.h"
 #include "engine/move.h"
 #include "engine/names.h"
@@ -76,46 +74,6 @@ std::string FormatTrace(const BeamTrace& trace);
 // N", "Red Scarab /" (a "Djed" in Khet 1.0), "Silver Eye of Horus \",
 // "Silver Pharaoh", "Red Obelisk", "Red Obelisk stack"; "nothing" if empty.
 std::string DescribePiece(Piece piece, Edition edition);
-
-// Game records: "[Name "value"]" header lines, a blank line, then numbered
-// moves and a result token ("1-0" Silver won, "0-1" Red won, "1/2-1/2" a
-// draw, "*" going on), wrapped at 80 columns, e.g.
-//   [Setup "classic-2"]
-//   [Edition "Khet 2.0"]
-//   [BothPharaohsHit "mover loses"]
-//   [Repetition "claim"]
-//   [PlyLimit "0"]
-//   [Silver "alice"]
-//   [Result "0-1"]
-//   [Termination "resignation"]
-//
-//   1. j1L a8L 2. e4-e3 0-1
-// A game that starts with Red to move begins "1... ". In header values a
-// backslash escapes a double quote or a backslash.
-// Headers written by FormatGameRecord: Setup (the id of the named setup the
-// game starts from) or Position (FormatPosition of a custom start), Edition
-// ("Khet 1.0" or "Khet 2.0"), BothPharaohsHit ("mover loses" or "draw"),
-// Repetition ("claim" or "automatic"), PlyLimit (a number, 0 for none), then
-// the caller's headers in order (any with one of these reserved names, or
-// Result or Termination, are left out), then Result and, once the game is
-// over, Termination (ResultReasonName of the reason).
-using GameHeaders = std::vector<std::pair<std::string, std::string>>;
-std::string FormatGameRecord(const Game& game, const GameHeaders& headers);
-
-struct GameRecord {
-  GameHeaders headers;  // every header as read, in order
-  Game game;            // replayed, result included
-};
-// Replays a record: the start from Setup or Position, the rule options from
-// their headers (defaults if absent), every move with Game::Play; move
-// numbers are optional but must be right if given. Then applies a
-// Termination of "resignation" (the loser read from the result),
-// "agreed draw" or "repetition claimed" (by the player to move), checks any
-// other Termination against the replay, and checks that the Result header
-// and the result token agree with the replayed result. Every error is
-// INVALID_ARGUMENT; an illegal move names its number and text, e.g.
-// `move 2... f5=e5: illegal: ...`.
-absl::StatusOr<GameRecord> ParseGameRecord(std::string_view text);
 
 }  // namespace khet
 

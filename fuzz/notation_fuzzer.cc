@@ -1,12 +1,15 @@
-// Fuzzes the text notation of engine/notation.h: squares, moves, positions,
-// beam traces and game records. The first byte picks the format, the rest
-// is the text. Checks, for each format that is read:
+// Fuzzes the text notation of engine/notation.h and engine/game_record.h:
+// squares, moves, positions, beam traces and game records. The first byte picks
+// the format, the rest is the text. Checks, for each format that is read:
 // - errors are INVALID_ARGUMENT statuses, never crashes;
 // - whatever parses prints back to canonical text that parses again to the
 //   same value and prints to the same text (canonical text is a fixed
 //   point), and text that already was canonical prints back unchanged;
-// and for beam traces (written, never read) that the trace of any valid
-// position prints one line per beam.
+// for beam traces (written, never read) that the trace of any valid
+// position prints one line per beam; and for game records (files of
+// several) that every error names a line of the text, and that the games
+// and comments read back the same.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -14,10 +17,14 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "engine/game.h"
+#include "engine/game_record.h"
 #include "engine/laser.h"
 #include "engine/names.h"
 #include "engine/notation.h"
@@ -122,24 +129,61 @@ void FuzzTrace(std::string_view text) {
   CheckTrace(*pos, Color::kRed);
 }
 
-void FuzzGameRecord(std::string_view text) {
-  const absl::StatusOr<GameRecord> record = ParseGameRecord(text);
-  if (!record.ok()) return CheckError(record.status(), text);
-  const Game& game = record->game;
-  const std::string printed = FormatGameRecord(game, record->headers);
-  const absl::StatusOr<GameRecord> again = ParseGameRecord(printed);
-  KHET_FUZZ_CHECK(again.ok(),
-                  absl::StrCat(QuotedText(text), " printed as\n", printed,
-                               "\nwhich reads as ", again.status().ToString()));
-  const Game& replayed = again->game;
-  KHET_FUZZ_CHECK(replayed.start() == game.start() &&
-                      replayed.moves() == game.moves() &&
-                      replayed.options() == game.options() &&
-                      replayed.result() == game.result() &&
-                      replayed.position() == game.position(),
-                  printed);
-  KHET_FUZZ_CHECK(FormatGameRecord(replayed, again->headers) == printed,
-                  printed);
+// A record's error starts "line N: " with N a line of the text.
+void CheckRecordError(const absl::Status& status, std::string_view text) {
+  CheckError(status, text);
+  const absl::string_view message = status.message();
+  const size_t colon = message.find(": ");
+  int line = 0;
+  const bool named = absl::StartsWith(message, "line ") &&
+                     colon != absl::string_view::npos &&
+                     absl::SimpleAtoi(message.substr(5, colon - 5), &line);
+  const int lines =
+      1 + static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+  KHET_FUZZ_CHECK(
+      named && line >= 1 && line <= lines,
+      absl::StrCat("input ", QuotedText(text), " gave ", status.ToString()));
+}
+
+bool SameRecord(const GameRecord& a, const GameRecord& b) {
+  return a.game.start() == b.game.start() && a.game.moves() == b.game.moves() &&
+         a.game.options() == b.game.options() &&
+         a.game.result() == b.game.result() &&
+         a.game.position() == b.game.position() && a.comments == b.comments;
+}
+
+// Whatever reads formats to text that reads again to the same games and
+// comments and formats to the same text; ParseGameRecord reads exactly the
+// texts of one record.
+void FuzzGameRecords(std::string_view text) {
+  const absl::StatusOr<std::vector<GameRecord>> records =
+      ParseGameRecords(text);
+  const absl::StatusOr<GameRecord> one = ParseGameRecord(text);
+  if (!records.ok()) {
+    CheckRecordError(records.status(), text);
+    KHET_FUZZ_CHECK(!one.ok(), QuotedText(text));
+    return;
+  }
+  KHET_FUZZ_CHECK(one.ok() == (records->size() == 1), QuotedText(text));
+  if (!one.ok()) CheckRecordError(one.status(), text);
+  const std::string printed = FormatGameRecords(*records);
+  const absl::StatusOr<std::vector<GameRecord>> again =
+      ParseGameRecords(printed);
+  KHET_FUZZ_CHECK(
+      again.ok() && again->size() == records->size(),
+      absl::StrCat(QuotedText(text), " printed as\n", printed,
+                   "\nwhich reads as ",
+                   again.ok() ? absl::StrCat(again->size(), " records")
+                              : again.status().ToString()));
+  for (size_t i = 0; i < records->size(); ++i) {
+    KHET_FUZZ_CHECK(SameRecord((*records)[i], (*again)[i]), printed);
+  }
+  KHET_FUZZ_CHECK(FormatGameRecords(*again) == printed, printed);
+  if (one.ok()) {
+    KHET_FUZZ_CHECK(
+        SameRecord(*one, records->front()) && FormatGameRecord(*one) == printed,
+        printed);
+  }
 }
 
 }  // namespace
@@ -163,7 +207,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       khet::FuzzTrace(text);
       break;
     case 4:
-      khet::FuzzGameRecord(text);
+      khet::FuzzGameRecords(text);
       break;
   }
   return 0;

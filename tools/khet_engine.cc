@@ -1,6 +1,7 @@
 // khet-engine: the rules engine on the command line. Lists the setups,
 // counts perft, shows a laser's path, plays a demonstration game, searches a
-// position and runs a fixed benchmark. Run `khet-engine help` for the usage.
+// position, checks files of game records and runs a fixed benchmark. Run
+// `khet-engine help` for the usage.
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,11 +9,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -27,6 +30,7 @@
 #include "engine/bitboard.h"
 #include "engine/board_text.h"
 #include "engine/game.h"
+#include "engine/game_record.h"
 #include "engine/laser.h"
 #include "engine/move.h"
 #include "engine/movegen.h"
@@ -65,6 +69,12 @@ commands:
       principal variation, depth, nodes and speed. --level 1..5 takes that
       level's limits and style; --depth, --nodes and --time-ms then replace
       its limits. Without any: depth 5.
+  records --file PATH [--format]
+      Read a file of game records (docs/notation.md; PATH - for standard
+      input) and replay every one: a line for each (the line it starts on,
+      its start, plies and result), or the first error, naming its line and
+      move, and exit status 1. --format prints the records as the engine
+      writes them instead.
   bench
       Fixed perft runs on Classic 2 (depth 5 bulk, depth 4 without bulk
       counting: every last move played and fired) and fixed searches
@@ -407,6 +417,47 @@ int RunPlay(const Flags& flags) {
   return kExitOk;
 }
 
+// ---- records ---------------------------------------------------------------
+
+int RunRecords(const Flags& flags) {
+  if (!flags.Has("file")) return UsageError("records needs --file PATH");
+  const std::string path = flags.Get("file");
+  std::ifstream file;
+  if (path != "-") {
+    file.open(path, std::ios::binary);
+    if (!file) {
+      std::cerr << "khet-engine: cannot read " << path << "\n";
+      return kExitError;
+    }
+  }
+  std::stringstream text;
+  text << (path == "-" ? std::cin.rdbuf() : file.rdbuf());
+  const absl::StatusOr<std::vector<GameRecord>> records =
+      ParseGameRecords(text.str());
+  if (!records.ok()) {
+    std::cerr << "khet-engine: " << path << ": " << records.status().message()
+              << "\n";
+    return kExitError;
+  }
+  if (flags.Has("format")) {
+    std::cout << FormatGameRecords(*records);
+    return kExitOk;
+  }
+  for (const GameRecord& record : *records) {
+    std::string start = FormatPosition(record.game.start());
+    for (const SetupInfo& info : AllSetups()) {
+      const absl::StatusOr<Position> setup = SetupPosition(info.id);
+      if (setup.ok() && *setup == record.game.start()) {
+        start = std::string(info.id);
+      }
+    }
+    std::cout << absl::StrFormat("line %d: %s, %d plies, %s\n", record.line,
+                                 start, record.game.ply(),
+                                 ResultText(record.game.result()));
+  }
+  return kExitOk;
+}
+
 // ---- search ----------------------------------------------------------------
 
 std::string ScoreText(int score) {
@@ -546,6 +597,7 @@ int Main(int argc, char** argv) {
       {"search",
        {{"setup", "position", "depth", "nodes", "time-ms", "level", "seed"},
         {}}},
+      {"records", {{"file"}, {"format"}}},
       {"bench", {}},
   };
   const auto it = commands.find(command);
@@ -562,6 +614,7 @@ int Main(int argc, char** argv) {
   if (command == "trace") return RunTrace(flags);
   if (command == "play") return RunPlay(flags);
   if (command == "search") return RunSearch(flags);
+  if (command == "records") return RunRecords(flags);
   return RunBench();
 }
 

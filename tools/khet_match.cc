@@ -36,6 +36,7 @@
 #include "absl/time/time.h"
 #include "engine/bitboard.h"
 #include "engine/game.h"
+#include "engine/game_record.h"
 #include "engine/laser.h"
 #include "engine/move.h"
 #include "engine/movegen.h"
