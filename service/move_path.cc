@@ -75,9 +75,10 @@ absl::StatusOr<v1::MakeMoveResponse> MakeMove(
         "request_id has ", request.request_id().size(), " characters; at most ",
         core.limits->max_request_id_length, " are allowed"));
   }
-  return core.registry->Change(request.session_id(), [&](SessionEntry& entry) {
-    return MakeMoveIn(core, entry, request, caller);
-  });
+  return core.registry->ChangeByWriting(
+      request.session_id(), [&](SessionEntry& entry) {
+        return MakeMoveIn(core, entry, request, caller);
+      });
 }
 
 absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(

@@ -68,8 +68,15 @@ class LossyStore final : public SessionStore {
     return inner_->Delete(id);
   }
   absl::StatusOr<SessionRecord> Get(std::string_view id) override {
+    ++reads_;
     return inner_->Get(id);
   }
+  absl::StatusOr<int64_t> GetVersion(std::string_view id) override {
+    ++reads_;
+    return inner_->GetVersion(id);
+  }
+  // Reads of one session (Get and GetVersion) so far.
+  int reads() const { return reads_; }
   absl::StatusOr<std::vector<SessionRecord>> LoadAll() override {
     return inner_->LoadAll();
   }
@@ -101,6 +108,7 @@ class LossyStore final : public SessionStore {
  private:
   std::unique_ptr<SessionStore> inner_;
   std::atomic<int> to_lose_{0};
+  std::atomic<int> reads_{0};
 };
 
 class SharedStoreServiceTest : public testing::Test {
@@ -571,6 +579,91 @@ TEST_F(SharedStoreServiceTest, ASessionMadeOnOneReplicaIsListedByTheOther) {
   ASSERT_TRUE(listed.ok()) << listed.status();
   ASSERT_EQ(listed->sessions_size(), 1);
   EXPECT_EQ(listed->sessions(0).id(), board.id);
+}
+
+// A move on a copy that is current is written at once: the write's own
+// version check is the test, so the store is not read first.
+TEST_F(SharedStoreServiceTest, AMoveOnACurrentCopyReadsNothingFirst) {
+  const Board board = NewBoard(*a_.service);
+  absl::StatusOr<v1::Session> s = Get(*a_.service, board.id);
+  ASSERT_TRUE(s.ok()) << s.status();
+  v1::MakeMoveRequest move;
+  move.set_session_id(board.id);
+  move.mutable_move()->set_notation(QuietMove(s->board().position()));
+  const int reads_before = a_.store->reads();
+  absl::StatusOr<v1::MakeMoveResponse> made =
+      a_.service->MakeMove(move, As(board.silver));
+  ASSERT_TRUE(made.ok()) << made.status();
+  EXPECT_EQ(made->version(), s->version() + 1);
+  EXPECT_EQ(a_.store->reads(), reads_before);
+}
+
+// A copy that is behind (its replica missed the other's notice) cannot
+// answer from what it holds: the opponent's move, made on it right after
+// a move on the other replica, is played on the stored session.
+TEST_F(SharedStoreServiceTest, AMoveOnACopyBehindIsPlayedOnTheStoredSession) {
+  const Board board = NewBoard(*a_.service);
+  ASSERT_TRUE(PlayOn(*a_.service, board).ok());  // Silver, on A
+  a_.store->LoseNotices(1000);
+  // Red on B, then Silver on A, which has not heard of Red's move.
+  absl::StatusOr<v1::MakeMoveResponse> red = PlayOn(*b_.service, board);
+  ASSERT_TRUE(red.ok()) << red.status();
+  v1::MakeMoveRequest move;
+  move.set_session_id(board.id);
+  move.mutable_move()->set_notation(QuietMove(red->board().position()));
+  absl::StatusOr<v1::MakeMoveResponse> silver =
+      a_.service->MakeMove(move, As(board.silver));
+  ASSERT_TRUE(silver.ok()) << silver.status();
+  EXPECT_EQ(silver->version(), red->version() + 1);
+  // A move out of turn still fails, after the same check.
+  move.mutable_move()->set_notation(QuietMove(silver->board().position()));
+  absl::StatusOr<v1::MakeMoveResponse> again =
+      a_.service->MakeMove(move, As(board.silver));
+  EXPECT_TRUE(absl::IsFailedPrecondition(again.status())) << again.status();
+  // The log holds each move once, in order.
+  std::vector<v1::Event> events = StoredEvents(board.id);
+  int moves = 0;
+  for (size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(events[i].version(), static_cast<int64_t>(i) + 1);
+    if (events[i].has_move_made()) ++moves;
+  }
+  EXPECT_EQ(moves, 3);
+}
+
+// A request_id retried in a new game is a new move, also on a copy that
+// missed the new game: the answer kept from the old game is not replayed.
+TEST_F(SharedStoreServiceTest,
+       AKeptAnswerIsNotReplayedInANewGameMadeElsewhere) {
+  const Board board = NewBoard(*a_.service);
+  absl::StatusOr<v1::Session> s = Get(*a_.service, board.id);
+  ASSERT_TRUE(s.ok()) << s.status();
+  v1::MakeMoveRequest move;
+  move.set_session_id(board.id);
+  move.set_request_id("move-1");
+  move.mutable_move()->set_notation(QuietMove(s->board().position()));
+  absl::StatusOr<v1::MakeMoveResponse> first =
+      a_.service->MakeMove(move, As(board.silver));
+  ASSERT_TRUE(first.ok()) << first.status();
+  // On B, unheard by A: Red resigns, Silver starts a new game, same seats.
+  a_.store->LoseNotices(1000);
+  v1::ResignRequest resign;
+  resign.set_session_id(board.id);
+  ASSERT_TRUE(b_.service->Resign(resign, As(board.red)).ok());
+  v1::ChooseSetupRequest setup;
+  setup.set_session_id(board.id);
+  setup.set_setup_id(s->setup_id());
+  absl::StatusOr<v1::Session> new_game =
+      b_.service->ChooseSetup(setup, As(board.silver));
+  ASSERT_TRUE(new_game.ok()) << new_game.status();
+  ASSERT_EQ(new_game->status(), v1::IN_PROGRESS);
+  absl::StatusOr<v1::MakeMoveResponse> retried =
+      a_.service->MakeMove(move, As(board.silver));
+  ASSERT_TRUE(retried.ok()) << retried.status();
+  EXPECT_EQ(retried->version(), new_game->version() + 1);
+  absl::StatusOr<v1::Session> now = Get(*b_.service, board.id);
+  ASSERT_TRUE(now.ok()) << now.status();
+  EXPECT_EQ(now->version(), retried->version());
+  EXPECT_EQ(now->moves_size(), 1);
 }
 
 }  // namespace
