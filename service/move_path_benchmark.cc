@@ -63,11 +63,11 @@ class Table {
     const bool hit = MakeMove(&pos_, move) != 0;
     for (auto& stream : streams_) {
       while (true) {
-        auto next = stream->Next(absl::ZeroDuration());
+        absl::StatusOr<SharedEventPtr> next =
+            stream->NextShared(absl::ZeroDuration());
         if (!next.ok()) std::abort();
-        if (!next->has_value()) break;
-        std::string wire = (*next)->SerializeAsString();
-        benchmark::DoNotOptimize(wire);
+        if (*next == nullptr) break;
+        benchmark::DoNotOptimize((*next)->wire().data());
       }
     }
     return !hit && ++plies_ < kPlyLimit;
@@ -91,7 +91,7 @@ class Table {
     pos_ = *SetupPosition("classic-2");
     plies_ = 0;
     for (auto& stream : streams_) {
-      while (stream->Next(absl::ZeroDuration())->has_value()) {
+      while (*stream->NextShared(absl::ZeroDuration()) != nullptr) {
       }
     }
   }
@@ -120,7 +120,12 @@ void BM_MakeMove(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_MakeMove)->ArgName("watchers")->Arg(0)->Arg(8)->Arg(64)->MinTime(2.0);
+BENCHMARK(BM_MakeMove)
+    ->ArgName("watchers")
+    ->Arg(0)
+    ->Arg(8)
+    ->Arg(64)
+    ->MinTime(2.0);
 
 }  // namespace
 }  // namespace khet

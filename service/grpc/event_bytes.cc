@@ -1,0 +1,23 @@
+#include "service/grpc/event_bytes.h"
+
+#include <utility>
+
+#include "grpcpp/support/slice.h"
+
+namespace khet {
+namespace {
+
+void Release(void* held) { delete static_cast<SharedEventPtr*>(held); }
+
+}  // namespace
+
+grpc::ByteBuffer EventBytes(SharedEventPtr event) {
+  const std::string& wire = event->wire();
+  // gRPC only reads the slice; the event it points into lives until gRPC
+  // drops its last reference and Release runs.
+  grpc::Slice slice(const_cast<char*>(wire.data()), wire.size(), &Release,
+                    new SharedEventPtr(std::move(event)));
+  return grpc::ByteBuffer(&slice, 1);
+}
+
+}  // namespace khet
