@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "absl/functional/function_ref.h"
 #include "khet/v1/khet_service.pb.h"
