@@ -259,6 +259,9 @@ std::optional<Bitboard> FollowSingleBeam(const Position& pos,
 BeamTrace TraceLaser(const Position& pos, Color shooter) {
   BeamTrace trace;
   trace.shooter = shooter;
+  // Room for a typical shot at once, rather than growing step by step.
+  trace.beams.reserve(4);
+  trace.segments.reserve(16);
   trace.hit = TraceBeams(pos, LaserSource(pos, shooter), &trace);
   return trace;
 }

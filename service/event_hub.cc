@@ -80,7 +80,8 @@ void Subscription::ForgetReady() {
   while (ready_running_ > 0) changed_.WaitWithTimeout(&mu_, absl::Seconds(1));
 }
 
-bool Subscription::Push(const v1::Event& event, std::function<void()>* ready) {
+bool Subscription::Push(const SharedEventPtr& event,
+                        std::function<void()>* ready) {
   MutexLock lock(&mu_);
   if (cancelled_ || behind_) return false;
   if (static_cast<int>(queue_.size()) >= buffer_) {
@@ -132,19 +133,28 @@ void EventHub::Unsubscribe(const Subscription* sub) {
               subs_.end());
 }
 
-void EventHub::Publish(const std::vector<v1::Event>& events) {
+void EventHub::Publish(std::vector<v1::Event> events) {
+  std::vector<SharedEventPtr> shared;
+  shared.reserve(events.size());
+  for (v1::Event& event : events)
+    shared.push_back(ShareEvent(std::move(event)));
+  Publish(shared);
+}
+
+void EventHub::Publish(const std::vector<SharedEventPtr>& events) {
   // Readers waiting without a thread are told once the hub's lock is free.
   std::vector<std::pair<std::shared_ptr<Subscription>, std::function<void()>>>
       wake;
   {
     MutexLock lock(&mu_);
     if (closed_) return;
-    for (const v1::Event& event : events) {
+    for (const SharedEventPtr& event : events) {
       subs_.erase(std::remove_if(subs_.begin(), subs_.end(),
                                  [&](const std::shared_ptr<Subscription>& s) {
                                    std::function<void()> ready;
                                    const bool kept = s->Push(event, &ready);
-                                   if (ready) wake.emplace_back(s, ready);
+                                   if (ready)
+                                     wake.emplace_back(s, std::move(ready));
                                    return !kept;
                                  }),
                   subs_.end());

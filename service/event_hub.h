@@ -1,4 +1,6 @@
-// Live events of one session, fanned out to its watchers. Publishing never
+// Live events of one session, fanned out to its watchers: each event is
+// published once as a SharedEvent and every watcher gets a reference to it,
+// never a copy. Publishing never
 // blocks on a watcher: each subscription queues at most `buffer` events,
 // and one that would overflow is cut off (marked behind, its queue dropped)
 // so that the watcher resumes from the stored history instead.
@@ -15,6 +17,7 @@
 #include "absl/time/time.h"
 #include "khet/v1/khet_service.pb.h"
 #include "service/mutex.h"
+#include "service/shared_event.h"
 
 namespace khet {
 
@@ -26,7 +29,7 @@ class Subscription {
   enum class State { kEvent, kTimedOut, kBehind, kClosed, kCancelled };
   struct Item {
     State state = State::kTimedOut;
-    v1::Event event;  // when state == kEvent
+    SharedEventPtr event;  // when state == kEvent
   };
   // The next queued event, waiting up to `timeout`. Queued events come
   // before kClosed; kBehind and kCancelled come at once.
@@ -47,7 +50,7 @@ class Subscription {
   friend class EventHub;
   // Queues the event; false (and now behind) if the queue was full.
   // Returns in *ready the request to run once the caller holds no lock.
-  bool Push(const v1::Event& event, std::function<void()>* ready);
+  bool Push(const SharedEventPtr& event, std::function<void()>* ready);
   void Close();
   // Whether Next(zero) would answer at once.
   bool ReadyLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -59,7 +62,7 @@ class Subscription {
   const int buffer_;
   Mutex mu_;
   CondVar changed_;  // signalled on every change below
-  std::deque<v1::Event> queue_ ABSL_GUARDED_BY(mu_);
+  std::deque<SharedEventPtr> queue_ ABSL_GUARDED_BY(mu_);
   bool behind_ ABSL_GUARDED_BY(mu_) = false;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
@@ -81,7 +84,9 @@ class EventHub {
 
   // Queues the events for every subscriber, in order; never blocks on one.
   // A subscriber whose queue is full is cut off and forgotten.
-  void Publish(const std::vector<v1::Event>& events);
+  void Publish(const std::vector<SharedEventPtr>& events);
+  // The same for events not shared yet: each is shared once here.
+  void Publish(std::vector<v1::Event> events);
 
   // No more events: every subscription ends after its queued events.
   void Close();

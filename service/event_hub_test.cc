@@ -23,11 +23,25 @@ TEST(EventHubTest, DeliversInOrderToEverySubscriber) {
     for (int v : {1, 2}) {
       Subscription::Item item = sub->Next(absl::Seconds(1));
       ASSERT_EQ(item.state, Subscription::State::kEvent);
-      EXPECT_EQ(item.event.version(), v);
+      EXPECT_EQ(item.event->version(), v);
     }
     EXPECT_EQ(sub->Next(absl::Milliseconds(1)).state,
               Subscription::State::kTimedOut);
   }
+}
+
+TEST(EventHubTest, EverySubscriberGetsTheOnePublishedObject) {
+  EventHub hub(8);
+  auto a = *hub.Subscribe(10);
+  auto b = *hub.Subscribe(10);
+  SharedEventPtr published = ShareEvent(At(1));
+  hub.Publish(std::vector<SharedEventPtr>{published});
+  Subscription::Item from_a = a->Next(absl::Seconds(1));
+  Subscription::Item from_b = b->Next(absl::Seconds(1));
+  ASSERT_EQ(from_a.state, Subscription::State::kEvent);
+  ASSERT_EQ(from_b.state, Subscription::State::kEvent);
+  EXPECT_EQ(from_a.event.get(), published.get());
+  EXPECT_EQ(from_b.event.get(), published.get());
 }
 
 TEST(EventHubTest, OverflowCutsOffOnlyTheSlowSubscriber) {
@@ -36,7 +50,7 @@ TEST(EventHubTest, OverflowCutsOffOnlyTheSlowSubscriber) {
   auto fast = *hub.Subscribe(10);
   for (int v = 1; v <= 5; ++v) {
     hub.Publish({At(v)});  // never blocks
-    EXPECT_EQ(fast->Next(absl::Seconds(1)).event.version(), v);
+    EXPECT_EQ(fast->Next(absl::Seconds(1)).event->version(), v);
   }
   EXPECT_EQ(slow->Next(absl::Seconds(1)).state, Subscription::State::kBehind);
   EXPECT_EQ(hub.watcher_count(), 1);  // the slow one was forgotten
@@ -101,7 +115,7 @@ TEST(EventHubTest, NotifyWhenReadyRunsOnceOnTheNextEvent) {
   EXPECT_EQ(calls, 1);  // once, however many events came
   hub.Publish({At(3)});
   EXPECT_EQ(calls, 1);
-  EXPECT_EQ(sub->Next(absl::ZeroDuration()).event.version(), 1);
+  EXPECT_EQ(sub->Next(absl::ZeroDuration()).event->version(), 1);
 }
 
 TEST(EventHubTest, NotifyWhenReadyRunsAtOnceWhenSomethingIsQueued) {

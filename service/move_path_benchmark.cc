@@ -1,12 +1,19 @@
 // The cost of one MakeMove in the service core alone (no gRPC, no HTTP), on
 // the memory store: random legal moves from the Classic 2 start, given in
-// notation with a request_id as clients send them, with 0 or 8 watchers
-// reading every event. A game that ends or reaches 200 plies is reset and
-// both seats taken again outside the measured time.
+// notation with a request_id as clients send them, with 0, 8 or 64 watchers
+// reading every event and taking its wire bytes as a gRPC Watch stream
+// writes them. A game that ends or reaches 200 plies is reset and
+// both seats taken again outside the measured time. Each move's heap
+// allocations in the core (MakeMove and the watchers' reads) are counted
+// too: allocs_per_move. BM_EngineMove does the engine's part of a move
+// alone (Game::Play and the laser's trace) and counts its allocations.
 //   build/release/service/move_path_benchmark
 // Prints Google Benchmark's lines (time per move); asserts nothing.
+#include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
+#include <new>
 #include <optional>
 #include <random>
 #include <string>
@@ -15,12 +22,30 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "benchmark/benchmark.h"
+#include "engine/game.h"
+#include "engine/laser.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/play.h"
 #include "engine/setups.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
+
+// Every heap allocation of the process, counted.
+std::atomic<int64_t> g_allocations{0};
+
+void* operator new(std::size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+// GCC takes these frees for frees of memory from new; they are the
+// counterparts of the malloc above.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 namespace khet {
 namespace {
@@ -56,20 +81,25 @@ class Table {
     request.mutable_move()->set_notation(FormatMove(pos_, move));
     request.set_request_id(absl::StrCat("m", ++count_));
     const Caller& mover = tokens_[static_cast<int>(pos_.side_to_move())];
+    const int64_t allocations = g_allocations.load();
     auto reply = service_->MakeMove(request, mover);
     if (!reply.ok()) std::abort();
     benchmark::DoNotOptimize(reply);
     const bool hit = MakeMove(&pos_, move) != 0;
     for (auto& stream : streams_) {
       while (true) {
-        auto next = stream->Next(absl::ZeroDuration());
+        absl::StatusOr<SharedEventPtr> next =
+            stream->NextShared(absl::ZeroDuration());
         if (!next.ok()) std::abort();
-        if (!next->has_value()) break;
-        benchmark::DoNotOptimize(*next);
+        if (*next == nullptr) break;
+        benchmark::DoNotOptimize((*next)->wire().data());
       }
     }
+    allocations_ += g_allocations.load() - allocations;
     return !hit && ++plies_ < kPlyLimit;
   }
+
+  int64_t allocations() const { return allocations_; }
 
   void NewGame() {
     if (plies_ > 0) {
@@ -89,7 +119,7 @@ class Table {
     pos_ = *SetupPosition("classic-2");
     plies_ = 0;
     for (auto& stream : streams_) {
-      while (stream->Next(absl::ZeroDuration())->has_value()) {
+      while (*stream->NextShared(absl::ZeroDuration()) != nullptr) {
       }
     }
   }
@@ -104,6 +134,7 @@ class Table {
   Position pos_;
   int plies_ = 0;
   int64_t count_ = 0;
+  int64_t allocations_ = 0;
   std::mt19937_64 rng_{7};
 };
 
@@ -117,8 +148,43 @@ void BM_MakeMove(benchmark::State& state) {
     }
   }
   state.SetItemsProcessed(state.iterations());
+  state.counters["allocs_per_move"] =
+      benchmark::Counter(static_cast<double>(table.allocations()),
+                         benchmark::Counter::kAvgIterations);
 }
-BENCHMARK(BM_MakeMove)->ArgName("watchers")->Arg(0)->Arg(8)->MinTime(2.0);
+BENCHMARK(BM_MakeMove)
+    ->ArgName("watchers")
+    ->Arg(0)
+    ->Arg(8)
+    ->Arg(64)
+    ->MinTime(2.0);
+
+void BM_EngineMove(benchmark::State& state) {
+  const Position start = *SetupPosition("classic-2");
+  std::mt19937_64 rng(7);
+  Game game(start);
+  int64_t allocations = 0;
+  for (auto _ : state) {
+    MoveList moves;
+    GenerateMoves(game.position(), &moves);
+    const khet::Move move = moves.moves[rng() % moves.size];
+    const Color mover = game.position().side_to_move();
+    const int64_t before = g_allocations.load();
+    auto effects = game.Play(move);
+    if (!effects.ok()) std::abort();
+    BeamTrace trace = TraceLaser(game.position(), mover);
+    benchmark::DoNotOptimize(trace);
+    allocations += g_allocations.load() - before;
+    if (game.over() || game.ply() >= kPlyLimit) {
+      state.PauseTiming();
+      game = Game(start);
+      state.ResumeTiming();
+    }
+  }
+  state.counters["allocs_per_move"] = benchmark::Counter(
+      static_cast<double>(allocations), benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_EngineMove)->MinTime(1.0);
 
 }  // namespace
 }  // namespace khet

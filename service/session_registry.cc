@@ -217,8 +217,8 @@ v1::Event SessionRegistry::NewEvent(const Session& s, int64_t version) const {
   return e;
 }
 
-absl::Status SessionRegistry::Write(Session& next, int64_t old_version,
-                                    std::vector<v1::Event>& events) {
+absl::StatusOr<std::vector<SharedEventPtr>> SessionRegistry::Write(
+    Session& next, int64_t old_version, std::vector<v1::Event> events) {
   std::vector<EventRecord> records;
   records.reserve(events.size());
   const v1::Event stamp = NewEvent(next, 0);
@@ -230,14 +230,23 @@ absl::Status SessionRegistry::Write(Session& next, int64_t old_version,
     records.push_back({e.version(), e.SerializeAsString()});
   }
   next.set_version(old_version + static_cast<int64_t>(events.size()));
-  return store_->Update(RecordOf(next), old_version, records);
+  KHET_RETURN_IF_ERROR(store_->Update(RecordOf(next), old_version, records));
+  std::vector<SharedEventPtr> shared;
+  shared.reserve(events.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    shared.push_back(std::make_shared<const SharedEvent>(
+        std::move(events[i]), std::move(records[i].event)));
+  }
+  return shared;
 }
 
 absl::Status SessionRegistry::Commit(SessionEntry& entry, Session next,
                                      std::vector<v1::Event> events) {
-  KHET_RETURN_IF_ERROR(Write(next, entry.session.version(), events));
+  KHET_ASSIGN_OR_RETURN(
+      std::vector<SharedEventPtr> shared,
+      Write(next, entry.session.version(), std::move(events)));
   entry.session = std::move(next);
-  entry.hub->Publish(events);
+  entry.hub->Publish(shared);
   change_hook_(entry);
   return absl::OkStatus();
 }
@@ -245,14 +254,15 @@ absl::Status SessionRegistry::Commit(SessionEntry& entry, Session next,
 absl::Status SessionRegistry::CommitInPlace(SessionEntry& entry,
                                             std::vector<v1::Event> events) {
   const int64_t old_version = entry.session.version();
-  if (absl::Status written = Write(entry.session, old_version, events);
-      !written.ok()) {
+  absl::StatusOr<std::vector<SharedEventPtr>> written =
+      Write(entry.session, old_version, std::move(events));
+  if (!written.ok()) {
     entry.session.set_version(old_version);
     entry.lost = true;
     ReadBack(entry).IgnoreError();  // else the next Fresh tries again
-    return written;
+    return written.status();
   }
-  entry.hub->Publish(events);
+  entry.hub->Publish(*written);
   change_hook_(entry);
   return absl::OkStatus();
 }

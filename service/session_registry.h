@@ -217,9 +217,10 @@ class SessionRegistry {
  private:
   // Numbers and stamps the events after `old_version`, raises next's
   // version past them and writes both, expecting `old_version` in the
-  // store. The records written are returned through the events.
-  absl::Status Write(Session& next, int64_t old_version,
-                     std::vector<v1::Event>& events);
+  // store. On success the events, stamped, are shared with their stored
+  // bytes as their wire format, ready to publish.
+  absl::StatusOr<std::vector<SharedEventPtr>> Write(
+      Session& next, int64_t old_version, std::vector<v1::Event> events);
 
   // After a write from an in-place change failed: the stored session back
   // in the entry (see CommitInPlace).

@@ -20,6 +20,7 @@
 #include "service/clock.h"
 #include "service/computer_players.h"
 #include "service/random_source.h"
+#include "service/shared_event.h"
 #include "service/store/session_store.h"
 
 namespace khet {
@@ -106,12 +107,21 @@ struct CallControl {
 class EventStream {
  public:
   virtual ~EventStream() = default;
-  // The next event, waiting up to `timeout`; nullopt if none came in time.
+  // The next event, waiting up to `timeout`; null if none came in time.
   // RESOURCE_EXHAUSTED if this watcher fell behind (the message names the
   // version to resume after), NOT_FOUND once the session is deleted (after
   // its SessionDeleted event has been returned), CANCELLED after Cancel.
-  virtual absl::StatusOr<std::optional<v1::Event>> Next(
-      absl::Duration timeout) = 0;
+  // A live event is the one object published to every watcher; adapters
+  // take its encodings from it, made once for all.
+  virtual absl::StatusOr<SharedEventPtr> NextShared(absl::Duration timeout) = 0;
+  // NextShared with the event copied out (nullopt for null), for readers
+  // that want their own.
+  absl::StatusOr<std::optional<v1::Event>> Next(absl::Duration timeout) {
+    absl::StatusOr<SharedEventPtr> next = NextShared(timeout);
+    if (!next.ok()) return next.status();
+    if (*next == nullptr) return std::nullopt;
+    return (*next)->event();
+  }
   // Wakes a blocked Next and ends the stream; callable from any thread.
   virtual void Cancel() = 0;
   // For readers that must not block (event loops, gRPC reactors): asks for

@@ -40,8 +40,7 @@ void WatchStream::Cancel() {
   sub_->Cancel();
 }
 
-absl::StatusOr<std::optional<v1::Event>> WatchStream::Next(
-    absl::Duration timeout) {
+absl::StatusOr<SharedEventPtr> WatchStream::NextShared(absl::Duration timeout) {
   if (cancelled_) return absl::CancelledError("the watch was cancelled");
   // Stored history first.
   while (!history_done_) {
@@ -74,7 +73,7 @@ absl::StatusOr<std::optional<v1::Event>> WatchStream::Next(
     history_.pop_front();
     if (event.version() <= last_version_) continue;
     last_version_ = event.version();
-    return event;
+    return ShareEvent(std::move(event));
   }
   // Then live events, skipping any already returned from the history.
   const absl::Time deadline = absl::Now() + timeout;
@@ -82,11 +81,11 @@ absl::StatusOr<std::optional<v1::Event>> WatchStream::Next(
     Subscription::Item item = sub_->Next(deadline - absl::Now());
     switch (item.state) {
       case Subscription::State::kEvent:
-        if (item.event.version() <= last_version_) continue;
-        last_version_ = item.event.version();
+        if (item.event->version() <= last_version_) continue;
+        last_version_ = item.event->version();
         return std::move(item.event);
       case Subscription::State::kTimedOut:
-        return std::nullopt;
+        return nullptr;
       case Subscription::State::kBehind:
         return absl::ResourceExhaustedError(absl::StrCat(
             "watcher fell behind; resume with after_version=", last_version_));

@@ -29,8 +29,7 @@ class WatchStream final : public EventStream {
               WatcherLimit::Place place);
   ~WatchStream() override;
 
-  absl::StatusOr<std::optional<v1::Event>> Next(
-      absl::Duration timeout) override;
+  absl::StatusOr<SharedEventPtr> NextShared(absl::Duration timeout) override;
   void Cancel() override;
   void NotifyWhenReady(std::function<void()> ready) override;
 

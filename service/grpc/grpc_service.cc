@@ -16,6 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "service/grpc/event_bytes.h"
 #include "service/grpc/status_conversion.h"
 #include "service/grpc/tsan_hand_over.h"
 #include "service/quoted_input.h"
@@ -154,8 +155,9 @@ class KhetGrpcService::RequestLog {
 };
 
 // Serves one Watch without a thread of its own, as a strand of steps that
-// never overlap: open the stream; read it (Next) until an event comes, then
-// write that one event (StartWrite) and read again once it is written
+// never overlap: open the stream; read it (NextShared) until an event comes,
+// then write that one event's shared bytes (StartWrite) and read again once
+// it is written
 // (OnWriteDone); when nothing is ready, ask the stream to say when
 // something is (NotifyWhenReady) and stop until it does; finish once the
 // stream ends. Steps that may read the store (open, read) run on the store
@@ -164,20 +166,25 @@ class KhetGrpcService::RequestLog {
 // few wake threads). The client's cancelling and Shutdown end a waiting
 // strand at once, and any other at its next step.
 class KhetGrpcService::WatchReactor final
-    : public grpc::ServerWriteReactor<v1::Event> {
+    : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
  public:
   WatchReactor(KhetGrpcService* service,
                const grpc::CallbackServerContext& context,
-               const v1::WatchRequest* request)
+               v1::WatchRequest request, absl::Status parsed)
       : service_(service),
-        request_(request),
-        log_(service, "Watch", request->session_id()),
-        sent_(request->after_version()) {
+        request_(std::move(request)),
+        parsed_(std::move(parsed)),
+        log_(service, "Watch", request_.session_id()),
+        sent_(request_.after_version()) {
     log_.set_peer(context);
   }
 
   // The first step; called once, by Watch.
   void Start() {
+    if (!parsed_.ok()) {
+      End(parsed_);
+      return;
+    }
     if (service_->store_pool_ != nullptr) {
       service_->watch_pool_->Schedule([this] { Open(); });
     } else {
@@ -222,7 +229,7 @@ class KhetGrpcService::WatchReactor final
     int64_t sent;
     {
       MutexLock lock(&mu_);
-      if (ok) sent_ = event_.version();
+      if (ok) sent_ = writing_;
       sent = sent_;
       state_ = State::kReading;
     }
@@ -267,7 +274,7 @@ class KhetGrpcService::WatchReactor final
   // Step: the core's stream, then its events.
   void Open() {
     absl::StatusOr<std::unique_ptr<EventStream>> stream =
-        service_->core_->Watch(*request_);
+        service_->core_->Watch(request_);
     if (!stream.ok()) {
       End(stream.status());
       return;
@@ -297,8 +304,8 @@ class KhetGrpcService::WatchReactor final
       stream = stream_.get();
     }
     while (true) {
-      absl::StatusOr<std::optional<v1::Event>> next =
-          stream->Next(absl::ZeroDuration());
+      absl::StatusOr<SharedEventPtr> next =
+          stream->NextShared(absl::ZeroDuration());
       if (!next.ok()) {
         if (absl::IsCancelled(next.status())) {
           EndStopped();
@@ -307,14 +314,15 @@ class KhetGrpcService::WatchReactor final
         }
         return;
       }
-      if (next->has_value()) {
+      if (*next != nullptr) {
         {
           MutexLock lock(&mu_);
-          event_ = **std::move(next);
+          writing_ = (*next)->version();
+          bytes_ = EventBytes(*std::move(next));
           state_ = State::kWriting;
         }
         HandOverToGrpc(this);
-        StartWrite(&event_);  // untouched until OnWriteDone
+        StartWrite(&bytes_);  // untouched until OnWriteDone
         return;
       }
       {
@@ -369,15 +377,17 @@ class KhetGrpcService::WatchReactor final
   }
 
   KhetGrpcService* const service_;
-  const v1::WatchRequest* const request_;  // gRPC's; valid until OnDone
-  RequestLog log_;                         // used by End only
+  const v1::WatchRequest request_;
+  const absl::Status parsed_;  // whether request_ is the client's
+  RequestLog log_;             // used by End only
   Mutex mu_;
   State state_ ABSL_GUARDED_BY(mu_) = State::kOpening;
   bool woken_ ABSL_GUARDED_BY(mu_) = false;  // the stream was ready at once
   bool client_cancelled_ ABSL_GUARDED_BY(mu_) = false;
   std::unique_ptr<EventStream> stream_ ABSL_GUARDED_BY(mu_);
-  v1::Event event_ ABSL_GUARDED_BY(mu_);  // the one being written
-  int64_t sent_ ABSL_GUARDED_BY(mu_);     // the last event's version written
+  grpc::ByteBuffer bytes_ ABSL_GUARDED_BY(mu_);  // the event being written
+  int64_t writing_ ABSL_GUARDED_BY(mu_) = 0;     // its version
+  int64_t sent_ ABSL_GUARDED_BY(mu_);  // the last event's version written
 };
 
 KhetGrpcService::KhetGrpcService(SessionService* core,
@@ -624,9 +634,17 @@ grpc::ServerUnaryReactor* KhetGrpcService::ResetGame(
                      &SessionService::ResetGame);
 }
 
-grpc::ServerWriteReactor<v1::Event>* KhetGrpcService::Watch(
-    grpc::CallbackServerContext* context, const v1::WatchRequest* request) {
-  auto* reactor = new WatchReactor(this, *context, request);  // deletes itself
+grpc::ServerWriteReactor<grpc::ByteBuffer>* KhetGrpcService::Watch(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request) {
+  v1::WatchRequest parsed;
+  grpc::ByteBuffer bytes = *request;  // shares the slices; parsing drains it
+  const absl::Status status =
+      grpc::SerializationTraits<v1::WatchRequest>::Deserialize(&bytes, &parsed)
+              .ok()
+          ? absl::OkStatus()
+          : absl::InvalidArgumentError("the WatchRequest could not be parsed");
+  auto* reactor = new WatchReactor(this, *context, std::move(parsed),
+                                   status);  // deletes itself
   HandOverToGrpc(reactor);
   reactor->Start();
   return reactor;

@@ -87,7 +87,8 @@ using KhetService = v1::KhetService;
 
 // The service's base: every method on gRPC's callback API (no thread per
 // call) but SuggestMove, whose search runs for long on the synchronous
-// API's threads.
+// API's threads. Watch is raw (grpc::ByteBuffer): each event is encoded
+// once and the same bytes are written to every stream.
 using KhetServiceBase =
     WithCallbackMethods<KhetService::Service,
                         KhetService::WithCallbackMethod_ListSetups,
@@ -109,7 +110,7 @@ using KhetServiceBase =
                         KhetService::WithCallbackMethod_ClaimRepetitionDraw,
                         KhetService::WithCallbackMethod_UpdateSettings,
                         KhetService::WithCallbackMethod_ResetGame,
-                        KhetService::WithCallbackMethod_Watch,
+                        KhetService::WithRawCallbackMethod_Watch,
                         KhetService::WithCallbackMethod_RenderBoard>::type;
 
 }  // namespace grpc_service_internal
@@ -197,10 +198,11 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
                                       const v1::ResetGameRequest* request,
                                       v1::Session* response) override;
   // A stream lasts as long as the client watches; it holds no thread while
-  // it waits for events (see WatchReactor).
-  grpc::ServerWriteReactor<v1::Event>* Watch(
+  // it waits for events (see WatchReactor). On the wire it is the typed
+  // method: a WatchRequest in, the Events' exact bytes out.
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* Watch(
       grpc::CallbackServerContext* context,
-      const v1::WatchRequest* request) override;
+      const grpc::ByteBuffer* request) override;
   grpc::ServerUnaryReactor* RenderBoard(
       grpc::CallbackServerContext* context,
       const v1::RenderBoardRequest* request,

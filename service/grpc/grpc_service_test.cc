@@ -29,6 +29,8 @@
 #include "grpcpp/support/sync_stream.h"
 #include "gtest/gtest.h"
 #include "khet/v1/khet_service.grpc.pb.h"
+#include "service/grpc/event_bytes.h"
+#include "service/grpc/tsan_hand_over.h"
 #include "service/metrics/metrics.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
@@ -1144,11 +1146,14 @@ TEST_P(GrpcServiceTest, ShutdownEndsASuggestionWithUnavailable) {
 
 // ---- Health checking and reflection --------------------------------------
 
+// A message's bytes. Over the in-process channel a Watch event's slice is
+// the server's own (EventBytes), handed over inside gRPC.
 std::string Flatten(const grpc::ByteBuffer& buffer) {
   std::vector<grpc::Slice> slices;
   EXPECT_TRUE(buffer.Dump(&slices).ok());
   std::string out;
   for (const grpc::Slice& slice : slices) {
+    TakeBackFromGrpc(const_cast<uint8_t*>(slice.begin()));
     out.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
   }
   return out;
@@ -1214,6 +1219,97 @@ TEST_P(GrpcServiceTest, ReflectionListsTheService) {
   while (stream->Read(&response)) {
   }
   ASSERT_GRPC_OK(stream->Finish());
+}
+
+// ---- Watch's bytes ---------------------------------------------------------
+
+// A Watch read as raw messages, as the server writes them.
+std::unique_ptr<grpc::ClientReader<grpc::ByteBuffer>> RawWatch(
+    grpc::Channel* channel, grpc::ClientContext* context,
+    const std::string& request_bytes) {
+  grpc::Slice slice(request_bytes);
+  grpc::ByteBuffer request(&slice, 1);
+  return std::unique_ptr<grpc::ClientReader<grpc::ByteBuffer>>(
+      grpc::internal::ClientReaderFactory<grpc::ByteBuffer>::Create(
+          channel,
+          grpc::internal::RpcMethod(
+              "/khet.v1.KhetService/Watch",
+              grpc::internal::RpcMethod::SERVER_STREAMING),
+          context, request));
+}
+
+TEST_P(GrpcServiceTest, EventBytesAreTheTypedSerializationUncopied) {
+  v1::Event event;
+  event.set_version(3);
+  event.set_session_id("s");
+  event.set_announcement("Red moves");
+  event.mutable_move_made()->mutable_move()->set_notation("a8-b8");
+  SharedEventPtr shared = ShareEvent(event);
+  const char* const wire = shared->wire().data();
+  grpc::ByteBuffer first = EventBytes(shared);
+  grpc::ByteBuffer second = EventBytes(shared);
+  shared.reset();  // the buffers keep the event alive
+
+  grpc::ByteBuffer typed;
+  bool own = false;
+  ASSERT_GRPC_OK(
+      grpc::SerializationTraits<v1::Event>::Serialize(event, &typed, &own));
+  EXPECT_EQ(Flatten(first), Flatten(typed));
+  EXPECT_EQ(Flatten(second), Flatten(typed));
+  // Both refer to the one encoding.
+  grpc::Slice a, b;
+  ASSERT_GRPC_OK(first.TrySingleSlice(&a));
+  ASSERT_GRPC_OK(second.TrySingleSlice(&b));
+  EXPECT_EQ(reinterpret_cast<const char*>(a.begin()), wire);
+  EXPECT_EQ(reinterpret_cast<const char*>(b.begin()), wire);
+}
+
+TEST_P(GrpcServiceTest, TwoWatchersGetTheTypedBytesOfEachEvent) {
+  const Game game = StartGame();
+  v1::WatchRequest request;
+  request.set_session_id(game.id);
+  request.set_after_version(Get(game.id).version());
+  grpc::ClientContext context_a, context_b;
+  auto a = RawWatch(channel_.get(), &context_a, request.SerializeAsString());
+  auto b = RawWatch(channel_.get(), &context_b, request.SerializeAsString());
+  // Both are subscribed once the service counts them.
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (core_->watcher_count() < 2 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  ASSERT_EQ(core_->watcher_count(), 2);
+
+  v1::MakeMoveResponse moved;
+  ASSERT_GRPC_OK(Move(game.id, game.silver, "j1L", &moved));
+  grpc::ByteBuffer from_a, from_b;
+  ASSERT_TRUE(a->Read(&from_a));
+  ASSERT_TRUE(b->Read(&from_b));
+  const std::string bytes = Flatten(from_a);
+  EXPECT_EQ(Flatten(from_b), bytes);
+  // The typed method's bytes: what the event parsed back serializes to.
+  v1::Event event;
+  ASSERT_TRUE(event.ParseFromString(bytes));
+  EXPECT_EQ(event.SerializeAsString(), bytes);
+  EXPECT_EQ(event.version(), request.after_version() + 1);
+  EXPECT_EQ(event.session_id(), game.id);
+  EXPECT_EQ(event.move_made().move().notation(), "j1L");
+  EXPECT_EQ(event.move_made().board().SerializeAsString(),
+            moved.board().SerializeAsString());
+
+  context_a.TryCancel();
+  context_b.TryCancel();
+  EXPECT_CODE(a->Finish(), CANCELLED);
+  EXPECT_CODE(b->Finish(), CANCELLED);
+}
+
+TEST_P(GrpcServiceTest, AWatchRequestThatDoesNotParseIsInvalid) {
+  grpc::ClientContext context;
+  auto reader = RawWatch(channel_.get(), &context, std::string("\xff", 1));
+  grpc::ByteBuffer message;
+  EXPECT_FALSE(reader->Read(&message));
+  const grpc::Status status = reader->Finish();
+  EXPECT_CODE(status, INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("WatchRequest"));
 }
 
 // ---- Store threads -------------------------------------------------------

@@ -2,7 +2,6 @@
 
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "service/http/http_request.h"
 #include "service/http/http_status.h"
 #include "service/http/json_codec.h"
+#include "service/shared_event.h"
 #include "service/status_macros.h"
 
 namespace khet {
@@ -24,6 +24,11 @@ constexpr int64_t kMaxVersion = int64_t{1} << 53;
 absl::Status ShuttingDown(int64_t version) {
   return absl::UnavailableError(absl::StrCat(
       "khetd is shutting down; ask again after version ", version));
+}
+
+// The event's JSON text (ToJson), made once for every watcher.
+const std::string& EventJson(const SharedEvent& event) {
+  return event.Json([](const v1::Event& e) { return ToJson(e); });
 }
 
 // "moveMade", "seatChanged", ...: the name of the event's kind in JSON.
@@ -148,16 +153,16 @@ class PollWait : public EventWait,
   void ReadLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     if (done_) return;
     while (events_.size() < kMaxPollEvents) {
-      absl::StatusOr<std::optional<v1::Event>> next =
-          stream_->Next(absl::ZeroDuration());
+      absl::StatusOr<SharedEventPtr> next =
+          stream_->NextShared(absl::ZeroDuration());
       if (!next.ok()) {
         if (!events_.empty()) break;  // answer with what came before
         return FinishLocked(context_.waiting->shutting_down()
                                 ? ShuttingDown(after_)
                                 : next.status());
       }
-      if (!next->has_value()) break;
-      events_.push_back(**std::move(next));
+      if (*next == nullptr) break;
+      events_.push_back(*std::move(next));
     }
     if (!events_.empty() || absl::Now() >= deadline_) {
       return FinishLocked(absl::OkStatus());
@@ -172,18 +177,24 @@ class PollWait : public EventWait,
     if (!status.ok()) {
       response = ErrorResponse(status, HttpStatusFor(status.code()));
     } else if (compact_) {
+      // Cut to fit each poll's limit, so not shared between watchers.
+      std::vector<v1::Event> events;
+      events.reserve(events_.size());
+      for (const SharedEventPtr& event : events_) {
+        events.push_back(event->event());
+      }
       // A full batch may have more behind it.
       response.body =
-          CompactEvents(events_, after_, events_.size() == kMaxPollEvents).json;
+          CompactEvents(events, after_, events_.size() == kMaxPollEvents).json;
     } else {
       std::string& body = response.body;
       body = R"({"events":[)";
       for (size_t i = 0; i < events_.size(); ++i) {
         if (i > 0) body += ',';
-        body += ToJson(events_[i]);
+        body += EventJson(*events_[i]);
       }
       absl::StrAppend(&body, R"(],"version":")",
-                      events_.empty() ? after_ : events_.back().version(),
+                      events_.empty() ? after_ : events_.back()->version(),
                       "\"}");
     }
     log_->Done(response.status, status);
@@ -201,7 +212,7 @@ class PollWait : public EventWait,
   const int64_t after_;
   const bool compact_;
   const absl::Time deadline_;
-  std::vector<v1::Event> events_ ABSL_GUARDED_BY(mu_);
+  std::vector<SharedEventPtr> events_ ABSL_GUARDED_BY(mu_);
 };
 
 // An event stream: each event as it comes, a comment after a quiet
@@ -259,18 +270,18 @@ class StreamWait : public EventWait,
 
   void PumpLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     while (!done_) {
-      absl::StatusOr<std::optional<v1::Event>> next =
-          stream_->Next(absl::ZeroDuration());
+      absl::StatusOr<SharedEventPtr> next =
+          stream_->NextShared(absl::ZeroDuration());
       if (!next.ok()) return StreamEndedLocked(next.status());
-      if (!next->has_value()) {
+      if (*next == nullptr) {
         stream_->NotifyWhenReady(
             OnWorker(context_, weak_from_this(), &StreamWait::Pump));
         return;
       }
-      const v1::Event& event = **next;
+      const SharedEvent& event = **next;
       if (!WriteLocked(absl::StrCat("id: ", event.version(),
-                                    "\nevent: ", KindName(event),
-                                    "\ndata: ", ToJson(event), "\n\n"))) {
+                                    "\nevent: ", KindName(event.event()),
+                                    "\ndata: ", EventJson(event), "\n\n"))) {
         return;
       }
       sent_ = event.version();

@@ -29,6 +29,7 @@
 #include "service/http/compact_size_cases.h"
 #include "service/http/compact_view.h"
 #include "service/http/http_routes.h"
+#include "service/http/json_codec.h"
 #include "service/http/testing/raw_connection.h"
 #include "service/metrics/metrics.h"
 #include "service/mutex.h"
@@ -901,6 +902,48 @@ TEST_F(HttpGatewayTest, EventStreamSendsHistoryThenLiveEvents) {
       << stream.received();
   // Quiet for longer than the keep-alive interval: a comment line.
   EXPECT_TRUE(stream.WaitFor("\n: keep-alive\n\n")) << stream.received();
+}
+
+TEST_F(HttpGatewayTest, PollsAndStreamsSendEachEventsToJsonText) {
+  const Game game = NewGame();
+  const int64_t version = Version(game.id);
+  v1::WatchRequest watch;
+  watch.set_session_id(game.id);
+  watch.set_after_version(version);
+  std::unique_ptr<EventStream> core_watch = core_->Watch(watch).value();
+  const std::string after = absl::StrCat(version);
+  RawConnection stream(
+      port_, StreamRequest(game.id, "Last-Event-ID: " + after + "\r\n"));
+  ASSERT_TRUE(stream.WaitFor("text/event-stream")) << stream.received();
+  std::future<Answer> poll = std::async(std::launch::async, [&] {
+    return Get(absl::StrCat("/v1/sessions/", game.id,
+                            "/events?waitSeconds=10&afterVersion=", after));
+  });
+  // The core's watch, the stream and the poll all wait for the move.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (core_->watcher_count() < 3 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(core_->watcher_count(), 3);
+  httplib::Client mover("127.0.0.1", port_);
+  auto moved = mover.Post(("/v1/sessions/" + game.id + ":move").c_str(),
+                          Auth(game.silver), R"({"move":{"notation":"j1L"}})",
+                          "application/json");
+  ASSERT_TRUE(moved && moved->status == 200);
+
+  absl::StatusOr<std::optional<v1::Event>> event =
+      core_watch->Next(absl::Seconds(10));
+  ASSERT_TRUE(event.ok() && event->has_value());
+  const std::string text = ToJson(**event);
+  EXPECT_TRUE(stream.WaitFor(absl::StrCat(
+      "id: ", version + 1, "\nevent: moveMade\ndata: ", text, "\n\n")))
+      << stream.received();
+  const Answer polled = poll.get();
+  ASSERT_EQ(polled.status, 200) << polled.text;
+  EXPECT_EQ(polled.text, absl::StrCat(R"({"events":[)", text,
+                                      R"(],"version":")", version + 1, "\"}"));
 }
 
 TEST_F(HttpGatewayTest, EventStreamResumesAfterLastEventId) {

@@ -1,0 +1,28 @@
+#include "service/grpc/event_bytes.h"
+
+#include <utility>
+
+#include "grpcpp/support/slice.h"
+#include "service/grpc/tsan_hand_over.h"
+
+namespace khet {
+namespace {
+
+void Release(void* held) { delete static_cast<SharedEventPtr*>(held); }
+
+}  // namespace
+
+grpc::ByteBuffer EventBytes(SharedEventPtr event) {
+  const std::string& wire = event->wire();
+  // gRPC only reads the slice; the event it points into lives until gRPC
+  // drops its last reference and Release runs.
+  char* const data = const_cast<char*>(wire.data());
+  // Readers of these bytes on other threads (an in-process client gets the
+  // very slice) are ordered after this one inside gRPC.
+  HandOverToGrpc(data);
+  grpc::Slice slice(data, wire.size(), &Release,
+                    new SharedEventPtr(std::move(event)));
+  return grpc::ByteBuffer(&slice, 1);
+}
+
+}  // namespace khet
