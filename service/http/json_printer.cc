@@ -13,11 +13,11 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/util/json_util.h"
+#include "service/mutex.h"
 
 namespace khet {
 namespace {
@@ -53,9 +53,9 @@ bool Supported(const Descriptor* type,
 }
 
 bool SupportedType(const Descriptor* type) {
-  static absl::Mutex mutex(absl::kConstInit);
+  static auto* mutex = new Mutex;
   static auto* cache = new absl::flat_hash_map<const Descriptor*, bool>();
-  absl::MutexLock lock(&mutex);
+  MutexLock lock(mutex);
   return Supported(type, *cache);
 }
 
