@@ -82,15 +82,17 @@ class GatedStore final : public SessionStore {
                       absl::Span<const EventRecord> events) override {
     return store_.Create(record, events);
   }
+  using SessionStore::Update;
   absl::Status Update(const SessionRecord& record, int64_t expected_version,
-                      absl::Span<const EventRecord> events) override {
+                      absl::Span<const EventRecord> events,
+                      const ArchivedGame* archive) override {
     {
       MutexLock lock(&mu_);
       ++waiting_;
       while (!open_) opened_.WaitWithTimeout(&mu_, absl::Seconds(1));
       --waiting_;
     }
-    return store_.Update(record, expected_version, events);
+    return store_.Update(record, expected_version, events, archive);
   }
   absl::Status Delete(std::string_view id) override {
     return store_.Delete(id);
@@ -109,6 +111,13 @@ class GatedStore final : public SessionStore {
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
                                 absl::Time now, absl::Duration ttl) override {
     return store_.TryLease(id, holder, now, ttl);
+  }
+  absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override {
+    return store_.GetGame(game_id);
+  }
+  absl::StatusOr<std::vector<ArchivedGame>> ListGames(
+      const GameQuery& query) override {
+    return store_.ListGames(query);
   }
 
  private:
