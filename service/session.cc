@@ -9,6 +9,7 @@
 #include "engine/setups.h"
 #include "service/color_schemes.h"
 #include "service/convert.h"
+#include "service/game_records.h"
 #include "service/quoted_input.h"
 #include "service/sha256.h"
 #include "service/status_macros.h"
@@ -238,9 +239,40 @@ void Session::StartGame(absl::Time now) {
   EndGame(/*empty_seats=*/false);
   state_.set_status(v1::IN_PROGRESS);
   *state_.mutable_last_move_at() = TimeToProto(now);
+  *state_.mutable_game_started_at() = TimeToProto(now);
+}
+
+int64_t Session::game_number() const {
+  return std::max<int64_t>(1, state_.game_number());
+}
+
+std::string Session::GameId() const {
+  return absl::StrCat(state_.id(), "-g", game_number());
+}
+
+absl::Time Session::game_started_at() const {
+  return TimeFromProto(state_.has_game_started_at() ? state_.game_started_at()
+                                                    : state_.created_at());
+}
+
+bool Session::NeedsArchiving() const {
+  return state_.status() == v1::FINISHED && !state_.game_archived();
+}
+
+std::optional<ArchivedGame> Session::TakeAbandoned() {
+  return std::exchange(abandoned_, std::nullopt);
 }
 
 void Session::EndGame(bool empty_seats) {
+  if (game_.ply() > 0 || game_.over()) {
+    // Its end time is the write's (SessionRegistry::Write stamps it).
+    if (!state_.game_archived()) {
+      abandoned_ = ArchiveOf(*this, absl::InfinitePast());
+    }
+    state_.set_game_number(game_number() + 1);
+    state_.set_game_archived(false);
+  }
+  state_.clear_game_started_at();
   // The start and options were checked when they were chosen.
   absl::StatusOr<Position> start = ParsePosition(state_.start_position());
   absl::StatusOr<RuleOptions> options = OptionsFromProto(state_.rules());
@@ -388,6 +420,7 @@ v1::Session Session::ToProto() const {
   out.set_repetition_count(game_.RepetitionCount());
   if (state_.has_last_shot()) *out.mutable_last_shot() = state_.last_shot();
   *out.mutable_created_at() = state_.created_at();
+  out.set_game_id(GameId());
   if (state_.has_last_move_at()) {
     *out.mutable_last_move_at() = state_.last_move_at();
   }

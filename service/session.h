@@ -21,6 +21,7 @@
 #include "engine/play.h"
 #include "engine/position.h"
 #include "khet/v1/khet_service.pb.h"
+#include "service/store/session_store.h"
 #include "session_state.pb.h"
 
 namespace khet {
@@ -79,6 +80,20 @@ class Session {
   // The setup's name for people ("Classic 2", "a custom position").
   std::string SetupName() const;
 
+  // ---- The current game and the archive ----
+  int64_t game_number() const;  // from 1
+  std::string GameId() const;   // "<id>-g<game_number>"
+  // When the current game started; the session's creation if it has not.
+  absl::Time game_started_at() const;
+  // A finished game not yet in the archive: the next write archives it
+  // and marks it archived.
+  bool NeedsArchiving() const;
+  void MarkArchived() { state_.set_game_archived(true); }
+  // The unfinished game a new game (EndGame) abandoned, or a finished one
+  // it ended that was not archived, for the next write to archive; taken
+  // once.
+  std::optional<ArchivedGame> TakeAbandoned();
+
   // ---- Callers ----
   bool IsOwner(std::string_view token) const;
   // The seat whose player holds `token`, if any.
@@ -105,7 +120,9 @@ class Session {
   // A new game from the start: IN_PROGRESS, last_move_at = now.
   void StartGame(absl::Time now);
   // No game: the board at the start, WAITING_FOR_PLAYERS, no kept replies;
-  // with `empty_seats` both seats are freed too.
+  // with `empty_seats` both seats are freed too. A game that had moves or
+  // a result ends for good: the next one gets the next number, and one not
+  // archived yet is kept for TakeAbandoned.
   void EndGame(bool empty_seats);
   // Plays for the side to move: INVALID_ARGUMENT with the engine's reason
   // if illegal. A draw offer by the mover's opponent lapses.
@@ -142,6 +159,7 @@ class Session {
 
   store::SessionState state_;
   Game game_{Position()};
+  std::optional<ArchivedGame> abandoned_;  // not persisted: see TakeAbandoned
   // The last move's shot: the board after the move, before the removals.
   std::optional<Position> shot_board_;
   BeamTrace last_trace_;

@@ -1,10 +1,12 @@
 #include "service/session_registry.h"
 
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "service/announcements.h"
 #include "service/convert.h"
+#include "service/game_records.h"
 #include "service/quoted_input.h"
 #include "service/status_macros.h"
 #include "service/store_catch_up.h"
@@ -230,7 +232,15 @@ absl::StatusOr<std::vector<SharedEventPtr>> SessionRegistry::Write(
     records.push_back({e.version(), e.SerializeAsString()});
   }
   next.set_version(old_version + static_cast<int64_t>(events.size()));
-  KHET_RETURN_IF_ERROR(store_->Update(RecordOf(next), old_version, records));
+  // A game that ended or was abandoned goes to the archive in this write.
+  std::optional<ArchivedGame> archive = next.TakeAbandoned();
+  if (!archive.has_value() && next.NeedsArchiving()) {
+    archive = ArchiveOf(next, absl::InfinitePast());  // stamped below
+    next.MarkArchived();
+  }
+  if (archive.has_value()) archive->ended_at = TimeFromProto(stamp.time());
+  KHET_RETURN_IF_ERROR(store_->Update(RecordOf(next), old_version, records,
+                                      archive.has_value() ? &*archive : nullptr));
   std::vector<SharedEventPtr> shared;
   shared.reserve(events.size());
   for (size_t i = 0; i < events.size(); ++i) {

@@ -11,6 +11,7 @@
 #include "service/color_schemes.h"
 #include "service/computer_seats.h"
 #include "service/convert.h"
+#include "service/game_archive.h"
 #include "service/game_endings.h"
 #include "service/move_path.h"
 #include "service/search_tables.h"
@@ -160,6 +161,19 @@ class SessionServiceImpl final : public SessionService {
   absl::StatusOr<v1::RenderBoardResponse> RenderBoard(
       const v1::RenderBoardRequest& request) override {
     return khet::RenderBoard(core_, request);
+  }
+
+  absl::StatusOr<v1::GetGameRecordResponse> GetGameRecord(
+      const v1::GetGameRecordRequest& request) override {
+    return khet::GetGameRecord(core_, request);
+  }
+  absl::StatusOr<v1::ListGamesResponse> ListGames(
+      const v1::ListGamesRequest& request) override {
+    return khet::ListGames(core_, request);
+  }
+  absl::StatusOr<v1::GetPositionResponse> GetPosition(
+      const v1::GetPositionRequest& request) override {
+    return khet::GetPosition(core_, request);
   }
 
   int SweepTimeouts() override { return khet::SweepTimeouts(registry_); }

@@ -34,8 +34,9 @@ struct ServiceLimits {
   int max_watchers = 20000;
   int max_name_length = 64;  // session and player names
   int max_request_id_length = 64;
-  int max_position_length = 512;  // custom start positions
-  int max_page_size = 100;        // ListSessions
+  int max_position_length = 512;    // custom start positions
+  int max_record_length = 1 << 20;  // game records (CreateSession)
+  int max_page_size = 100;          // ListSessions, ListGames
   // The shortest inactivity timeout a session may set (a week the longest).
   int64_t min_timeout_seconds = 60;
   int watcher_buffer = 256;   // events queued for one watcher before it
@@ -187,6 +188,14 @@ class EventStream {
 //   any status and always empties both seats.
 // - DeleteSession deletes from the store first; only when that worked is
 //   SessionDeleted (not stored) published and the session forgotten.
+// - Games are numbered per session; a game's id is "<session id>-g<N>"
+//   (Session.game_id is the current one's). A game is archived, in the
+//   same store write, when it ends (a move, a resignation, a draw) and when
+//   a new game ends an unfinished one that had moves: a reset, a timeout,
+//   a chosen setup (result "*", ending "abandoned"). A game with no moves
+//   and no result is not archived and keeps its number. Archived games go
+//   with their session when it is deleted. A session created from a
+//   finished record is archived when the session moves on to a new game.
 // - RenderBoard with the laser shows the board as the last shot saw it: the
 //   hit pieces still standing, marked.
 // - ListSessions orders by created_at, newest first, then by id.
@@ -305,6 +314,14 @@ class SessionService {
 
   virtual absl::StatusOr<v1::RenderBoardResponse> RenderBoard(
       const v1::RenderBoardRequest& request) = 0;
+
+  // Game records and the archive (service/game_archive.h).
+  virtual absl::StatusOr<v1::GetGameRecordResponse> GetGameRecord(
+      const v1::GetGameRecordRequest& request) = 0;
+  virtual absl::StatusOr<v1::ListGamesResponse> ListGames(
+      const v1::ListGamesRequest& request) = 0;
+  virtual absl::StatusOr<v1::GetPositionResponse> GetPosition(
+      const v1::GetPositionRequest& request) = 0;
 
   // Resets every game with timeout on whose last move (or start) is older
   // than its timeout by the injected clock. khetd calls it periodically;

@@ -10,6 +10,7 @@
 #include "engine/setups.h"
 #include "service/announcements.h"
 #include "service/convert.h"
+#include "service/game_archive.h"
 #include "service/game_events.h"
 #include "service/quoted_input.h"
 #include "service/session_access.h"
@@ -104,6 +105,9 @@ absl::StatusOr<v1::Session> ChooseSetupIn(const ServiceCore& core,
 
 absl::StatusOr<v1::CreateSessionResponse> CreateSession(
     const ServiceCore& core, const v1::CreateSessionRequest& request) {
+  if (!request.record().empty() || request.ply() != 0) {
+    return CreateSessionFromRecord(core, request);
+  }
   KHET_ASSIGN_OR_RETURN(
       std::string name,
       CheckDisplayName("name", request.name(), core.limits->max_name_length));

@@ -60,9 +60,11 @@ class LossyStore final : public SessionStore {
                       absl::Span<const EventRecord> events) override {
     return inner_->Create(record, events);
   }
+  using SessionStore::Update;
   absl::Status Update(const SessionRecord& record, int64_t expected_version,
-                      absl::Span<const EventRecord> events) override {
-    return inner_->Update(record, expected_version, events);
+                      absl::Span<const EventRecord> events,
+                      const ArchivedGame* archive) override {
+    return inner_->Update(record, expected_version, events, archive);
   }
   absl::Status Delete(std::string_view id) override {
     return inner_->Delete(id);
@@ -88,6 +90,13 @@ class LossyStore final : public SessionStore {
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
                                 absl::Time now, absl::Duration ttl) override {
     return inner_->TryLease(id, holder, now, ttl);
+  }
+  absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override {
+    return inner_->GetGame(game_id);
+  }
+  absl::StatusOr<std::vector<ArchivedGame>> ListGames(
+      const GameQuery& query) override {
+    return inner_->ListGames(query);
   }
   bool shared() const override { return true; }
   void SetChangeListener(ChangeListener listener) override {

@@ -50,10 +50,12 @@ class FlakyStore final : public SessionStore {
     if (fail_writes) return absl::UnavailableError("disk on fire");
     return inner.Create(record, events);
   }
+  using SessionStore::Update;
   absl::Status Update(const SessionRecord& record, int64_t expected_version,
-                      absl::Span<const EventRecord> events) override {
+                      absl::Span<const EventRecord> events,
+                      const ArchivedGame* archive) override {
     if (fail_writes) return absl::UnavailableError("disk on fire");
-    return inner.Update(record, expected_version, events);
+    return inner.Update(record, expected_version, events, archive);
   }
   absl::Status Delete(std::string_view id) override {
     if (fail_writes) return absl::UnavailableError("disk on fire");
@@ -74,6 +76,13 @@ class FlakyStore final : public SessionStore {
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
                                 absl::Time now, absl::Duration ttl) override {
     return inner.TryLease(id, holder, now, ttl);
+  }
+  absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override {
+    return inner.GetGame(game_id);
+  }
+  absl::StatusOr<std::vector<ArchivedGame>> ListGames(
+      const GameQuery& query) override {
+    return inner.ListGames(query);
   }
 };
 

@@ -48,7 +48,12 @@ const std::set<std::string>& CommandLine::Valued() {
                                 "vs_computer",
                                 "service",
                                 "ca_cert",
-                                "tls_server_name"};
+                                "tls_server_name",
+                                "game",
+                                "player",
+                                "result",
+                                "ply",
+                                "record"};
   return *kValued;
 }
 

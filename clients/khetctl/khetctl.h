@@ -1,8 +1,8 @@
 // What khetctl's files share: the command line, the connection, the texts
 // printed for people, and the commands, one function each, grouped by file
 // (sessions.cc, seats.cc, computer.cc, moves.cc, draws.cc, settings.cc,
-// watch.cc, play.cc, health.cc); main.cc holds the usage and the table of
-// commands.
+// watch.cc, play.cc, health.cc, games.cc); main.cc holds the usage and the
+// table of commands.
 #ifndef KHET_CLIENTS_KHETCTL_KHETCTL_H_
 #define KHET_CLIENTS_KHETCTL_KHETCTL_H_
 
@@ -212,6 +212,12 @@ int WatchCommand(const Invocation& call);
 int PlayCommand(const Invocation& call);
 // health.cc
 int HealthCommand(const Invocation& call);
+// games.cc
+int RecordCommand(const Invocation& call);
+int GamesCommand(const Invocation& call);
+int PositionCommand(const Invocation& call);
+// The text of the record file `path`; INVALID_ARGUMENT if it cannot be read.
+absl::StatusOr<std::string> ReadRecordFile(const std::string& path);
 
 }  // namespace khet::ctl
 

@@ -42,6 +42,9 @@ Commands (SESSION is the session id, given first or as --session ID):
   schemes                         the colour schemes
   create [--name N] [--setup ID | --position TEXT] [rules] [settings]
                                   a new board; prints the owner token
+  create --record FILE [--ply N] [--name N] [settings]
+                                  a new board going on from a game record,
+                                  replayed to its end or to ply N
   get SESSION                     a session
   list [--status waiting|in_progress|finished] [--page_size N]
        [--page_token T]           sessions, newest first
@@ -82,6 +85,15 @@ Commands (SESSION is the session id, given first or as --session ID):
        [--setup ID] [rules]       against the computer: creates a session
                                   (or takes a seat in SESSION), seats the
                                   computer in the other seat, then plays
+  record SESSION [--game ID]      a game's record (default: the current
+                                  game), ready to save as a .khet file
+  games [SESSION] [--player P] [--setup ID] [--result 1-0|0-1|1/2-1/2|*]
+        [--page_size N] [--page_token T]
+                                  archived games, newest first: the
+                                  session's, or without SESSION every one
+  position SESSION --ply N [--game ID]
+                                  a game's position after N plies, that
+                                  ply's move and laser, the legal moves
   health [--service NAME]         grpc.health.v1 Check of khetd (or of one
                                   service): prints SERVING, NOT_SERVING...;
                                   exits 0 only for SERVING (a container or
@@ -109,8 +121,17 @@ const std::map<std::string, Command>& Commands() {
       {"setups", {{}, 0, false, &SetupsCommand}},
       {"schemes", {{}, 0, false, &SchemesCommand}},
       {"create",
-       {Union({{"name", "setup", "position"}, kRulesFlags, kSettingsFlags}), 0,
-        false, &CreateCommand}},
+       {Union({{"name", "setup", "position", "record", "ply"},
+               kRulesFlags,
+               kSettingsFlags}),
+        0, false, &CreateCommand}},
+      {"record", {{"session", "game"}, 0, true, &RecordCommand}},
+      {"games",
+       {{"session", "player", "setup", "result", "page_size", "page_token"},
+        0,
+        true,
+        &GamesCommand}},
+      {"position", {{"session", "game", "ply"}, 0, true, &PositionCommand}},
       {"get", {{"session"}, 0, true, &GetCommand}},
       {"list", {{"status", "page_size", "page_token"}, 0, false, &ListCommand}},
       {"delete", {{"session"}, 0, true, &DeleteCommand}},
@@ -169,8 +190,10 @@ int Run(int argc, char** argv) {
     return UsageError(*error);
   }
   std::string session = flags.Get("session");
-  // play --vs_computer makes a session when it is given none.
-  const bool session_optional = name == "play" && flags.Has("vs_computer");
+  // play --vs_computer makes a session when it is given none; games
+  // without one lists every session's.
+  const bool session_optional =
+      (name == "play" && flags.Has("vs_computer")) || name == "games";
   if (command.needs_session && session.empty() &&
       !(session_optional && args.empty())) {
     if (args.empty())

@@ -55,9 +55,20 @@ int CreateCommand(const Invocation& call) {
   request.set_name(call.flags.Get("name"));
   request.set_setup_id(call.flags.Get("setup"));
   request.set_position(call.flags.Get("position"));
-  if (absl::Status s = RulesFromFlags(call.flags, request.mutable_rules());
-      !s.ok()) {
-    return UsageError(s.message());
+  if (call.flags.Has("record")) {
+    absl::StatusOr<std::string> record =
+        ReadRecordFile(call.flags.Get("record"));
+    if (!record.ok()) return UsageError(record.status().message());
+    request.set_record(*std::move(record));
+    absl::StatusOr<int64_t> ply = call.flags.GetInt("ply", 0, 0, 1'000'000);
+    if (!ply.ok()) return UsageError(ply.status().message());
+    request.set_ply(static_cast<int32_t>(*ply));
+  } else {
+    if (call.flags.Has("ply")) return UsageError("--ply needs --record FILE");
+    if (absl::Status s = RulesFromFlags(call.flags, request.mutable_rules());
+        !s.ok()) {
+      return UsageError(s.message());
+    }
   }
   if (absl::Status s =
           SettingsFromFlags(call.flags, request.mutable_settings());

@@ -6,6 +6,8 @@
 //   const secure = new KhetClient('khet.example:50051', {caCert: 'ca.pem'});
 //   const { session, owner_token } = await client.call('CreateSession', { name: 'x' });
 //   await client.call('MakeMove', { session_id, move: { notation: 'j1L' } }, token);
+//   const text = await client.record(session_id);  // the game as a record
+//   for await (const game of client.games({player: 'alice'})) { ... }
 //
 // Messages are plain objects with the proto's field names (snake_case); enums
 // are their names ('SILVER'), 64-bit integers are numbers. A refused call
@@ -91,6 +93,27 @@ class KhetClient {
                           else resolve(response);
                         });
     });
+  }
+
+  // A game's record as text, ready to save as a .khet file: the session's
+  // current game, or `gameId` ('<session id>-g<N>') of its archive.
+  async record(sessionId, gameId = 'current') {
+    const response = await this.call(
+        'GetGameRecord', {session_id: sessionId, game_id: gameId});
+    return response.text;
+  }
+
+  // Archived games (GameSummary), newest first, fetched a page at a time:
+  // `filter` holds ListGamesRequest's session_id, player, setup_id, result
+  // (each optional; no session_id: every session's games).
+  async *games(filter = {}) {
+    const request = {page_size: 100, ...filter, page_token: ''};
+    while (true) {
+      const page = await this.call('ListGames', request);
+      yield* page.games;
+      if (!page.next_page_token) return;
+      request.page_token = page.next_page_token;
+    }
   }
 
   // The session's events after `afterVersion`, then live ones: calls

@@ -659,6 +659,34 @@ grpc::ServerUnaryReactor* KhetGrpcService::RenderBoard(
       [this, request](RequestLog&) { return core_->RenderBoard(*request); });
 }
 
+grpc::ServerUnaryReactor* KhetGrpcService::GetGameRecord(
+    grpc::CallbackServerContext* context,
+    const v1::GetGameRecordRequest* request,
+    v1::GetGameRecordResponse* response) {
+  return Serve(
+      context, RequestLog(this, "GetGameRecord", request->session_id()),
+      /*touches_session=*/true, response,
+      [this, request](RequestLog&) { return core_->GetGameRecord(*request); });
+}
+
+grpc::ServerUnaryReactor* KhetGrpcService::ListGames(
+    grpc::CallbackServerContext* context, const v1::ListGamesRequest* request,
+    v1::ListGamesResponse* response) {
+  return Serve(
+      context, RequestLog(this, "ListGames", request->session_id()),
+      /*touches_session=*/true, response,
+      [this, request](RequestLog&) { return core_->ListGames(*request); });
+}
+
+grpc::ServerUnaryReactor* KhetGrpcService::GetPosition(
+    grpc::CallbackServerContext* context, const v1::GetPositionRequest* request,
+    v1::GetPositionResponse* response) {
+  return Serve(
+      context, RequestLog(this, "GetPosition", request->session_id()),
+      /*touches_session=*/true, response,
+      [this, request](RequestLog&) { return core_->GetPosition(*request); });
+}
+
 CallControl KhetGrpcService::ControlOf(grpc::ServerContext& context) {
   CallControl control;
   const std::chrono::system_clock::time_point deadline = context.deadline();

@@ -111,7 +111,10 @@ using KhetServiceBase =
                         KhetService::WithCallbackMethod_UpdateSettings,
                         KhetService::WithCallbackMethod_ResetGame,
                         KhetService::WithRawCallbackMethod_Watch,
-                        KhetService::WithCallbackMethod_RenderBoard>::type;
+                        KhetService::WithCallbackMethod_RenderBoard,
+                        KhetService::WithCallbackMethod_GetGameRecord,
+                        KhetService::WithCallbackMethod_ListGames,
+                        KhetService::WithCallbackMethod_GetPosition>::type;
 
 }  // namespace grpc_service_internal
 
@@ -207,6 +210,17 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
       grpc::CallbackServerContext* context,
       const v1::RenderBoardRequest* request,
       v1::RenderBoardResponse* response) override;
+  grpc::ServerUnaryReactor* GetGameRecord(
+      grpc::CallbackServerContext* context,
+      const v1::GetGameRecordRequest* request,
+      v1::GetGameRecordResponse* response) override;
+  grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* context,
+                                      const v1::ListGamesRequest* request,
+                                      v1::ListGamesResponse* response) override;
+  grpc::ServerUnaryReactor* GetPosition(
+      grpc::CallbackServerContext* context,
+      const v1::GetPositionRequest* request,
+      v1::GetPositionResponse* response) override;
 
  private:
   class RequestLog;

@@ -16,6 +16,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
@@ -40,6 +41,7 @@
 namespace khet {
 namespace {
 
+using ::google::protobuf::util::MessageDifferencer;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
@@ -84,15 +86,17 @@ class GatedStore final : public SessionStore {
                       absl::Span<const EventRecord> events) override {
     return store_.Create(record, events);
   }
+  using SessionStore::Update;
   absl::Status Update(const SessionRecord& record, int64_t expected_version,
-                      absl::Span<const EventRecord> events) override {
+                      absl::Span<const EventRecord> events,
+                      const ArchivedGame* archive) override {
     {
       MutexLock lock(&mu_);
       ++waiting_;
       while (!open_) opened_.WaitWithTimeout(&mu_, absl::Seconds(1));
       --waiting_;
     }
-    return store_.Update(record, expected_version, events);
+    return store_.Update(record, expected_version, events, archive);
   }
   absl::Status Delete(std::string_view id) override {
     return store_.Delete(id);
@@ -111,6 +115,13 @@ class GatedStore final : public SessionStore {
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
                                 absl::Time now, absl::Duration ttl) override {
     return store_.TryLease(id, holder, now, ttl);
+  }
+  absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override {
+    return store_.GetGame(game_id);
+  }
+  absl::StatusOr<std::vector<ArchivedGame>> ListGames(
+      const GameQuery& query) override {
+    return store_.ListGames(query);
   }
 
  private:
@@ -493,6 +504,56 @@ TEST_P(GrpcServiceTest, RenderBoard) {
   v1::RenderBoardResponse without_laser;
   ASSERT_GRPC_OK(stub_->RenderBoard(Context().get(), request, &without_laser));
   EXPECT_NE(with_laser.text(), without_laser.text());
+}
+
+TEST_P(GrpcServiceTest, GameRecordsArchiveAndPositions) {
+  const Game game = StartGame();
+  v1::MakeMoveResponse moved;
+  ASSERT_GRPC_OK(Move(game.id, game.silver, "j1L", &moved));
+  v1::ResetGameRequest reset;
+  reset.set_session_id(game.id);
+  v1::Session session;
+  ASSERT_GRPC_OK(stub_->ResetGame(Context(game.owner).get(), reset, &session));
+  EXPECT_EQ(session.game_id(), game.id + "-g2");
+
+  v1::ListGamesRequest list;
+  list.set_session_id(game.id);
+  v1::ListGamesResponse listed;
+  ASSERT_GRPC_OK(stub_->ListGames(Context().get(), list, &listed));
+  ASSERT_EQ(listed.games_size(), 1);
+  EXPECT_EQ(listed.games(0).id(), game.id + "-g1");
+
+  v1::GetGameRecordRequest get;
+  get.set_session_id(game.id);
+  get.set_game_id(game.id + "-g1");
+  v1::GetGameRecordResponse record;
+  ASSERT_GRPC_OK(stub_->GetGameRecord(Context().get(), get, &record));
+  EXPECT_THAT(record.text(), HasSubstr("1. j1L"));
+
+  v1::GetPositionRequest at;
+  at.set_session_id(game.id);
+  at.set_game_id(game.id + "-g1");
+  at.set_ply(1);
+  v1::GetPositionResponse position;
+  ASSERT_GRPC_OK(stub_->GetPosition(Context().get(), at, &position));
+  EXPECT_TRUE(MessageDifferencer::Equals(position.board(), moved.board()));
+  at.set_ply(2);
+  EXPECT_CODE(stub_->GetPosition(Context().get(), at, &position),
+              INVALID_ARGUMENT);
+  get.set_game_id("nope");
+  EXPECT_CODE(stub_->GetGameRecord(Context().get(), get, &record), NOT_FOUND);
+
+  v1::CreateSessionRequest create;
+  create.set_name("imported");
+  create.set_record(record.text());
+  v1::CreateSessionResponse created;
+  ASSERT_GRPC_OK(stub_->CreateSession(Context().get(), create, &created));
+  EXPECT_EQ(created.session().moves_size(), 1);
+  create.set_record("[Setup \"classic-2\"]\n\n1. a1-a9 *\n");
+  const grpc::Status bad =
+      stub_->CreateSession(Context().get(), create, &created);
+  EXPECT_CODE(bad, INVALID_ARGUMENT);
+  EXPECT_THAT(bad.error_message(), HasSubstr("line 3"));
 }
 
 // ---- Error codes ---------------------------------------------------------

@@ -65,6 +65,22 @@ TEST(MatchRouteTest, TakesTheIdBetweenPrefixAndSuffix) {
                           "/v1/sessions/x/events:stream", &id));
 }
 
+TEST(MatchRouteTest, TakesEveryPlaceholdersValue) {
+  std::string id;
+  std::vector<std::string> more;
+  const std::string route = "/v1/sessions/{id}/games/{game}/positions/{ply}";
+  EXPECT_TRUE(
+      MatchRoute(route, "/v1/sessions/s1/games/s1-g2/positions/7", &id, &more));
+  EXPECT_EQ(id, "s1");
+  EXPECT_EQ(more, (std::vector<std::string>{"s1-g2", "7"}));
+  EXPECT_FALSE(
+      MatchRoute(route, "/v1/sessions/s1/games//positions/7", &id, &more));
+  EXPECT_FALSE(
+      MatchRoute(route, "/v1/sessions/s1/games/g/positions/7/8", &id, &more));
+  EXPECT_FALSE(MatchRoute("/v1/sessions/{id}/games/{game}",
+                          "/v1/sessions/s1/games/g/record", &id, &more));
+}
+
 class HttpGatewayTest : public ::testing::Test {
  protected:
   void SetUp() override { StartGateway(HttpGatewayOptions()); }
@@ -854,6 +870,70 @@ TEST_F(HttpGatewayTest, SvgBoard) {
       ("/v1/sessions/" + game.id + "/board.svg?laser=false").c_str());
   ASSERT_TRUE(plain);
   EXPECT_THAT(plain->body, Not(HasSubstr("class=\"beam\"")));
+}
+
+TEST_F(HttpGatewayTest, ServesArchivedGamesRecordsAndPositions) {
+  const Game game = NewGame();
+  ASSERT_EQ(Post("/v1/sessions/" + game.id + ":move",
+                 R"({"move":{"notation":"j1L"}})", game.silver)
+                .status,
+            200);
+  ASSERT_EQ(Post("/v1/sessions/" + game.id + ":reset", "{}", game.owner).status,
+            200);
+  const std::string g1 = game.id + "-g1";
+
+  Answer listed = Get("/v1/sessions/" + game.id + "/games");
+  ASSERT_EQ(listed.status, 200) << listed.text;
+  ASSERT_EQ(listed.body["games"].size(), 1u);
+  EXPECT_EQ(listed.body["games"][0]["id"], g1);
+  EXPECT_EQ(listed.body["games"][0]["result"], "*");
+  EXPECT_EQ(Get("/v1/games?player=alice").body["games"].size(), 1u);
+  EXPECT_EQ(Get("/v1/games?player=carol").body["games"].size(), 0u);
+  EXPECT_EQ(Get("/v1/games?sessionId=" + game.id).body["games"].size(), 1u);
+  EXPECT_EQ(Get("/v1/games?result=2-0").status, 400);
+  EXPECT_EQ(Get("/v1/sessions/nope/games").status, 404);
+
+  auto download = client_->Get(
+      ("/v1/sessions/" + game.id + "/games/" + g1 + "/record").c_str());
+  ASSERT_TRUE(download);
+  EXPECT_EQ(download->status, 200);
+  EXPECT_THAT(download->get_header_value("Content-Type"),
+              HasSubstr("text/plain"));
+  EXPECT_EQ(download->get_header_value("Content-Disposition"),
+            "attachment; filename=\"" + g1 + ".khet\"");
+  EXPECT_THAT(download->body, HasSubstr("1. j1L"));
+  auto current = client_->Get(
+      ("/v1/sessions/" + game.id + "/games/current/record").c_str());
+  ASSERT_TRUE(current);
+  EXPECT_EQ(current->get_header_value("Content-Disposition"),
+            "attachment; filename=\"" + game.id + "-g2.khet\"");
+
+  Answer structured = Get("/v1/sessions/" + game.id + "/games/" + g1);
+  ASSERT_EQ(structured.status, 200) << structured.text;
+  EXPECT_EQ(structured.body["moves"][0]["notation"], "j1L");
+  EXPECT_EQ(structured.body["game"]["silverPlayer"], "alice");
+
+  Answer at1 = Get("/v1/sessions/" + game.id + "/games/" + g1 + "/positions/1");
+  ASSERT_EQ(at1.status, 200) << at1.text;
+  EXPECT_EQ(at1.body["move"]["notation"], "j1L");
+  EXPECT_GT(at1.body["legalMoves"].size(), 0u);
+  EXPECT_EQ(
+      Get("/v1/sessions/" + game.id + "/games/" + g1 + "/positions/2").status,
+      400);
+  EXPECT_EQ(
+      Get("/v1/sessions/" + game.id + "/games/" + g1 + "/positions/x").status,
+      400);
+  EXPECT_EQ(Get("/v1/sessions/" + game.id + "/games/nope/record").status, 404);
+
+  json create = {{"name", "imported"}, {"record", download->body}};
+  Answer imported = Post("/v1/sessions", create.dump());
+  ASSERT_EQ(imported.status, 200) << imported.text;
+  EXPECT_EQ(imported.body["session"]["moves"][0], "j1L");
+  EXPECT_EQ(imported.body["session"]["status"], "IN_PROGRESS");
+  create["record"] = "[Setup \"classic-2\"]\n\n1. a1-a9 *\n";
+  Answer bad = Post("/v1/sessions", create.dump());
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_THAT(bad.text, HasSubstr("line 3"));
 }
 
 TEST_F(HttpGatewayTest, ServesTheWebBoard) {

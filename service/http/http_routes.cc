@@ -21,22 +21,32 @@ void Reply(HttpCall& call, std::string body, const char* content_type) {
 }
 
 bool MatchRoute(const std::string& route_path, const std::string& path,
-                std::string* id) {
-  constexpr absl::string_view kId = "{id}";
-  const size_t at = route_path.find(kId.data(), 0, kId.size());
-  if (at == std::string::npos) return path == route_path;
-  const absl::string_view prefix(route_path.data(), at);
-  const absl::string_view suffix =
-      absl::string_view(route_path).substr(at + kId.size());
+                std::string* id, std::vector<std::string>* more) {
+  const absl::string_view route(route_path);
   const absl::string_view text(path);
-  if (text.size() <= prefix.size() + suffix.size() ||
-      !absl::StartsWith(text, prefix) || !absl::EndsWith(text, suffix)) {
-    return false;
+  std::vector<std::string> values;
+  size_t r = 0;  // in route
+  size_t p = 0;  // in text
+  while (true) {
+    const size_t open = route.find('{', r);
+    const absl::string_view literal = route.substr(
+        r,
+        open == absl::string_view::npos ? absl::string_view::npos : open - r);
+    if (text.substr(p, literal.size()) != literal) return false;
+    p += literal.size();
+    if (open == absl::string_view::npos) break;
+    size_t end = text.find_first_of("/:", p);
+    if (end == absl::string_view::npos) end = text.size();
+    if (end == p) return false;  // an empty value
+    values.emplace_back(text.substr(p, end - p));
+    p = end;
+    r = route.find('}', open) + 1;
   }
-  const absl::string_view value =
-      text.substr(prefix.size(), text.size() - prefix.size() - suffix.size());
-  if (value.find_first_of("/:") != absl::string_view::npos) return false;
-  *id = std::string(value);
+  if (p != text.size()) return false;
+  if (!values.empty()) *id = values.front();
+  if (more != nullptr && !values.empty()) {
+    more->assign(values.begin() + 1, values.end());
+  }
   return true;
 }
 
@@ -85,6 +95,41 @@ RouteHandler WithToken(SessionService* core, Method method) {
     Reply(call, compact ? CompactSession(session) : ToJson(session));
     return absl::OkStatus();
   };
+}
+
+// ListGames from the query (and the path's session, if any).
+absl::Status ServeGames(SessionService* core, HttpCall& call,
+                        bool session_in_query) {
+  KHET_ASSIGN_OR_RETURN(
+      Query query,
+      session_in_query
+          ? Query::Read(call.request, {"sessionId", "player", "setupId",
+                                       "result", "pageSize", "pageToken"})
+          : Query::Read(call.request, {"player", "setupId", "result",
+                                       "pageSize", "pageToken"}));
+  v1::ListGamesRequest request;
+  request.set_session_id(session_in_query ? query.Text("sessionId", "")
+                                          : call.session_id);
+  request.set_player(query.Text("player", ""));
+  request.set_setup_id(query.Text("setupId", ""));
+  request.set_result(query.Text("result", ""));
+  KHET_ASSIGN_OR_RETURN(const int64_t page_size,
+                        query.Number("pageSize", 0, 0, 1000000));
+  request.set_page_size(static_cast<int32_t>(page_size));
+  request.set_page_token(query.Text("pageToken", ""));
+  KHET_ASSIGN_OR_RETURN(v1::ListGamesResponse response,
+                        core->ListGames(request));
+  Reply(call, ToJson(response));
+  return absl::OkStatus();
+}
+
+// The GetGameRecord of the path's session and game.
+absl::StatusOr<v1::GetGameRecordResponse> RecordOf(SessionService* core,
+                                                   const HttpCall& call) {
+  v1::GetGameRecordRequest request;
+  request.set_session_id(call.session_id);
+  request.set_game_id(call.path_values.at(0));
+  return core->GetGameRecord(request);
 }
 
 Route Get(std::string path, RouteHandler handler) {
@@ -287,6 +332,50 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
     Reply(call, BoardSvg(session, laser), "image/svg+xml");
     return absl::OkStatus();
   }));
+
+  routes.push_back(Get("/v1/games", [core](HttpCall& call) {
+    return ServeGames(core, call, /*session_in_query=*/true);
+  }));
+  routes.push_back(Get("/v1/sessions/{id}/games", [core](HttpCall& call) {
+    return ServeGames(core, call, /*session_in_query=*/false);
+  }));
+  routes.push_back(
+      Get("/v1/sessions/{id}/games/{game}", [core](HttpCall& call) {
+        KHET_RETURN_IF_ERROR(NoQuery(call));
+        KHET_ASSIGN_OR_RETURN(v1::GetGameRecordResponse response,
+                              RecordOf(core, call));
+        Reply(call, ToJson(response));
+        return absl::OkStatus();
+      }));
+  routes.push_back(
+      Get("/v1/sessions/{id}/games/{game}/record", [core](HttpCall& call) {
+        KHET_RETURN_IF_ERROR(NoQuery(call));
+        KHET_ASSIGN_OR_RETURN(v1::GetGameRecordResponse response,
+                              RecordOf(core, call));
+        // Game ids are the session's id and "-g<N>": safe in the header.
+        call.response.headers.emplace_back(
+            "Content-Disposition",
+            absl::StrCat("attachment; filename=\"", response.game().id(),
+                         ".khet\""));
+        Reply(call, std::move(*response.mutable_text()),
+              "text/plain; charset=utf-8");
+        return absl::OkStatus();
+      }));
+  routes.push_back(Get(
+      "/v1/sessions/{id}/games/{game}/positions/{ply}", [core](HttpCall& call) {
+        KHET_RETURN_IF_ERROR(NoQuery(call));
+        v1::GetPositionRequest request;
+        request.set_session_id(call.session_id);
+        request.set_game_id(call.path_values.at(0));
+        KHET_ASSIGN_OR_RETURN(
+            const int64_t ply,
+            ParseNumber("ply", call.path_values.at(1), 0, 1 << 30));
+        request.set_ply(static_cast<int32_t>(ply));
+        KHET_ASSIGN_OR_RETURN(v1::GetPositionResponse response,
+                              core->GetPosition(request));
+        Reply(call, ToJson(response));
+        return absl::OkStatus();
+      }));
   return routes;
 }
 

@@ -25,6 +25,9 @@ struct HttpCall {
   const HttpRequest& request;
   HttpResponse& response;
   std::string session_id;  // the path's {id}; empty for routes without
+  // The values of the path's placeholders after {id} ("{game}", "{ply}"),
+  // in order.
+  std::vector<std::string> path_values;
   std::shared_ptr<RequestLog> log;
   // The request's exchange, for a handler that answers later.
   std::shared_ptr<HttpExchange> exchange;
@@ -45,10 +48,12 @@ struct Route {
   RouteHandler handler;
 };
 
-// Whether `path` is the route's path, with any text free of '/' and ':' for
-// its "{id}" (set into *id).
+// Whether `path` is the route's path, with a non-empty text free of '/'
+// and ':' for each of its placeholders ("{id}", "{game}"...; each value
+// runs to the next '/' or ':'): the first's value is set into *id, the
+// others' into *more when given.
 bool MatchRoute(const std::string& route_path, const std::string& path,
-                std::string* id);
+                std::string* id, std::vector<std::string>* more = nullptr);
 
 // What the handlers use; every pointer outlives the routes.
 struct RouteContext {

@@ -26,12 +26,13 @@ void RouteDispatcher::Dispatch(
   std::vector<std::string> allowed;
   const std::string* matched = nullptr;  // the first route of the path
   std::string id;
+  std::vector<std::string> values;
   for (const Route& route : routes_) {
-    if (!MatchRoute(route.path, request.path, &id)) continue;
+    if (!MatchRoute(route.path, request.path, &id, &values)) continue;
     allowed.push_back(route.method);
     if (matched == nullptr) matched = &route.path;
     if (route.method != method) continue;
-    HttpCall call{request, response, id, nullptr, exchange};
+    HttpCall call{request, response, id, values, nullptr, exchange};
     call.log =
         std::make_shared<RequestLog>(recorder_, request.method, route.path,
                                      call.session_id, request.remote_address);

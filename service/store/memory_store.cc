@@ -12,6 +12,11 @@ absl::Status NotFound(std::string_view id) {
       absl::StrCat("no session \"", std::string(id), "\""));
 }
 
+absl::Status GameTaken(std::string_view id) {
+  return absl::AlreadyExistsError(
+      absl::StrCat("game \"", std::string(id), "\" is already archived"));
+}
+
 }  // namespace
 
 absl::Status MemoryStore::Create(const SessionRecord& record,
@@ -28,7 +33,8 @@ absl::Status MemoryStore::Create(const SessionRecord& record,
 
 absl::Status MemoryStore::Update(const SessionRecord& record,
                                  int64_t expected_version,
-                                 absl::Span<const EventRecord> events) {
+                                 absl::Span<const EventRecord> events,
+                                 const ArchivedGame* archive) {
   MutexLock lock(&mu_);
   auto it = sessions_.find(record.id);
   if (it == sessions_.end()) return NotFound(record.id);
@@ -43,6 +49,14 @@ absl::Status MemoryStore::Update(const SessionRecord& record,
       !s.ok()) {
     return s;
   }
+  if (archive != nullptr) {
+    for (const auto& [sequence, game] : games_) {
+      if (game.id == archive->id) return GameTaken(archive->id);
+    }
+    ArchivedGame& kept = games_[++last_sequence_];
+    kept = *archive;
+    kept.sequence = last_sequence_;
+  }
   it->second.record = record;
   it->second.events.insert(it->second.events.end(), events.begin(),
                            events.end());
@@ -55,6 +69,8 @@ absl::Status MemoryStore::Delete(std::string_view id) {
   if (it == sessions_.end()) return NotFound(id);
   sessions_.erase(it);
   leases_.Drop(id);
+  std::erase_if(
+      games_, [&](const auto& entry) { return entry.second.session_id == id; });
   return absl::OkStatus();
 }
 
@@ -64,6 +80,30 @@ absl::StatusOr<bool> MemoryStore::TryLease(std::string_view id,
   MutexLock lock(&mu_);  // held: a Delete cannot come between
   if (sessions_.count(id) == 0) return false;
   return leases_.TryLease(id, holder, now, ttl);
+}
+
+absl::StatusOr<ArchivedGame> MemoryStore::GetGame(std::string_view game_id) {
+  MutexLock lock(&mu_);
+  for (const auto& [sequence, game] : games_) {
+    if (game.id == game_id) return game;
+  }
+  return absl::NotFoundError(
+      absl::StrCat("no archived game \"", std::string(game_id), "\""));
+}
+
+absl::StatusOr<std::vector<ArchivedGame>> MemoryStore::ListGames(
+    const GameQuery& query) {
+  MutexLock lock(&mu_);
+  std::vector<ArchivedGame> out;
+  auto end = query.before_sequence > 0
+                 ? games_.lower_bound(query.before_sequence)
+                 : games_.end();
+  for (auto it = std::make_reverse_iterator(end);
+       it != games_.rend() && static_cast<int>(out.size()) < query.limit;
+       ++it) {
+    if (GameMatches(it->second, query)) out.push_back(it->second);
+  }
+  return out;
 }
 
 absl::StatusOr<SessionRecord> MemoryStore::Get(std::string_view id) {

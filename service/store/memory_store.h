@@ -17,14 +17,19 @@ class MemoryStore final : public SessionStore {
  public:
   absl::Status Create(const SessionRecord& record,
                       absl::Span<const EventRecord> events) override;
+  using SessionStore::Update;
   absl::Status Update(const SessionRecord& record, int64_t expected_version,
-                      absl::Span<const EventRecord> events) override;
+                      absl::Span<const EventRecord> events,
+                      const ArchivedGame* archive) override;
   absl::Status Delete(std::string_view id) override;
   absl::StatusOr<SessionRecord> Get(std::string_view id) override;
   absl::StatusOr<std::vector<SessionRecord>> LoadAll() override;
   absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
                                                        int64_t after_version,
                                                        int limit) override;
+  absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override;
+  absl::StatusOr<std::vector<ArchivedGame>> ListGames(
+      const GameQuery& query) override;
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
                                 absl::Time now, absl::Duration ttl) override;
 
@@ -36,6 +41,9 @@ class MemoryStore final : public SessionStore {
   LocalLeases leases_;
   Mutex mu_;
   std::map<std::string, Entry, std::less<>> sessions_ ABSL_GUARDED_BY(mu_);
+  // Archived games by sequence, oldest first.
+  std::map<int64_t, ArchivedGame> games_ ABSL_GUARDED_BY(mu_);
+  int64_t last_sequence_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace khet

@@ -158,12 +158,23 @@ absl::Status MeteredStore::Create(const SessionRecord& record,
 
 absl::Status MeteredStore::Update(const SessionRecord& record,
                                   int64_t expected_version,
-                                  absl::Span<const EventRecord> events) {
+                                  absl::Span<const EventRecord> events,
+                                  const ArchivedGame* archive) {
   const auto start = std::chrono::steady_clock::now();
-  absl::Status status = inner_->Update(record, expected_version, events);
+  absl::Status status =
+      inner_->Update(record, expected_version, events, archive);
   metrics_->RecordWrite("update", status, Since(start));
   if (status.ok()) metrics_->SetStatus(record.id, StoredStatus(record.state));
   return status;
+}
+
+absl::StatusOr<ArchivedGame> MeteredStore::GetGame(std::string_view game_id) {
+  return inner_->GetGame(game_id);
+}
+
+absl::StatusOr<std::vector<ArchivedGame>> MeteredStore::ListGames(
+    const GameQuery& query) {
+  return inner_->ListGames(query);
 }
 
 absl::Status MeteredStore::Delete(std::string_view id) {

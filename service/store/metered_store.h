@@ -80,8 +80,10 @@ class MeteredStore final : public SessionStore {
 
   absl::Status Create(const SessionRecord& record,
                       absl::Span<const EventRecord> events) override;
+  using SessionStore::Update;
   absl::Status Update(const SessionRecord& record, int64_t expected_version,
-                      absl::Span<const EventRecord> events) override;
+                      absl::Span<const EventRecord> events,
+                      const ArchivedGame* archive) override;
   absl::Status Delete(std::string_view id) override;
   absl::StatusOr<SessionRecord> Get(std::string_view id) override;
   absl::StatusOr<int64_t> GetVersion(std::string_view id) override;
@@ -90,6 +92,9 @@ class MeteredStore final : public SessionStore {
   absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
                                                        int64_t after_version,
                                                        int limit) override;
+  absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override;
+  absl::StatusOr<std::vector<ArchivedGame>> ListGames(
+      const GameQuery& query) override;
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
                                 absl::Time now, absl::Duration ttl) override;
   bool shared() const override;

@@ -87,9 +87,11 @@ class ReadCountingStore : public SessionStore {
                       absl::Span<const EventRecord> events) override {
     return memory_.Create(record, events);
   }
+  using SessionStore::Update;
   absl::Status Update(const SessionRecord& record, int64_t expected_version,
-                      absl::Span<const EventRecord> events) override {
-    return memory_.Update(record, expected_version, events);
+                      absl::Span<const EventRecord> events,
+                      const ArchivedGame* archive) override {
+    return memory_.Update(record, expected_version, events, archive);
   }
   absl::Status Delete(std::string_view id) override {
     return memory_.Delete(id);
@@ -115,6 +117,13 @@ class ReadCountingStore : public SessionStore {
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
                                 absl::Time now, absl::Duration ttl) override {
     return memory_.TryLease(id, holder, now, ttl);
+  }
+  absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override {
+    return memory_.GetGame(game_id);
+  }
+  absl::StatusOr<std::vector<ArchivedGame>> ListGames(
+      const GameQuery& query) override {
+    return memory_.ListGames(query);
   }
   int gets = 0;
   int version_reads = 0;

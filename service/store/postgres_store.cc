@@ -14,6 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "service/status_macros.h"
+#include "service/store/postgres_games.h"
 #include "service/store/postgres_leases.h"
 
 namespace khet {
@@ -118,6 +119,8 @@ $$;
 )sql",
     // 3: computer-seat leases.
     postgres_leases::kMigration,
+    // 4: the archive of games.
+    postgres_games::kMigration,
 };
 static_assert(std::size(kMigrations) == PostgresStore::kSchemaVersion);
 
@@ -128,6 +131,7 @@ enum WriteCode : int64_t {
   kOtherVersion = 2,
   kEventsDoNotFollow = 3,
   kIdTaken = 4,
+  kGameTaken = 5,  // khet_update_archiving's (migration 4)
 };
 
 // At most this many batches commit at once. PostgreSQL commits
@@ -164,6 +168,9 @@ constexpr StatementText kStatements[] = {
      "version > $2 ORDER BY version LIMIT $3",
      3},
     {"try_lease", postgres_leases::kTryLease, 4},
+    {"update_archiving", postgres_games::kUpdateArchiving, 16},
+    {"get_game", postgres_games::kGetGame, 1},
+    {"list_games", postgres_games::kListGames, 6},
 };
 
 absl::Status NotFound(std::string_view id) {
@@ -297,6 +304,9 @@ struct PostgresStore::PendingWrite {
       case kIdTaken:
         return absl::AlreadyExistsError(
             absl::StrCat("session \"", id, "\" already exists"));
+      case kGameTaken:
+        return absl::AlreadyExistsError(
+            absl::StrCat("game \"", game_id, "\" is already archived"));
     }
     return absl::InternalError(absl::StrCat("postgres: unexpected result (",
                                             code, ", ", stored, ") of ",
@@ -307,6 +317,7 @@ struct PostgresStore::PendingWrite {
   const std::string id;
   const char* const doing;               // for error messages
   int64_t expected_version = 0;          // Update's
+  std::string game_id;                   // Update's archived game, if any
   absl::Span<const EventRecord> events;  // for code 3's message
   std::deque<std::string> owned;         // what `values` points at
   std::vector<const char*> values;
@@ -751,14 +762,16 @@ absl::Status PostgresStore::Create(const SessionRecord& record,
 
 absl::Status PostgresStore::Update(const SessionRecord& record,
                                    int64_t expected_version,
-                                   absl::Span<const EventRecord> events) {
+                                   absl::Span<const EventRecord> events,
+                                   const ArchivedGame* archive) {
   // The events among themselves here; the first against the log's last in
   // the statement.
   if (!events.empty()) {
     KHET_RETURN_IF_ERROR(
         CheckNewEvents(record.id, events.front().version - 1, events));
   }
-  PendingWrite write("update", record.id, "update the session");
+  PendingWrite write(archive != nullptr ? "update_archiving" : "update",
+                     record.id, "update the session");
   write.expected_version = expected_version;
   write.events = events;
   write.AddText(record.id);
@@ -767,6 +780,17 @@ absl::Status PostgresStore::Update(const SessionRecord& record,
   write.AddBinary(record.state);
   write.AddOwnedBinary(EventVersions(events));
   write.AddOwnedBinary(EventBytes(events));
+  if (archive != nullptr) {
+    write.game_id = archive->id;
+    for (const std::string* text :
+         {&archive->id, &archive->record, &archive->silver, &archive->red,
+          &archive->setup_id, &archive->result, &archive->ending}) {
+      write.AddText(*text);
+    }
+    write.AddText(absl::StrCat(absl::ToUnixMicros(archive->started_at)));
+    write.AddText(absl::StrCat(absl::ToUnixMicros(archive->ended_at)));
+    write.AddText(absl::StrCat(archive->plies));
+  }
   return Commit(write);
 }
 
@@ -845,6 +869,53 @@ absl::StatusOr<std::vector<EventRecord>> PostgresStore::EventsAfter(
     events.push_back(EventRecord{rows->Int(r, 0), rows->Bytes(r, 1)});
   }
   return events;
+}
+
+ArchivedGame PostgresStore::GameFromRow(const Result& rows, int r) {
+  ArchivedGame game;
+  game.sequence = rows.Int(r, 0);
+  game.id = rows.Bytes(r, 1);
+  game.session_id = rows.Bytes(r, 2);
+  game.record = rows.Bytes(r, 3);
+  game.silver = rows.Bytes(r, 4);
+  game.red = rows.Bytes(r, 5);
+  game.setup_id = rows.Bytes(r, 6);
+  game.result = rows.Bytes(r, 7);
+  game.ending = rows.Bytes(r, 8);
+  game.started_at = absl::FromUnixMicros(rows.Int(r, 9));
+  game.ended_at = absl::FromUnixMicros(rows.Int(r, 10));
+  game.plies = rows.Int(r, 11);
+  return game;
+}
+
+absl::StatusOr<ArchivedGame> PostgresStore::GetGame(std::string_view game_id) {
+  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
+    return c.Run("get_game", {game_id}, "read a game");
+  });
+  if (!rows.ok()) return rows.status();
+  if (rows->rows() == 0) {
+    return absl::NotFoundError(
+        absl::StrCat("no archived game \"", std::string(game_id), "\""));
+  }
+  return GameFromRow(*rows, 0);
+}
+
+absl::StatusOr<std::vector<ArchivedGame>> PostgresStore::ListGames(
+    const GameQuery& query) {
+  std::vector<ArchivedGame> games;
+  if (query.limit <= 0) return games;
+  const std::string before = absl::StrCat(query.before_sequence);
+  const std::string limit = absl::StrCat(query.limit);
+  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
+    return c.Run("list_games",
+                 {query.session_id, query.player, query.setup_id, query.result,
+                  before, limit},
+                 "list games");
+  });
+  if (!rows.ok()) return rows.status();
+  games.reserve(rows->rows());
+  for (int r = 0; r < rows->rows(); ++r) games.push_back(GameFromRow(*rows, r));
+  return games;
 }
 
 absl::StatusOr<bool> PostgresStore::TryLease(std::string_view id,

@@ -83,7 +83,7 @@ struct PostgresStoreOptions {
 class PostgresStore final : public SessionStore {
  public:
   // The highest migration this build knows.
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
   // The NOTIFY channel of session changes.
   static constexpr std::string_view kChannel = "khet_session_changes";
 
@@ -101,8 +101,10 @@ class PostgresStore final : public SessionStore {
 
   absl::Status Create(const SessionRecord& record,
                       absl::Span<const EventRecord> events) override;
+  using SessionStore::Update;
   absl::Status Update(const SessionRecord& record, int64_t expected_version,
-                      absl::Span<const EventRecord> events) override;
+                      absl::Span<const EventRecord> events,
+                      const ArchivedGame* archive) override;
   absl::Status Delete(std::string_view id) override;
   absl::StatusOr<SessionRecord> Get(std::string_view id) override;
   absl::StatusOr<std::vector<SessionRecord>> LoadAll() override;
@@ -112,6 +114,9 @@ class PostgresStore final : public SessionStore {
                                                        int64_t after_version,
                                                        int limit) override;
   // The lease's statements are in postgres_leases.h.
+  absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override;
+  absl::StatusOr<std::vector<ArchivedGame>> ListGames(
+      const GameQuery& query) override;
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
                                 absl::Time now, absl::Duration ttl) override;
 
@@ -127,6 +132,8 @@ class PostgresStore final : public SessionStore {
   class Connection;
   class Lease;
   class Result;
+  // Row r of a read of khet_games (postgres_games.h's columns).
+  static ArchivedGame GameFromRow(const Result& rows, int r);
 
   PostgresStore(std::string conninfo, const PostgresStoreOptions& options);
 

@@ -119,7 +119,7 @@ TEST_F(PostgresStoreTest, RefusesADatabaseWithANewerSchema) {
   KHET_ASSERT_OK(RunSql("INSERT INTO schema_migrations (version) VALUES (99)"));
   EXPECT_THAT(PostgresStore::Open(db_->conninfo()),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "schema migration 99, newer than this build's 3"));
+                       "schema migration 99, newer than this build's 4"));
 }
 
 TEST_F(PostgresStoreTest, UnreachableServerIsUnavailable) {
@@ -263,10 +263,10 @@ TEST_F(PostgresStoreTest, MigratesADatabaseLeftAtSchemaOne) {
       "INSERT INTO khet_events VALUES ('old', 1, 'e1'::bytea);"));
   std::unique_ptr<PostgresStore> store = OpenStore();
   ASSERT_NE(store, nullptr);
-  KHET_EXPECT_OK(
-      RunSql("DO $$ BEGIN IF (SELECT array_agg(version ORDER BY version) "
-             "FROM schema_migrations) <> ARRAY[1, 2, 3] THEN RAISE EXCEPTION "
-             "'not migrated to 3'; END IF; END $$"));
+  KHET_EXPECT_OK(RunSql(
+      "DO $$ BEGIN IF (SELECT array_agg(version ORDER BY version) "
+      "FROM schema_migrations) <> ARRAY[1, 2, 3, 4] THEN RAISE EXCEPTION "
+      "'not migrated to 4'; END IF; END $$"));
   absl::StatusOr<SessionRecord> old = store->Get("old");
   KHET_ASSERT_OK(old);
   EXPECT_EQ(old->version, 1);
@@ -283,7 +283,16 @@ TEST_F(PostgresStoreTest, MigratesADatabaseLeftAtSchemaOne) {
   EXPECT_EQ((*events)[1].event, "e2");
   // Leases (migration 3) hold for old sessions too.
   EXPECT_TRUE(*store->TryLease("old", "holder", absl::Now(), absl::Seconds(5)));
+  // So does the archive of games (migration 4).
+  ArchivedGame game;
+  game.id = "old-g1";
+  game.session_id = "old";
+  game.result = "*";
+  KHET_EXPECT_OK(store->Update({"old", 3, "three"}, 2, {{3, "e3"}}, &game));
+  EXPECT_EQ(store->GetGame("old-g1")->session_id, "old");
   KHET_EXPECT_OK(store->Delete("old"));
+  EXPECT_THAT(store->GetGame("old-g1"),
+              StatusIs(absl::StatusCode::kNotFound, "old-g1"));
   // Opening it again migrates nothing more.
   ASSERT_NE(OpenStore(), nullptr);
 }

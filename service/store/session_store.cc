@@ -17,6 +17,14 @@ absl::Status CheckNewEvents(std::string_view id, int64_t last_version,
   return absl::OkStatus();
 }
 
+bool GameMatches(const ArchivedGame& game, const GameQuery& query) {
+  return (query.session_id.empty() || game.session_id == query.session_id) &&
+         (query.player.empty() || game.silver == query.player ||
+          game.red == query.player) &&
+         (query.setup_id.empty() || game.setup_id == query.setup_id) &&
+         (query.result.empty() || game.result == query.result);
+}
+
 absl::StatusOr<int64_t> SessionStore::GetVersion(std::string_view id) {
   absl::StatusOr<SessionRecord> record = Get(id);
   if (!record.ok()) return record.status();

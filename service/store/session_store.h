@@ -42,6 +42,43 @@ struct EventRecord {
 absl::Status CheckNewEvents(std::string_view id, int64_t last_version,
                             absl::Span<const EventRecord> events);
 
+// A finished or abandoned game kept in the store's archive, beside the
+// session it was played on. Written only with the session change that ends
+// it or starts the next game (SessionStore::Update), so that a session and
+// its archive never disagree; deleted with its session.
+struct ArchivedGame {
+  std::string id;  // unique over the store: "<session id>-g<N>"
+  std::string session_id;
+  std::string record;  // the game record (engine/game_record.h)
+  std::string silver;  // the players' names then; "" for an empty seat
+  std::string red;
+  std::string setup_id;  // "custom" for a start given as text
+  std::string result;    // "1-0", "0-1", "1/2-1/2" or "*" (abandoned)
+  std::string ending;    // ResultReasonName, or "abandoned"
+  absl::Time started_at = absl::UnixEpoch();
+  absl::Time ended_at = absl::UnixEpoch();
+  int64_t plies = 0;
+  // Set by the store when written: increases with every game archived, so
+  // that newer games list first. Ignored in Update.
+  int64_t sequence = 0;
+};
+
+// Which archived games ListGames returns: those matching every non-empty
+// field, newest first (highest sequence), at most `limit`, only those with
+// a sequence below `before_sequence` when it is above 0 (the next page).
+struct GameQuery {
+  std::string session_id;
+  std::string player;  // Silver's or Red's name, exactly
+  std::string setup_id;
+  std::string result;
+  int64_t before_sequence = 0;
+  int limit = 20;
+};
+
+// True if `game` matches the query's filters (its paging aside). For
+// stores' implementations.
+bool GameMatches(const ArchivedGame& game, const GameQuery& query);
+
 // A change committed to a shared store, by this process or another.
 struct StoreChange {
   // The session changed; empty: changes may have been missed (the store
@@ -68,11 +105,20 @@ class SessionStore {
   // Replaces the session's state and appends events, atomically, if the
   // stored version equals expected_version; ABORTED naming both versions if
   // not, NOT_FOUND if there is no such session. Durable when OK.
+  // With `archive` (may be null) the game is added to the archive in the
+  // same atomic write; ALREADY_EXISTS, with nothing changed, if its id is
+  // taken.
   virtual absl::Status Update(const SessionRecord& record,
                               int64_t expected_version,
-                              absl::Span<const EventRecord> events) = 0;
+                              absl::Span<const EventRecord> events,
+                              const ArchivedGame* archive) = 0;
+  absl::Status Update(const SessionRecord& record, int64_t expected_version,
+                      absl::Span<const EventRecord> events) {
+    return Update(record, expected_version, events, nullptr);
+  }
 
-  // Removes the session and its events. NOT_FOUND if absent.
+  // Removes the session, its events and its archived games. NOT_FOUND if
+  // absent.
   virtual absl::Status Delete(std::string_view id) = 0;
 
   // One session. NOT_FOUND if absent.
@@ -94,6 +140,13 @@ class SessionStore {
   // most `limit` of them. Empty (not an error) for an unknown session.
   virtual absl::StatusOr<std::vector<EventRecord>> EventsAfter(
       std::string_view id, int64_t after_version, int limit) = 0;
+
+  // One archived game. NOT_FOUND naming the id if there is none.
+  virtual absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) = 0;
+
+  // Archived games matching `query` (see GameQuery), newest first.
+  virtual absl::StatusOr<std::vector<ArchivedGame>> ListGames(
+      const GameQuery& query) = 0;
 
   // The lease on a session's computer seat, which lets one replica at a
   // time search for its moves. Grants it to `holder` (true) if no one holds

@@ -100,10 +100,22 @@ class SessionStoreTest : public testing::TestWithParam<StoreKind> {
       db_ = *std::move(db);
       where = db_->conninfo();
     }
+    where_ = where;
     absl::StatusOr<std::unique_ptr<SessionStore>> store =
         GetParam().open(where);
     KHET_ASSERT_OK(store);
     store_ = *std::move(store);
+  }
+
+  // The archived games matching `query`'s ids, in the order listed.
+  std::vector<std::string> GameIds(const GameQuery& query) {
+    absl::StatusOr<std::vector<ArchivedGame>> games = store_->ListGames(query);
+    EXPECT_TRUE(games.ok()) << games.status();
+    std::vector<std::string> ids;
+    if (games.ok()) {
+      for (const ArchivedGame& g : *games) ids.push_back(g.id);
+    }
+    return ids;
   }
 
   // Every event of `id`.
@@ -115,6 +127,7 @@ class SessionStoreTest : public testing::TestWithParam<StoreKind> {
   }
 
   ScratchDir dir_;
+  std::string where_;                 // what GetParam().open was given
   std::unique_ptr<TestDatabase> db_;  // outlives the store
   std::unique_ptr<SessionStore> store_;
 };
@@ -530,6 +543,164 @@ TEST_P(SessionStoreTest, RacingHoldersGetOneLease) {
   }
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(granted, 1);
+}
+
+ArchivedGame Game(std::string id, std::string session_id, std::string silver,
+                  std::string red, std::string setup_id, std::string result) {
+  ArchivedGame g;
+  g.id = std::move(id);
+  g.session_id = std::move(session_id);
+  g.record = "[Setup \"classic-2\"]\n\n1. e4-e5 *\n";
+  g.silver = std::move(silver);
+  g.red = std::move(red);
+  g.setup_id = std::move(setup_id);
+  g.result = std::move(result);
+  g.ending = result == "*" ? "abandoned" : "pharaoh hit";
+  g.started_at = absl::FromUnixSeconds(1'700'000'000);
+  g.ended_at = absl::FromUnixSeconds(1'700'000'600);
+  g.plies = 1;
+  return g;
+}
+
+GameQuery Query(std::string session_id, std::string player = "",
+                std::string setup_id = "", std::string result = "",
+                int64_t before_sequence = 0, int limit = 20) {
+  GameQuery q;
+  q.session_id = std::move(session_id);
+  q.player = std::move(player);
+  q.setup_id = std::move(setup_id);
+  q.result = std::move(result);
+  q.before_sequence = before_sequence;
+  q.limit = limit;
+  return q;
+}
+
+TEST_P(SessionStoreTest, AnUpdateArchivesAGame) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s0"), {}));
+  const ArchivedGame game = Game("a-g1", "a", "Ann", "Bob", "classic-2", "1-0");
+  KHET_ASSERT_OK(store_->Update(Record("a", 1, "s1"), 0, {Event(1)}, &game));
+  EXPECT_THAT(store_->GetVersion("a"), IsOkAnd(int64_t{1}));
+  absl::StatusOr<ArchivedGame> got = store_->GetGame("a-g1");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->id, "a-g1");
+  EXPECT_EQ(got->session_id, "a");
+  EXPECT_EQ(got->record, game.record);
+  EXPECT_EQ(got->silver, "Ann");
+  EXPECT_EQ(got->red, "Bob");
+  EXPECT_EQ(got->setup_id, "classic-2");
+  EXPECT_EQ(got->result, "1-0");
+  EXPECT_EQ(got->ending, "pharaoh hit");
+  EXPECT_EQ(got->started_at, game.started_at);
+  EXPECT_EQ(got->ended_at, game.ended_at);
+  EXPECT_EQ(got->plies, 1);
+  EXPECT_GT(got->sequence, 0);
+  EXPECT_THAT(GameIds({}), ElementsAre("a-g1"));
+}
+
+TEST_P(SessionStoreTest, UnknownGameIsNotFound) {
+  EXPECT_THAT(store_->GetGame("nope-g1"),
+              StatusIs(absl::StatusCode::kNotFound, "nope-g1"));
+  EXPECT_THAT(GameIds({}), IsEmpty());
+}
+
+TEST_P(SessionStoreTest, AFailedUpdateArchivesNothing) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s0"), {}));
+  const ArchivedGame game = Game("a-g1", "a", "Ann", "Bob", "classic-2", "*");
+  EXPECT_THAT(store_->Update(Record("a", 2, "s2"), 1, {Event(2)}, &game),
+              StatusIs(absl::StatusCode::kAborted, "version 0"));
+  const ArchivedGame elsewhere =
+      Game("b-g1", "b", "Ann", "Bob", "classic-2", "*");
+  EXPECT_THAT(store_->Update(Record("b", 1, "s1"), 0, {Event(1)}, &elsewhere),
+              StatusIs(absl::StatusCode::kNotFound, "\"b\""));
+  EXPECT_THAT(store_->GetGame("a-g1"),
+              StatusIs(absl::StatusCode::kNotFound, "a-g1"));
+  EXPECT_THAT(GameIds({}), IsEmpty());
+}
+
+TEST_P(SessionStoreTest, AGameIdIsArchivedOnce) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s0"), {}));
+  const ArchivedGame game = Game("a-g1", "a", "Ann", "Bob", "classic-2", "1-0");
+  KHET_ASSERT_OK(store_->Update(Record("a", 1, "s1"), 0, {Event(1)}, &game));
+  EXPECT_THAT(store_->Update(Record("a", 2, "s2"), 1, {Event(2)}, &game),
+              StatusIs(absl::StatusCode::kAlreadyExists, "a-g1"));
+  // Nothing of the refused write stays.
+  EXPECT_THAT(store_->GetVersion("a"), IsOkAnd(int64_t{1}));
+  EXPECT_THAT(Versions(AllEvents("a")), ElementsAre(1));
+  EXPECT_THAT(GameIds({}), ElementsAre("a-g1"));
+}
+
+TEST_P(SessionStoreTest, ListGamesFiltersAndPagesNewestFirst) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s"), {}));
+  KHET_ASSERT_OK(store_->Create(Record("b", 0, "s"), {}));
+  const ArchivedGame games[] = {
+      Game("a-g1", "a", "Ann", "Bob", "classic-2", "1-0"),
+      Game("b-g1", "b", "Cy", "Ann", "dynasty", "0-1"),
+      Game("a-g2", "a", "Bob", "Cy", "classic-2", "1/2-1/2"),
+      Game("b-g2", "b", "Dee", "Eve", "classic-2", "*"),
+      Game("a-g3", "a", "Ann", "", "imhotep", "1-0"),
+  };
+  int64_t versions[2] = {0, 0};
+  for (const ArchivedGame& g : games) {
+    int64_t& v = versions[g.session_id == "a" ? 0 : 1];
+    KHET_ASSERT_OK(store_->Update(Record(g.session_id, v + 1, "s"), v,
+                                  {Event(v + 1)}, &g));
+    ++v;
+  }
+  EXPECT_THAT(GameIds({}), ElementsAre("a-g3", "b-g2", "a-g2", "b-g1", "a-g1"));
+  EXPECT_THAT(GameIds(Query("a")), ElementsAre("a-g3", "a-g2", "a-g1"));
+  EXPECT_THAT(GameIds(Query("", "Ann")), ElementsAre("a-g3", "b-g1", "a-g1"));
+  EXPECT_THAT(GameIds(Query("b", "Ann")), ElementsAre("b-g1"));
+  EXPECT_THAT(GameIds(Query("", "", "classic-2")),
+              ElementsAre("b-g2", "a-g2", "a-g1"));
+  EXPECT_THAT(GameIds(Query("", "", "", "1-0")), ElementsAre("a-g3", "a-g1"));
+  EXPECT_THAT(GameIds(Query("", "Nobody")), IsEmpty());
+
+  // Pages of two, each after the last sequence of the one before.
+  std::vector<std::string> paged;
+  int64_t before = 0;
+  for (int page = 0; page < 4; ++page) {
+    absl::StatusOr<std::vector<ArchivedGame>> got =
+        store_->ListGames(Query("", "", "", "", before, 2));
+    KHET_ASSERT_OK(got);
+    ASSERT_LE(got->size(), 2u);
+    if (got->empty()) break;
+    for (const ArchivedGame& g : *got) paged.push_back(g.id);
+    before = got->back().sequence;
+  }
+  EXPECT_THAT(paged, ElementsAre("a-g3", "b-g2", "a-g2", "b-g1", "a-g1"));
+  EXPECT_THAT(GameIds(Query("", "", "", "", 0, 0)), IsEmpty());
+}
+
+TEST_P(SessionStoreTest, DeletingASessionDeletesItsGames) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s"), {}));
+  KHET_ASSERT_OK(store_->Create(Record("b", 0, "s"), {}));
+  const ArchivedGame a = Game("a-g1", "a", "Ann", "Bob", "classic-2", "1-0");
+  const ArchivedGame b = Game("b-g1", "b", "Ann", "Bob", "classic-2", "0-1");
+  KHET_ASSERT_OK(store_->Update(Record("a", 1, "s"), 0, {Event(1)}, &a));
+  KHET_ASSERT_OK(store_->Update(Record("b", 1, "s"), 0, {Event(1)}, &b));
+  KHET_ASSERT_OK(store_->Delete("a"));
+  EXPECT_THAT(store_->GetGame("a-g1"),
+              StatusIs(absl::StatusCode::kNotFound, "a-g1"));
+  EXPECT_THAT(GameIds({}), ElementsAre("b-g1"));
+}
+
+TEST_P(SessionStoreTest, ArchivedGamesOutliveTheStoreObject) {
+  if (GetParam().name == "Memory") GTEST_SKIP() << "keeps nothing";
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s"), {}));
+  const ArchivedGame a = Game("a-g1", "a", "Ann", "Bob", "classic-2", "1-0");
+  KHET_ASSERT_OK(store_->Update(Record("a", 1, "s"), 0, {Event(1)}, &a));
+  store_.reset();
+  absl::StatusOr<std::unique_ptr<SessionStore>> reopened =
+      GetParam().open(where_);
+  KHET_ASSERT_OK(reopened);
+  store_ = *std::move(reopened);
+  absl::StatusOr<ArchivedGame> got = store_->GetGame("a-g1");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->record, a.record);
+  // A game archived after the reopening lists as the newer one.
+  const ArchivedGame a2 = Game("a-g2", "a", "Ann", "Bob", "classic-2", "*");
+  KHET_ASSERT_OK(store_->Update(Record("a", 2, "s"), 1, {Event(2)}, &a2));
+  EXPECT_THAT(GameIds({}), ElementsAre("a-g2", "a-g1"));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllStores, SessionStoreTest,

@@ -33,6 +33,24 @@ CREATE TABLE events (
   PRIMARY KEY (session_id, version)
 );
 )sql",
+    // 1 -> 2: the archive of finished and abandoned games.
+    R"sql(
+CREATE TABLE games (
+  sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  session_id TEXT NOT NULL,
+  record TEXT NOT NULL,
+  silver TEXT NOT NULL,
+  red TEXT NOT NULL,
+  setup_id TEXT NOT NULL,
+  result TEXT NOT NULL,
+  ending TEXT NOT NULL,
+  started_unix_micros INTEGER NOT NULL,
+  ended_unix_micros INTEGER NOT NULL,
+  plies INTEGER NOT NULL
+);
+CREATE INDEX games_by_session ON games (session_id, sequence);
+)sql",
 };
 static_assert(std::size(kMigrations) == SqliteStore::kSchemaVersion);
 
@@ -278,18 +296,21 @@ struct SqliteStore::Write {
   enum class Kind { kCreate, kUpdate, kDelete };
   Write(Kind k, std::string_view session_id,
         const SessionRecord* session = nullptr, int64_t expected = 0,
-        absl::Span<const EventRecord> new_events = {})
+        absl::Span<const EventRecord> new_events = {},
+        const ArchivedGame* game = nullptr)
       : kind(k),
         id(session_id),
         record(session),
         expected_version(expected),
-        events(new_events) {}
+        events(new_events),
+        archive(game) {}
 
   const Kind kind;
   const std::string_view id;
   const SessionRecord* const record;           // Create and Update
   const int64_t expected_version;              // Update
   const absl::Span<const EventRecord> events;  // Create and Update
+  const ArchivedGame* const archive;           // Update; may be null
 
   // Set by the batch's leader, under queue_mu_.
   bool done = false;
@@ -305,9 +326,10 @@ absl::Status SqliteStore::Create(const SessionRecord& record,
 
 absl::Status SqliteStore::Update(const SessionRecord& record,
                                  int64_t expected_version,
-                                 absl::Span<const EventRecord> events) {
+                                 absl::Span<const EventRecord> events,
+                                 const ArchivedGame* archive) {
   Write write(Write::Kind::kUpdate, record.id, &record, expected_version,
-              events);
+              events, archive);
   return Submit(write);
 }
 
@@ -414,7 +436,8 @@ absl::Status SqliteStore::Apply(const Write& write) {
     case Write::Kind::kCreate:
       return CreateLocked(*write.record, write.events);
     case Write::Kind::kUpdate:
-      return UpdateLocked(*write.record, write.expected_version, write.events);
+      return UpdateLocked(*write.record, write.expected_version, write.events,
+                          write.archive);
     case Write::Kind::kDelete:
       return DeleteLocked(write.id);
   }
@@ -452,7 +475,8 @@ absl::Status SqliteStore::CreateLocked(const SessionRecord& record,
 
 absl::Status SqliteStore::UpdateLocked(const SessionRecord& record,
                                        int64_t expected_version,
-                                       absl::Span<const EventRecord> events) {
+                                       absl::Span<const EventRecord> events,
+                                       const ArchivedGame* archive) {
   absl::StatusOr<int64_t> stored = StoredVersion(record.id);
   if (!stored.ok()) return stored.status();
   if (*stored != expected_version) {
@@ -475,7 +499,33 @@ absl::Status SqliteStore::UpdateLocked(const SessionRecord& record,
                      Blob{record.state}, NowMicros());
   if (code == SQLITE_OK) code = sqlite3_step(*update);
   if (code != SQLITE_DONE) return Error(code, "update session");
+  if (archive != nullptr) {
+    if (absl::Status s = InsertGame(*archive); !s.ok()) return s;
+  }
   return InsertEvents(record.id, events);
+}
+
+absl::Status SqliteStore::InsertGame(const ArchivedGame& game) {
+  absl::StatusOr<sqlite3_stmt*> insert = Statement(
+      "INSERT INTO games (id, session_id, record, silver, red, setup_id, "
+      "result, ending, started_unix_micros, ended_unix_micros, plies) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
+  if (!insert.ok()) return insert.status();
+  StatementScope scope(*insert);
+  int code = BindAll(
+      *insert, std::string_view(game.id), std::string_view(game.session_id),
+      std::string_view(game.record), std::string_view(game.silver),
+      std::string_view(game.red), std::string_view(game.setup_id),
+      std::string_view(game.result), std::string_view(game.ending),
+      absl::ToUnixMicros(game.started_at), absl::ToUnixMicros(game.ended_at),
+      game.plies);
+  if (code == SQLITE_OK) code = sqlite3_step(*insert);
+  if (code != SQLITE_DONE) return Error(code, "archive game");
+  if (sqlite3_changes(db_) == 0) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("game \"", game.id, "\" is already archived"));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status SqliteStore::DeleteLocked(std::string_view id) {
@@ -488,6 +538,15 @@ absl::Status SqliteStore::DeleteLocked(std::string_view id) {
     if (code == SQLITE_OK) code = sqlite3_step(*remove);
     if (code != SQLITE_DONE) return Error(code, "delete session");
     if (sqlite3_changes(db_) == 0) return NotFound(id);
+  }
+  {
+    absl::StatusOr<sqlite3_stmt*> remove_games =
+        Statement("DELETE FROM games WHERE session_id = ?");
+    if (!remove_games.ok()) return remove_games.status();
+    StatementScope scope(*remove_games);
+    int code = BindAll(*remove_games, id);
+    if (code == SQLITE_OK) code = sqlite3_step(*remove_games);
+    if (code != SQLITE_DONE) return Error(code, "delete games");
   }
   absl::StatusOr<sqlite3_stmt*> remove_events =
       Statement("DELETE FROM events WHERE session_id = ?");
@@ -551,6 +610,76 @@ absl::StatusOr<SessionRecord> SqliteStore::Get(std::string_view id) {
   record.version = sqlite3_column_int64(*select, 0);
   record.state = ColumnBytes(*select, 1);
   return record;
+}
+
+namespace {
+
+constexpr char kGameColumns[] =
+    "sequence, id, session_id, record, silver, red, setup_id, result, "
+    "ending, started_unix_micros, ended_unix_micros, plies";
+
+ArchivedGame GameFromRow(sqlite3_stmt* row) {
+  ArchivedGame game;
+  game.sequence = sqlite3_column_int64(row, 0);
+  game.id = ColumnBytes(row, 1);
+  game.session_id = ColumnBytes(row, 2);
+  game.record = ColumnBytes(row, 3);
+  game.silver = ColumnBytes(row, 4);
+  game.red = ColumnBytes(row, 5);
+  game.setup_id = ColumnBytes(row, 6);
+  game.result = ColumnBytes(row, 7);
+  game.ending = ColumnBytes(row, 8);
+  game.started_at = absl::FromUnixMicros(sqlite3_column_int64(row, 9));
+  game.ended_at = absl::FromUnixMicros(sqlite3_column_int64(row, 10));
+  game.plies = sqlite3_column_int64(row, 11);
+  return game;
+}
+
+}  // namespace
+
+absl::StatusOr<ArchivedGame> SqliteStore::GetGame(std::string_view game_id) {
+  static const std::string sql =
+      absl::StrCat("SELECT ", kGameColumns, " FROM games WHERE id = ?");
+  MutexLock lock(&mu_);
+  absl::StatusOr<sqlite3_stmt*> select = Statement(sql.c_str());
+  if (!select.ok()) return select.status();
+  StatementScope scope(*select);
+  int code = BindAll(*select, game_id);
+  if (code == SQLITE_OK) code = sqlite3_step(*select);
+  if (code == SQLITE_DONE) {
+    return absl::NotFoundError(
+        absl::StrCat("no archived game \"", std::string(game_id), "\""));
+  }
+  if (code != SQLITE_ROW) return Error(code, "read game");
+  return GameFromRow(*select);
+}
+
+absl::StatusOr<std::vector<ArchivedGame>> SqliteStore::ListGames(
+    const GameQuery& query) {
+  static const std::string sql = absl::StrCat(
+      "SELECT ", kGameColumns,
+      " FROM games WHERE (?1 = '' OR session_id = ?1) AND "
+      "(?2 = '' OR silver = ?2 OR red = ?2) AND (?3 = '' OR setup_id = ?3) "
+      "AND (?4 = '' OR result = ?4) AND (?5 <= 0 OR sequence < ?5) "
+      "ORDER BY sequence DESC LIMIT ?6");
+  std::vector<ArchivedGame> games;
+  if (query.limit <= 0) return games;
+  MutexLock lock(&mu_);
+  absl::StatusOr<sqlite3_stmt*> select = Statement(sql.c_str());
+  if (!select.ok()) return select.status();
+  StatementScope scope(*select);
+  int code =
+      BindAll(*select, std::string_view(query.session_id),
+              std::string_view(query.player), std::string_view(query.setup_id),
+              std::string_view(query.result), query.before_sequence,
+              int64_t{query.limit});
+  while (code == SQLITE_OK || code == SQLITE_ROW) {
+    code = sqlite3_step(*select);
+    if (code != SQLITE_ROW) break;
+    games.push_back(GameFromRow(*select));
+  }
+  if (code != SQLITE_DONE) return Error(code, "list games");
+  return games;
 }
 
 absl::StatusOr<std::vector<SessionRecord>> SqliteStore::LoadAll() {

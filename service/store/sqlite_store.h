@@ -73,7 +73,7 @@ class SqliteStore final : public SessionStore {
  public:
   // The schema version this build writes (PRAGMA user_version). Older files
   // are migrated at Open; newer ones are refused.
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
 
   // Opens the store in the file at `path`, creating the file and its schema
   // if needed and migrating an older schema. REQUIRES: path names a file on
@@ -87,14 +87,19 @@ class SqliteStore final : public SessionStore {
 
   absl::Status Create(const SessionRecord& record,
                       absl::Span<const EventRecord> events) override;
+  using SessionStore::Update;
   absl::Status Update(const SessionRecord& record, int64_t expected_version,
-                      absl::Span<const EventRecord> events) override;
+                      absl::Span<const EventRecord> events,
+                      const ArchivedGame* archive) override;
   absl::Status Delete(std::string_view id) override;
   absl::StatusOr<SessionRecord> Get(std::string_view id) override;
   absl::StatusOr<std::vector<SessionRecord>> LoadAll() override;
   absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
                                                        int64_t after_version,
                                                        int limit) override;
+  absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override;
+  absl::StatusOr<std::vector<ArchivedGame>> ListGames(
+      const GameQuery& query) override;
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
                                 absl::Time now, absl::Duration ttl) override;
 
@@ -137,7 +142,8 @@ class SqliteStore final : public SessionStore {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status UpdateLocked(const SessionRecord& record,
                             int64_t expected_version,
-                            absl::Span<const EventRecord> events)
+                            absl::Span<const EventRecord> events,
+                            const ArchivedGame* archive)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status DeleteLocked(std::string_view id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -149,6 +155,8 @@ class SqliteStore final : public SessionStore {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status InsertEvents(std::string_view id,
                             absl::Span<const EventRecord> events)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status InsertGame(const ArchivedGame& game)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   int64_t NowMicros();
 

@@ -118,7 +118,39 @@ TEST(SqliteStoreTest, NewFileHasSchemaVersionAndWal) {
   EXPECT_EQ(raw.Text("PRAGMA journal_mode"), "wal");  // kept in the file
   EXPECT_EQ(raw.Text("SELECT group_concat(name, ',') FROM (SELECT name FROM "
                      "sqlite_schema WHERE type = 'table' ORDER BY name)"),
-            "events,sessions");
+            "events,games,sessions,sqlite_sequence");
+}
+
+TEST(SqliteStoreTest, MigratesAFileLeftAtSchemaOne) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  {
+    // What a build knowing only schema 1 left: its tables and a session.
+    RawDb raw(path);
+    raw.Exec(
+        "PRAGMA journal_mode=WAL;"
+        "CREATE TABLE sessions (id TEXT NOT NULL PRIMARY KEY, version INTEGER "
+        "NOT NULL, state BLOB NOT NULL, updated_unix_micros INTEGER NOT NULL);"
+        "CREATE TABLE events (session_id TEXT NOT NULL, version INTEGER NOT "
+        "NULL, event BLOB NOT NULL, PRIMARY KEY (session_id, version));"
+        "INSERT INTO sessions VALUES ('old', 1, 'one', 0);"
+        "INSERT INTO events VALUES ('old', 1, 'e1');"
+        "PRAGMA application_id = 1263027540; PRAGMA user_version = 1;");
+  }
+  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
+  KHET_ASSERT_OK(store);
+  ArchivedGame game;
+  game.id = "old-g1";
+  game.session_id = "old";
+  game.record = "[Setup \"classic-2\"]\n\n*\n";
+  game.result = "*";
+  KHET_ASSERT_OK((*store)->Update({"old", 2, "two"}, 1, {{2, "e2"}}, &game));
+  absl::StatusOr<ArchivedGame> got = (*store)->GetGame("old-g1");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->record, game.record);
+  RawDb raw(path);
+  EXPECT_EQ(raw.Text("PRAGMA user_version"),
+            absl::StrCat(SqliteStore::kSchemaVersion));
 }
 
 TEST(SqliteStoreTest, UpdatedTimeComesFromTheClock) {
@@ -148,7 +180,7 @@ TEST(SqliteStoreTest, RefusesANewerSchema) {
   }
   EXPECT_THAT(SqliteStore::Open(path),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "schema version 99, newer than this build's 1"));
+                       "schema version 99, newer than this build's 2"));
 }
 
 TEST(SqliteStoreTest, RefusesAnotherProgramsDatabase) {

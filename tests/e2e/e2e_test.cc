@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <random>
@@ -300,6 +301,123 @@ TEST_F(EndToEndTest, SurvivesSigkillAndRestart) {
   const auto finished = CtlJson<v1::Session>(*server_, {"get", board.id});
   EXPECT_EQ(finished.status(), v1::FINISHED);
   EXPECT_EQ(finished.moves_size(), board.game.ply());
+}
+
+// ---- The archive of games
+// ------------------------------------------------------
+
+TEST_F(EndToEndTest, ArchivedGamesSurviveSigkillAndReplayEveryPly) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  std::mt19937 rng(3);
+  Board finished = StartGame(*server_, "classic-2");
+  ASSERT_NO_FATAL_FAILURE(PlayToTheEnd(*server_, finished, rng));
+  Board abandoned = StartGame(*server_, "classic-2");
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_NO_FATAL_FAILURE(PlayOne(*server_, abandoned, rng));
+  }
+  ASSERT_FALSE(abandoned.game.over());
+  CtlJson<v1::Session>(*server_,
+                       {"reset", abandoned.id, "--token", abandoned.owner});
+  const std::string finished_game = finished.id + "-g1";
+  const std::string abandoned_game = abandoned.id + "-g1";
+  const CtlResult record_before =
+      Ctl(*server_, {"record", finished.id, "--game", finished_game});
+  ASSERT_EQ(record_before.exit_code, 0) << record_before.err;
+
+  server_->process().Signal(SIGKILL);
+  EXPECT_EQ(server_->process().Wait(absl::Seconds(30)), 128 + SIGKILL);
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+
+  // Both games are listed, newest first, and filter by result and player.
+  const auto all = CtlJson<v1::ListGamesResponse>(*server_, {"games"});
+  ASSERT_EQ(all.games_size(), 2);
+  EXPECT_EQ(all.games(0).id(), abandoned_game);
+  EXPECT_EQ(all.games(0).result(), "*");
+  EXPECT_EQ(all.games(0).plies(), 4);
+  EXPECT_EQ(all.games(1).id(), finished_game);
+  EXPECT_EQ(all.games(1).plies(), finished.game.ply());
+  EXPECT_EQ(all.games(1).silver_player(), "alice");
+  const auto unfinished = CtlJson<v1::ListGamesResponse>(
+      *server_, {"games", "--result", "*", "--player", "bob"});
+  ASSERT_EQ(unfinished.games_size(), 1);
+  EXPECT_EQ(unfinished.games(0).id(), abandoned_game);
+  const auto of_one =
+      CtlJson<v1::ListGamesResponse>(*server_, {"games", finished.id});
+  ASSERT_EQ(of_one.games_size(), 1);
+
+  // The record is served unchanged and replays to the game that was played.
+  const CtlResult record_after =
+      Ctl(*server_, {"record", finished.id, "--game", finished_game});
+  ASSERT_EQ(record_after.exit_code, 0) << record_after.err;
+  EXPECT_EQ(record_after.out, record_before.out);
+
+  // Every ply of the archived game is the position the live game had.
+  absl::StatusOr<Position> start = SetupPosition("classic-2");
+  ASSERT_TRUE(start.ok());
+  Game replay(*start);
+  for (int ply = 0; ply <= finished.game.ply(); ++ply) {
+    std::string move;
+    if (ply > 0) {
+      const Move played = finished.game.moves()[ply - 1];
+      move = FormatMove(replay.position(), played);
+      ASSERT_TRUE(replay.Play(played).ok());
+    }
+    const auto at = CtlJson<v1::GetPositionResponse>(
+        *server_, {"position", finished.id, "--game", finished_game, "--ply",
+                   absl::StrCat(ply)});
+    EXPECT_EQ(at.board().position(), FormatPosition(replay.position()))
+        << "ply " << ply;
+    EXPECT_EQ(at.move().notation(), move) << "ply " << ply;
+  }
+
+  // The abandoned game goes on in a new session from its second ply.
+  const std::string record_path = dir_ + "/abandoned.khet";
+  const CtlResult abandoned_record =
+      Ctl(*server_, {"record", abandoned.id, "--game", abandoned_game});
+  ASSERT_EQ(abandoned_record.exit_code, 0) << abandoned_record.err;
+  {
+    std::ofstream out(record_path);
+    out << abandoned_record.out;
+  }
+  const auto created = CtlJson<v1::CreateSessionResponse>(
+      *server_,
+      {"create", "--record", record_path, "--ply", "2", "--name", "goes on"});
+  ASSERT_EQ(created.session().moves_size(), 2);
+  EXPECT_EQ(created.session().status(), v1::IN_PROGRESS);
+  Board goes_on{created.session().id(), created.owner_token(), "", "",
+                Game(*start)};
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(goes_on.game.Play(abandoned.game.moves()[i]).ok());
+  }
+  goes_on.silver =
+      CtlJson<v1::JoinSeatResponse>(*server_, {"join", goes_on.id, "--name",
+                                               "carol", "--color", "silver"})
+          .player_token();
+  goes_on.red =
+      CtlJson<v1::JoinSeatResponse>(
+          *server_, {"join", goes_on.id, "--name", "dan", "--color", "red"})
+          .player_token();
+  for (int i = 0; i < 4 && !goes_on.game.over(); ++i) {
+    ASSERT_NO_FATAL_FAILURE(PlayOne(*server_, goes_on, rng));
+  }
+
+  // Errors name the problem.
+  const CtlResult beyond =
+      Ctl(*server_, {"position", finished.id, "--game", finished_game, "--ply",
+                     absl::StrCat(finished.game.ply() + 1)});
+  EXPECT_EQ(beyond.exit_code, 1);
+  EXPECT_THAT(beyond.err, HasSubstr("INVALID_ARGUMENT"));
+  const CtlResult unknown =
+      Ctl(*server_, {"record", finished.id, "--game", "nope-g1"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_THAT(unknown.err, HasSubstr("NOT_FOUND"));
+  {
+    std::ofstream out(record_path);
+    out << "[Setup \"classic-2\"]\n\n1. a1-a9 *\n";
+  }
+  const CtlResult bad = Ctl(*server_, {"create", "--record", record_path});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_THAT(bad.err, HasSubstr("line 3"));
 }
 
 // ---- Concurrent moves

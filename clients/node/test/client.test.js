@@ -169,3 +169,35 @@ test('over TLS with a CA file; plaintext is refused', async () => {
     fs.rmSync(dir, {recursive: true, force: true});
   }
 });
+
+test('archived games: listing, the record, a position and an import',
+     async () => {
+       const game = await newGame();
+       await client.call('MakeMove', {session_id: game.id,
+                                      move: {notation: PHARAOH_HIT_GAME[0]}},
+                         game.silver);
+       await client.call('ResetGame', {session_id: game.id}, game.owner);
+       const gameId = `${game.id}-g1`;
+       const listed = [];
+       for await (const g of client.games({session_id: game.id})) {
+         listed.push(g.id);
+       }
+       assert.deepEqual(listed, [gameId]);
+       const text = await client.record(game.id, gameId);
+       assert.match(text, /1\. j5-j6/);
+       const at = await client.call(
+           'GetPosition', {session_id: game.id, game_id: gameId, ply: 1});
+       assert.equal(at.move.notation, 'j5-j6');
+       await assert.rejects(
+           client.call('GetPosition',
+                       {session_id: game.id, game_id: gameId, ply: 2}),
+           (error) => error.code === 'INVALID_ARGUMENT');
+       const imported = await client.call(
+           'CreateSession', {name: 'imported', record: text});
+       assert.deepEqual(imported.session.moves, ['j5-j6']);
+       await assert.rejects(
+           client.call('CreateSession',
+                       {name: 'bad', record: '[Setup "classic-2"]\n\n1. a1-a9 *\n'}),
+           (error) => error.code === 'INVALID_ARGUMENT' &&
+               error.details.includes('line 3'));
+     });

@@ -92,6 +92,18 @@ class Client:
         return Owner(self, response.session.id, response.owner_token,
                      response.session)
 
+    def create_session_from_record(self, name, record, *, ply=0,
+                                   settings=None):
+        """A new board going on from a game record (text, as record() gives
+        it): replayed to its end, or to its first `ply` moves, with both
+        seats free. KhetError INVALID_ARGUMENT names the line and move of a
+        record that does not read. Returns an Owner."""
+        response = self._call("CreateSession", service.CreateSessionRequest(
+            name=name, record=record, ply=ply,
+            settings=_message(service.SettingsUpdate, settings)))
+        return Owner(self, response.session.id, response.owner_token,
+                     response.session)
+
     def session(self, session_id):
         """The session as it is now (khet.v1.Session)."""
         return self._call("GetSession",
@@ -218,6 +230,39 @@ class Client:
         laser path drawn unless laser=False."""
         return self._call("RenderBoard", service.RenderBoardRequest(
             session_id=session_id, without_laser=not laser)).text
+
+    # ---- Game records and the archive ------------------------------------
+
+    def game_record(self, session_id, game_id="current"):
+        """A game of the session, its current one by default
+        (khet.v1.GetGameRecordResponse: text, headers, moves, result)."""
+        return self._call("GetGameRecord", service.GetGameRecordRequest(
+            session_id=session_id, game_id=game_id))
+
+    def record(self, session_id, game_id="current"):
+        """A game's record as text, ready to save as a .khet file."""
+        return self.game_record(session_id, game_id).text
+
+    def games(self, session_id="", *, player="", setup_id="", result="",
+              page_size=100):
+        """Archived games (khet.v1.GameSummary), newest first, fetched a page
+        at a time: the session's, or with no session_id every session's.
+        `result` is "1-0", "0-1", "1/2-1/2" or "*"."""
+        request = service.ListGamesRequest(
+            session_id=session_id, player=player, setup_id=setup_id,
+            result=result, page_size=page_size)
+        while True:
+            page = self._call("ListGames", request)
+            yield from page.games
+            if not page.next_page_token:
+                return
+            request.page_token = page.next_page_token
+
+    def position(self, session_id, ply, game_id="current"):
+        """Ply `ply` of a game (khet.v1.GetPositionResponse: the board, the
+        legal moves, that ply's move and laser)."""
+        return self._call("GetPosition", service.GetPositionRequest(
+            session_id=session_id, game_id=game_id, ply=ply))
 
     def watch(self, session_id, after_version=0):
         """The session's events after `after_version` and then live ones, as

@@ -233,6 +233,34 @@ class ClientTest(unittest.TestCase):
             self.assert_khet_error(grpc.StatusCode.UNAVAILABLE, "",
                                    nowhere.setups)
 
+    def test_archived_game_record_positions_and_import(self):
+        owner, alice, bob = self.new_game()
+        alice.move(PHARAOH_HIT_GAME[0])
+        bob.move(PHARAOH_HIT_GAME[1])
+        owner.reset_game()
+        game_id = owner.session_id + "-g1"
+        listed = list(self.client.games(owner.session_id))
+        self.assertEqual([g.id for g in listed], [game_id])
+        self.assertEqual(listed[0].result, "*")
+        self.assertIn(game_id, [g.id for g in self.client.games(
+            player="alice", result="*")])
+        text = self.client.record(owner.session_id, game_id)
+        self.assertIn("1. j5-j6 h4-i3", text)
+        at = self.client.position(owner.session_id, 1, game_id)
+        self.assertEqual(at.move.notation, "j5-j6")
+        self.assertTrue(at.legal_moves)
+        self.assert_khet_error(grpc.StatusCode.INVALID_ARGUMENT, "ply 3",
+                               self.client.position, owner.session_id, 3,
+                               game_id)
+        self.assert_khet_error(grpc.StatusCode.NOT_FOUND, "nope",
+                               self.client.record, owner.session_id, "nope")
+        imported = self.client.create_session_from_record("again", text, ply=1)
+        self.assertEqual(list(imported.session.moves), ["j5-j6"])
+        self.assert_khet_error(
+            grpc.StatusCode.INVALID_ARGUMENT, "line 3",
+            self.client.create_session_from_record, "bad",
+            '[Setup "classic-2"]\n\n1. a1-a9 *\n')
+
 
 class TlsTest(unittest.TestCase):
     """khetd over TLS with a self-signed certificate for 127.0.0.1."""

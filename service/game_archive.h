@@ -1,0 +1,41 @@
+// The archive of games and game records: GetGameRecord, ListGames,
+// GetPosition, and CreateSession from a record. Games reach the archive
+// through SessionRegistry's writes (see Session::TakeAbandoned and
+// Session::NeedsArchiving); these handlers read it.
+#ifndef KHET_SERVICE_GAME_ARCHIVE_H_
+#define KHET_SERVICE_GAME_ARCHIVE_H_
+
+#include "absl/status/statusor.h"
+#include "khet/v1/khet_service.pb.h"
+#include "service/service_core.h"
+
+namespace khet {
+
+// The current game (game_id empty or "current", or the current game's id)
+// or an archived game of the session. NOT_FOUND for an unknown session or
+// a game the session does not have.
+absl::StatusOr<v1::GetGameRecordResponse> GetGameRecord(
+    const ServiceCore& core, const v1::GetGameRecordRequest& request);
+
+// Archived games, newest first. NOT_FOUND for an unknown session_id;
+// INVALID_ARGUMENT for a result other than the four tokens, a negative
+// page_size, a bad page_token or a player name that is too long.
+absl::StatusOr<v1::ListGamesResponse> ListGames(
+    const ServiceCore& core, const v1::ListGamesRequest& request);
+
+// A ply of a game, as GetGameRecord finds the game; INVALID_ARGUMENT for a
+// ply outside 0 to the game's plies.
+absl::StatusOr<v1::GetPositionResponse> GetPosition(
+    const ServiceCore& core, const v1::GetPositionRequest& request);
+
+// CreateSession with a record (or a ply): the record replayed, see
+// CreateSessionRequest.record. INVALID_ARGUMENT for a record beside
+// setup_id, position or rules, a ply without a record or below 0 or beyond
+// the record's moves, a record longer than max_record_length, or one that
+// does not parse (the parser's message: its line and move).
+absl::StatusOr<v1::CreateSessionResponse> CreateSessionFromRecord(
+    const ServiceCore& core, const v1::CreateSessionRequest& request);
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_GAME_ARCHIVE_H_

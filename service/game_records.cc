@@ -1,0 +1,56 @@
+#include "service/game_records.h"
+
+#include "absl/time/time.h"
+
+namespace khet {
+
+std::string_view ResultToken(const Game& game) {
+  switch (game.result().outcome) {
+    case Outcome::kSilverWins:
+      return "1-0";
+    case Outcome::kRedWins:
+      return "0-1";
+    case Outcome::kDraw:
+      return "1/2-1/2";
+    case Outcome::kOngoing:
+      break;
+  }
+  return "*";
+}
+
+GameHeaders RecordHeaders(const Session& s) {
+  GameHeaders headers;
+  headers.emplace_back("Event", s.state().name());
+  headers.emplace_back("Date", absl::FormatTime("%Y.%m.%d", s.game_started_at(),
+                                                absl::UTCTimeZone()));
+  for (Color c : {Color::kSilver, Color::kRed}) {
+    const store::StoredSeat& seat = s.seat(c);
+    if (seat.occupied()) {
+      headers.emplace_back(c == Color::kSilver ? "Silver" : "Red",
+                           seat.player_name());
+    }
+  }
+  headers.emplace_back("Session", s.id());
+  headers.emplace_back("Game", s.GameId());
+  return headers;
+}
+
+ArchivedGame ArchiveOf(const Session& s, absl::Time ended_at) {
+  const Game& game = s.game();
+  ArchivedGame out;
+  out.id = s.GameId();
+  out.session_id = s.id();
+  out.record = FormatGameRecord(game, RecordHeaders(s));
+  out.silver = s.seat(Color::kSilver).player_name();
+  out.red = s.seat(Color::kRed).player_name();
+  out.setup_id = s.state().setup_id();
+  out.result = std::string(ResultToken(game));
+  out.ending = game.over() ? std::string(ResultReasonName(game.result().reason))
+                           : "abandoned";
+  out.started_at = s.game_started_at();
+  out.ended_at = ended_at;
+  out.plies = game.ply();
+  return out;
+}
+
+}  // namespace khet
