@@ -95,20 +95,6 @@ std::string_view EditionName(Edition e) {
   return e == Edition::kKhet1 ? "Khet 1.0" : "Khet 2.0";
 }
 
-std::string_view ResultToken(Outcome o) {
-  switch (o) {
-    case Outcome::kSilverWins:
-      return "1-0";
-    case Outcome::kRedWins:
-      return "0-1";
-    case Outcome::kDraw:
-      return "1/2-1/2";
-    case Outcome::kOngoing:
-      break;
-  }
-  return "*";
-}
-
 std::optional<Outcome> OutcomeFromToken(std::string_view token) {
   for (Outcome o : {Outcome::kOngoing, Outcome::kSilverWins, Outcome::kRedWins,
                     Outcome::kDraw}) {
@@ -701,6 +687,20 @@ absl::StatusOr<std::vector<GameRecord>> ReadRecords(std::string_view text,
 }
 
 }  // namespace
+
+std::string_view ResultToken(Outcome o) {
+  switch (o) {
+    case Outcome::kSilverWins:
+      return "1-0";
+    case Outcome::kRedWins:
+      return "0-1";
+    case Outcome::kDraw:
+      return "1/2-1/2";
+    case Outcome::kOngoing:
+      break;
+  }
+  return "*";
+}
 
 std::string HitComment(const Position& before, Move move) {
   Position after = before;

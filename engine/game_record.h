@@ -68,6 +68,10 @@ std::string HitComment(const Position& before, Move move);
 // move its hit comment, if it hit something, then comments[n]; the result
 // token last. Lines wrap at 80 columns between tokens; a comment is never
 // broken. Entries of `comments` past the last move are ignored.
+// The result as a record writes it: "1-0" (Silver won), "0-1" (Red won),
+// "1/2-1/2" (drawn) or "*" (still going).
+std::string_view ResultToken(Outcome outcome);
+
 std::string FormatGameRecord(const Game& game, const GameHeaders& headers,
                              const GameComments& comments = {});
 std::string FormatGameRecord(const GameRecord& record);

@@ -4,20 +4,6 @@
 
 namespace khet {
 
-std::string_view ResultToken(const Game& game) {
-  switch (game.result().outcome) {
-    case Outcome::kSilverWins:
-      return "1-0";
-    case Outcome::kRedWins:
-      return "0-1";
-    case Outcome::kDraw:
-      return "1/2-1/2";
-    case Outcome::kOngoing:
-      break;
-  }
-  return "*";
-}
-
 GameHeaders RecordHeaders(const Session& s) {
   GameHeaders headers;
   headers.emplace_back("Event", s.state().name());
@@ -44,7 +30,7 @@ ArchivedGame ArchiveOf(const Session& s, absl::Time ended_at) {
   out.silver = s.seat(Color::kSilver).player_name();
   out.red = s.seat(Color::kRed).player_name();
   out.setup_id = s.state().setup_id();
-  out.result = std::string(ResultToken(game));
+  out.result = std::string(ResultToken(game.result().outcome));
   out.ending = game.over() ? std::string(ResultReasonName(game.result().reason))
                            : "abandoned";
   out.started_at = s.game_started_at();

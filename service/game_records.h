@@ -13,9 +13,6 @@
 
 namespace khet {
 
-// "1-0", "0-1", "1/2-1/2", or "*" while the game goes on.
-std::string_view ResultToken(const Game& game);
-
 // The record's headers for the current game: Event (the session's name),
 // Date (the game's start, "YYYY.MM.DD" in UTC), Silver and Red (the
 // players now seated, when seated), then Session and Game (the ids).
