@@ -37,6 +37,10 @@ bool Supported(const Descriptor* type,
                absl::flat_hash_map<const Descriptor*, bool>& seen) {
   if (type->full_name() == kTimestamp) return true;
   if (type->file()->package() == "google.protobuf") return false;
+  if (type->file()->syntax() !=
+      google::protobuf::FileDescriptor::SYNTAX_PROTO3) {
+    return false;
+  }
   if (auto it = seen.find(type); it != seen.end()) return it->second;
   seen[type] = true;  // A message that holds itself is decided below.
   bool supported = true;

@@ -1,4 +1,4 @@
-// Protobuf messages printed as JSON straight from the message (reflection,
+// Proto3 messages printed as JSON straight from the message (reflection,
 // one pass, no binary round trip and no intermediate tree): byte for byte
 // what google::protobuf::util::MessageToJsonString prints with
 // always_print_primitive_fields (lowerCamelCase names, every singular
@@ -7,7 +7,8 @@
 // two against each other over random messages of every type.
 //
 // A message type with a map or a well-known type other than Timestamp, or a
-// Timestamp out of its range, is handed to protobuf's printer whole.
+// Timestamp out of its range, is handed to protobuf's printer whole, and so
+// is a proto2 message (its defaults and presence are protobuf's own).
 #ifndef KHET_SERVICE_HTTP_JSON_PRINTER_H_
 #define KHET_SERVICE_HTTP_JSON_PRINTER_H_
 

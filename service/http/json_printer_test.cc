@@ -18,6 +18,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "khet/v1/khet_service.pb.h"
+#include "testdata/json_printer_proto2_test.pb.h"
 #include "testdata/json_printer_test.pb.h"
 
 namespace khet {
@@ -374,6 +375,14 @@ TEST(JsonPrinterTest, HandsMapsAndOtherWellKnownTypesToProtobuf) {
   with_duration.mutable_wait()->set_seconds(90);
   EXPECT_EQ(Ours(with_duration), Protobufs(with_duration));
   EXPECT_EQ(Ours(with_duration), "{\"wait\":\"90s\"}");
+}
+
+TEST(JsonPrinterTest, HandsProto2MessagesToProtobuf) {
+  testing::Legacy legacy;
+  EXPECT_EQ(Ours(legacy), Protobufs(legacy));
+  legacy.set_flag(true);
+  legacy.set_label("<set>");
+  EXPECT_EQ(Ours(legacy), Protobufs(legacy));
 }
 
 TEST(JsonPrinterTest, AppendsToWhatIsThere) {
