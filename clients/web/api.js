@@ -49,6 +49,7 @@ async function call(method, path, { body, token, query, signal } = {}) {
 }
 
 const session = (id) => `/v1/sessions/${encodeURIComponent(id)}`;
+const gamePath = (id, game) => `${session(id)}/games/${encodeURIComponent(game)}`;
 
 export const api = {
   setups: () => call('GET', '/v1/setups'),
@@ -78,4 +79,12 @@ export const api = {
     call('GET', `${session(id)}/events`, { query: { afterVersion, waitSeconds }, signal }),
   streamUrl: (id, afterVersion) =>
     `${session(id)}/events:stream?afterVersion=${encodeURIComponent(afterVersion)}`,
+  // Games: `game` is a game id or "current" (the session's current game).
+  listGames: (query) => call('GET', '/v1/games', { query }),
+  gameRecord: (id, game) => call('GET', gamePath(id, game)),
+  position: (id, game, ply) => call('GET', `${gamePath(id, game)}/positions/${ply}`),
+  // Starts the computer's analysis or reports its progress (GameAnalysis).
+  analyzeGame: (id, game, msPerPly) =>
+    call('POST', `${gamePath(id, game)}:analyze`, { body: msPerPly ? { msPerPly } : {} }),
+  recordUrl: (id, game) => `${gamePath(id, game)}/record`,
 };

@@ -1,7 +1,8 @@
 // One board's page: the game drawn and played, the seats, the player's and
-// the owner's controls, and the event log. The session is re-read after
-// every change; moves are shown (and their laser animated) as soon as the
-// move's reply or event arrives.
+// the owner's controls, the moves (with their replay, game_record.js) and
+// the event log. The session is re-read after every change; moves are shown
+// (and their laser animated) as soon as the move's reply or event arrives,
+// unless an earlier move is being replayed.
 
 import { api } from './api.js';
 import { BoardView } from './board.js';
@@ -9,6 +10,7 @@ import { catalog, editionName, schemeOptions, setupName, setupOptions, statusTex
   from './catalog.js';
 import { $, errorText, fillSelect, h, pageError, show } from './dom.js';
 import { EventFeed } from './events.js';
+import { GameRecordPanel } from './game_record.js';
 import { tokens } from './tokens.js';
 
 const SIDE = { SILVER: 'Silver', RED: 'Red' };
@@ -22,6 +24,11 @@ const shotKey = (board, shot) => `${board?.position}|${shot?.text}`;
 export class GamePage {
   constructor() {
     this.board = new BoardView($('board'), { onSquare: (name) => this.onSquare(name) });
+    this.record = new GameRecordPanel($('moves-panel'), {
+      board: this.board, bar: $('replay-bar'), page: $('game'), live: true,
+      onReplay: (ply) => this.onReplay(ply),
+    });
+    this.recordKey = null;   // the game, its length and status the moves were read for
     this.id = null;
     this.session = null;
     this.feed = null;
@@ -92,6 +99,7 @@ export class GamePage {
     this.board.clearShot();
     this.board.setSelection(null);
     this.board.setBoard(null);
+    this.recordKey = null;
     $('log').replaceChildren();
     $('game-title').textContent = 'Loading…';
     $('game-meta').textContent = '';
@@ -125,6 +133,7 @@ export class GamePage {
     this.feed?.close();
     this.feed = null;
     this.id = null;
+    this.record.close();
     show($('game'), false);
   }
 
@@ -156,6 +165,13 @@ export class GamePage {
     this.session = session;
     if (moved) this.deselect();
     this.render();
+    // The moves are read again when the game, its length or its status changed.
+    const key = `${session.gameId}|${(session.moves ?? []).length}|${session.status}`;
+    if (key !== this.recordKey) {
+      if (this.recordKey === null) this.record.open(this.id, 'current');
+      else this.record.refresh();
+      this.recordKey = key;
+    }
   }
 
   // Re-reads the session; calls made while one is in flight are coalesced.
@@ -212,8 +228,18 @@ export class GamePage {
     if (!board) return;
     this.newestVersion = Math.max(this.newestVersion, Number(version ?? 0));
     this.deselect();
+    if (this.record.replaying) return;
     this.board.setBoard(board, notation);
     if (shot?.segments?.length) this.board.showShot(shot, shotKey(board, shot), { animate: true });
+  }
+
+  // An earlier ply is shown (its number) or the live game again (null).
+  onReplay(ply) {
+    if (ply !== null) {
+      this.deselect();
+      this.say(null);
+    }
+    this.render();
   }
 
   // ---- Drawing ----------------------------------------------------------
@@ -231,7 +257,7 @@ export class GamePage {
     $('game-title').textContent = s.name || 'Untitled board';
     $('game-meta').textContent = [
       setupName(this.setups, s.setupId), editionName(s.board?.edition), statusText(s.status),
-      `${moves.length} move${moves.length === 1 ? '' : 's'}`, `version ${s.version}`,
+      `${moves.length} move${moves.length === 1 ? '' : 's'}`,
     ].join(' · ');
 
     this.board.setScheme(s.colorScheme);
@@ -240,13 +266,17 @@ export class GamePage {
       if (hex) $('game').style.setProperty(`--${side}`, hex);
     }
     this.board.setFlipped(this.flipChoice ?? me?.color === 'RED');
-    this.board.setBoard(s.board, moves[moves.length - 1]);
-    if (s.lastShot?.segments?.length) {
-      this.board.showShot(s.lastShot, shotKey(s.board, s.lastShot), { animate: false });
-    } else {
-      this.board.clearShot();
+    const replaying = this.record.replaying;
+    if (!replaying) {
+      this.board.setBoard(s.board, moves[moves.length - 1]);
+      if (s.lastShot?.segments?.length) {
+        this.board.showShot(s.lastShot, shotKey(s.board, s.lastShot), { animate: false });
+      } else {
+        this.board.clearShot();
+      }
     }
-    $('board').classList.toggle('my-turn', Boolean(myTurn));
+    $('board').classList.toggle('my-turn', Boolean(myTurn) && !replaying);
+    $('board').classList.toggle('replaying', replaying);
 
     $('turn').textContent = this.turnText(s, me);
     const outcome = s.result?.outcome;
@@ -468,6 +498,10 @@ export class GamePage {
     }
     if (s.status !== 'IN_PROGRESS') {
       this.say(s.status === 'FINISHED' ? 'The game is over.' : 'The game has not started yet.');
+      return;
+    }
+    if (this.record.replaying) {
+      this.say('You are looking at an earlier move: go back to the live game to play.');
       return;
     }
     if (s.board.sideToMove !== me.color) {

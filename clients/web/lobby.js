@@ -1,9 +1,11 @@
-// The lobby: the boards on the server with their status and players,
-// refreshed every few seconds, and the form that creates a board.
+// The lobby: the boards on the server with their status and players and
+// the past games (past_games.js), refreshed every few seconds, and the form
+// that creates a board.
 
 import { api } from './api.js';
 import { catalog, schemeOptions, setupName, setupOptions, statusText } from './catalog.js';
 import { $, errorText, fillSelect, h, pageError, show } from './dom.js';
+import { PastGames } from './past_games.js';
 import { tokens } from './tokens.js';
 
 const REFRESH_MS = 4000;
@@ -14,6 +16,7 @@ export class LobbyPage {
     this.timer = null;
     this.setups = [];
     this.shown = null;  // the sessions listed, as JSON
+    this.games = new PastGames();
     $('status-filter').addEventListener('change', () => this.refresh());
     $('create-form').addEventListener('submit', (event) => {
       event.preventDefault();
@@ -56,8 +59,9 @@ export class LobbyPage {
     try {
       const status = $('status-filter').value;
       const reply = await api.listSessions({ pageSize: PAGE_SIZE, status });
-      pageError(null);
       this.renderList(reply.sessions ?? [], Boolean(reply.nextPageToken));
+      await this.games.refresh(this.setups);
+      pageError(null);
     } catch (error) {
       pageError(error);
     }

@@ -4,7 +4,13 @@
 // lacks EventSource (so its page long-polls), and plays a short game to a
 // Pharaoh hit by clicking squares. After each move every other page must
 // have updated live and drawn the mover's laser with its hits; at the end
-// all show the result. Screenshots of the pages go to --screenshots.
+// all show the result. Then the finished game's moves are listed on every
+// page and replayed ply by ply (clicks and keys, each ply's board checked
+// against the positions route), its record downloaded, the computer's
+// analysis run and its marks shown, and the game reviewed from the lobby's
+// past games. In a second game, replaying pages refuse moves and stay on
+// their ply while a live move arrives. Screenshots of the pages go to
+// --screenshots.
 //
 // usage: node web_board_test.mjs --khetd PATH --screenshots DIR [--chromium PATH]
 
@@ -122,18 +128,97 @@ function check(condition, text) {
   if (!condition) throw new Error(`check failed: ${text}`);
 }
 
-const square = (page, name) => page.locator(`svg.board [aria-label="${name}"]`);
+const square = (page, name) =>
+  page.locator(`.page:not([hidden]) svg.board [aria-label="${name}"]`);
 
-// The board's state as the page shows it.
+let base = null;  // khetd's HTTP base URL
+
+// A JSON answer of khetd's HTTP gateway.
+async function getJson(route) {
+  const response = await fetch(`${base}${route}`);
+  const body = await response.json();
+  if (!response.ok) throw new Error(`GET ${route}: HTTP ${response.status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+// The pieces of a Board (JSON) by square, as the page marks them.
+const piecesOf = (board) => Object.fromEntries((board.pieces ?? []).map((p) => [p.square,
+                                                                              p.token ?? p.type]));
+
+// The record's label of a move: "1. j5L", "1... e5-f6" (Silver moves first).
+const moveLabel = (move) => `${Math.ceil(move.ply / 2)}${move.ply % 2 ? '.' : '...'} ` +
+  move.notation;
+
+// The board's state as the page shows it (the board of the page shown).
 function boardState(page) {
-  return page.evaluate(() => ({
-    moves: document.querySelector('#game-meta')?.textContent ?? '',
-    pieces: Object.fromEntries([...document.querySelectorAll('svg.board .square')]
-      .map((s) => [s.dataset.square, s.dataset.piece ?? null])),
-    laserLines: document.querySelectorAll('svg.board .laser-beam').length,
-    shooter: document.querySelector('svg.board .laser')?.dataset.shooter ?? null,
-    hits: [...document.querySelectorAll('svg.board .hit-mark')].map((h) => h.dataset.square),
-  }));
+  return page.evaluate(() => {
+    const board = document.querySelector('.page:not([hidden]) svg.board');
+    return {
+      moves: document.querySelector('#game-meta')?.textContent ?? '',
+      pieces: Object.fromEntries([...board.querySelectorAll('.square')]
+        .map((s) => [s.dataset.square, s.dataset.piece ?? null])),
+      laserLines: board.querySelectorAll('.laser-beam').length,
+      shooter: board.querySelector('.laser')?.dataset.shooter ?? null,
+      hits: [...board.querySelectorAll('.hit-mark')].map((h) => h.dataset.square),
+      ply: board.dataset.ply ?? null,  // the ply replayed; null: the live game
+    };
+  });
+}
+
+const enc = encodeURIComponent;
+const sortedJson = (object) => JSON.stringify(Object.entries(object).sort());
+
+// Waits for `page` to replay ply `ply` of a game and checks its board, laser
+// and hits against the positions route.
+async function checkReplayed(page, sessionId, gameId, ply) {
+  await until(page, `ply ${ply} replayed`, (n) => document
+    .querySelector('.page:not([hidden]) svg.board')?.dataset.ply === String(n), ply);
+  const position = await getJson(`/v1/sessions/${enc(sessionId)}/games/${enc(gameId)}` +
+                                 `/positions/${ply}`);
+  const state = await boardState(page);
+  const shown = Object.fromEntries(Object.entries(state.pieces).filter(([, p]) => p !== null));
+  check(sortedJson(shown) === sortedJson(piecesOf(position.board)),
+        `${page.label}: ply ${ply}'s pieces as the positions route has them`);
+  const shot = position.shot?.segments?.length ? position.shot : null;
+  check(state.shooter === (shot?.shooter ?? null),
+        `${page.label}: ply ${ply}'s laser fired by ${shot?.shooter ?? 'nobody'}`);
+  check(JSON.stringify(state.hits) === JSON.stringify(shot?.hitSquares ?? []),
+        `${page.label}: ply ${ply}'s hits [${state.hits}]`);
+  const status = await page.locator('.page:not([hidden]) .replay-status').textContent();
+  const says = ply === 0 ? /start position/i : new RegExp(`move ${ply} of ${position.plies}`, 'i');
+  check(says.test(status), `${page.label}: the replay says which ply it shows ("${status}")`);
+}
+
+// Checks the move list in `panel` shows every move of `record` (the
+// GetGameRecordResponse), numbered, with what its laser hit.
+async function checkMoveList(page, panel, record) {
+  const plies = record.moves.length;
+  await until(page, `${plies} moves listed`, ([selector, n]) =>
+    document.querySelectorAll(`${selector} button.move`).length === n + 1, [panel, plies]);
+  const entries = await page.evaluate((selector) => [
+    ...document.querySelectorAll(`${selector} button.move`)].map((b) => ({
+    ply: Number(b.dataset.ply),
+    label: b.querySelector('.move-label').textContent,
+    hit: b.querySelector('.move-hit')?.textContent ?? '',
+  })), panel);
+  check(entries[0].ply === 0 && /start position/i.test(entries[0].label),
+        `${page.label}: the list starts with the start position`);
+  for (const move of record.moves) {
+    const entry = entries[move.ply];
+    check(entry.ply === move.ply && entry.label.includes(moveLabel(move)),
+          `${page.label}: entry ${move.ply} reads "${entry.label}", expected "${moveLabel(move)}"`);
+    check(entry.hit.includes(move.hit ?? '') && Boolean(entry.hit) === Boolean(move.hit),
+          `${page.label}: entry ${move.ply} shows the hit "${move.hit ?? ''}" ("${entry.hit}")`);
+  }
+}
+
+// The judgement marked on each ply of the list in `panel` (GOOD: none).
+function marksShown(page, panel) {
+  return page.evaluate((selector) => Object.fromEntries([
+    ...document.querySelectorAll(`${selector} button.move`)].map((b) => [b.dataset.ply, {
+    judgement: b.querySelector('.move-judgement')?.dataset.judgement ?? 'GOOD',
+    better: b.querySelector('.move-better')?.textContent ?? '',
+  }])), panel);
 }
 
 // Plays `move` on the mover's page and checks every page shows it.
@@ -182,7 +267,7 @@ async function play(pages, move, index) {
 }
 
 async function main() {
-  const base = await startKhetd();
+  base = await startKhetd();
   step(`khetd serves ${base}`);
 
   profiles = fs.mkdtempSync(path.join(os.tmpdir(), 'khet-browser-'));
@@ -212,7 +297,7 @@ async function main() {
   const pages = { silver, red, watcher };
   openPages.push(silver, red, watcher);
   const errors = [];
-  for (const page of openPages) {
+  const listen = (page) => {
     page.on('pageerror', (error) => errors.push(`${page.label}: ${error.message}`));
     // Answers with an error status are logged by the browser too; the page
     // shows those itself, so only script errors count.
@@ -221,7 +306,8 @@ async function main() {
         errors.push(`${page.label}: ${m.text()}`);
       }
     });
-  }
+  };
+  openPages.forEach(listen);
 
   // The watcher's lobby is open before the board exists.
   await watcher.goto(`${base}/`);
@@ -321,6 +407,133 @@ async function main() {
     console.log(`screenshot: ${file}`);
   }
 
+  // Every page lists the finished game's moves; on the phone the list sits
+  // below the board.
+  const sessionRoute = `/v1/sessions/${enc(sessionId)}`;
+  const gameId = (await getJson(sessionRoute)).gameId;
+  const record = await getJson(`${sessionRoute}/games/current`);
+  check(record.game?.id === gameId && record.moves?.length === GAME.length,
+        `the record of ${gameId} has ${GAME.length} moves`);
+  for (const move of record.moves) {
+    for (const hit of GAME[move.ply - 1].hits) {
+      check(move.hit?.includes(hit), `the record says ply ${move.ply} hit ${hit}: "${move.hit}"`);
+    }
+  }
+  for (const page of openPages) await checkMoveList(page, '#moves-panel', record);
+  const phoneList = await red.evaluate(() => ({
+    board: document.querySelector('#board').getBoundingClientRect().bottom,
+    list: document.querySelector('#moves-panel').getBoundingClientRect(),
+    page: document.documentElement.scrollWidth,
+    screen: window.innerWidth,
+  }));
+  check(phoneList.list.top >= phoneList.board && phoneList.list.right <= phoneList.screen
+        && phoneList.page <= phoneList.screen, 'the phone shows the moves below the board');
+  step(`every page lists the ${GAME.length} moves with their hits`);
+
+  // The record downloads from the link beside the moves.
+  const href = await silver.locator('#moves-panel .record-link').getAttribute('href');
+  check(href === `${sessionRoute}/games/${enc(gameId)}/record`, `download link ${href}`);
+  const download = await silver.evaluate(async (url) => {
+    const response = await fetch(url);
+    return { status: response.status, text: await response.text(),
+             disposition: response.headers.get('Content-Disposition') ?? '' };
+  }, href);
+  check(download.status === 200 && /^attachment/.test(download.disposition)
+        && download.text === record.text && /\b1\. j5L\b/.test(download.text)
+        && /1-0\s*$/.test(download.text), `the download is the record:\n${download.text}`);
+  step(`the record downloads (${download.disposition})`);
+
+  // Silver has the computer analyse the game; its judgements are marked.
+  await silver.locator('#moves-panel select[aria-label="Thinking time per move"]')
+    .selectOption('100');
+  await silver.locator('#moves-panel').getByRole('button', { name: 'Analyse' }).click();
+  await until(silver, 'the analysis', () => /Computer analysis/.test(
+    document.querySelector('#moves-panel .analysis-status')?.textContent ?? ''));
+  const analysis = (await getJson(`${sessionRoute}/games/${enc(gameId)}`)).analysis;
+  check(analysis?.state === 'DONE' && analysis.moves?.length === GAME.length,
+        `the record holds the done analysis: ${JSON.stringify(analysis)}`);
+  const checkMarks = async (page, panel) => {
+    const marks = await marksShown(page, panel);
+    for (const ply of analysis.moves) {
+      const marked = ['INACCURACY', 'MISTAKE', 'BLUNDER'].includes(ply.judgement);
+      const shown = marks[ply.ply];
+      check(shown.judgement === (marked ? ply.judgement : 'GOOD'),
+            `${page.label}: ply ${ply.ply} marked ${shown.judgement}, judged ${ply.judgement}`);
+      check(!marked || !ply.bestMove || shown.better.includes(ply.bestMove),
+            `${page.label}: ply ${ply.ply} names ${ply.bestMove} ("${shown.better}")`);
+    }
+    // Red's e5-f6 let Silver hit its Pharaoh next move.
+    check(marks[2].judgement === 'BLUNDER', `${page.label}: e5-f6 marked as a blunder`);
+    return Object.values(marks).map((m) => m.judgement).join(' ');
+  };
+  step(`analysis done and marked: ${await checkMarks(silver, '#moves-panel')}`);
+
+  // Silver replays the game by clicks and keys; the board refuses nothing
+  // here (the game is over) but shows each ply as the positions route has it.
+  await silver.locator('#moves-panel button.move[data-ply="1"]').click();
+  await checkReplayed(silver, sessionId, gameId, 1);
+  check(await silver.locator('#board.replaying').count() === 1, 'the board is marked as a replay');
+  await silver.keyboard.press('ArrowRight');
+  await checkReplayed(silver, sessionId, gameId, 2);
+  await silver.keyboard.press('ArrowLeft');
+  await checkReplayed(silver, sessionId, gameId, 1);
+  await silver.waitForTimeout(400);  // the laser drawn in full
+  const replayShot = path.resolve(flags.screenshots, 'desktop-replay.png');
+  await silver.screenshot({ path: replayShot, fullPage: true });
+  console.log(`screenshot: ${replayShot}`);
+  await silver.keyboard.press('Home');
+  await checkReplayed(silver, sessionId, gameId, 0);
+  await silver.keyboard.press('End');
+  await until(silver, 'the live game after End', () => !document.querySelector('#board svg')
+    .dataset.ply && document.querySelector('#replay-bar').hidden);
+  const live = await boardState(silver);
+  check(live.pieces.f8 === null && JSON.stringify(live.hits) === '["f8"]',
+        'End shows the live game again');
+  step('Silver replayed plies 1, 2, 1, 0 by clicks and keys, then went back to the live game');
+
+  // Red replays on the phone by tapping a move.
+  await red.locator('#moves-panel button.move[data-ply="2"]').tap();
+  await checkReplayed(red, sessionId, gameId, 2);
+  const phoneReplay = path.resolve(flags.screenshots, 'phone-replay.png');
+  await red.screenshot({ path: phoneReplay, fullPage: true });
+  console.log(`screenshot: ${phoneReplay}`);
+  await red.getByRole('button', { name: 'Back to the live game' }).tap();
+  await until(red, 'the live game again', () => !document.querySelector('#board svg').dataset.ply);
+
+  // Someone else finds the game among the lobby's past games and reviews it:
+  // its moves, its analysis (shown without asking) and its record.
+  const reviewer = await desktop.newPage();
+  reviewer.label = 'reviewer (desktop)';
+  listen(reviewer);
+  await reviewer.goto(`${base}/`);
+  const pastGame = reviewer.locator(`#game-list .game-entry[data-game="${gameId}"]`);
+  await pastGame.waitFor({ timeout: WAIT_MS });
+  const pastText = await pastGame.textContent();
+  for (const part of ['Ada (Silver)', 'Bo (Red)', 'Silver won', 'pharaoh hit', '3 moves']) {
+    check(pastText.includes(part), `the past game's entry says "${part}": ${pastText}`);
+  }
+  const gamesShot = path.resolve(flags.screenshots, 'desktop-lobby-games.png');
+  await reviewer.screenshot({ path: gamesShot, fullPage: true });
+  console.log(`screenshot: ${gamesShot}`);
+  await pastGame.getByRole('link').click();
+  await checkMoveList(reviewer, '#review-moves', record);
+  await checkReplayed(reviewer, sessionId, gameId, GAME.length);
+  await until(reviewer, 'the analysis shown', () => document.querySelector('#review-moves .move-judgement'));
+  await checkMarks(reviewer, '#review-moves');
+  check(await reviewer.getByRole('button', { name: 'Analyse' }).count() === 0,
+        'a done analysis is not asked for again');
+  check(await reviewer.locator('.page:not([hidden]) .seat').count() === 0
+        && await reviewer.getByRole('button', { name: /^Join/ }).count() === 0,
+        'no seats in a review');
+  check(await reviewer.locator('#review-moves .record-link').getAttribute('href') === href,
+        'the review offers the record');
+  await reviewer.keyboard.press('Home');
+  await checkReplayed(reviewer, sessionId, gameId, 0);
+  await reviewer.keyboard.press('ArrowRight');
+  await checkReplayed(reviewer, sessionId, gameId, 1);
+  await reviewer.close();
+  step('the lobby lists the game; its review shows the moves, marks and record');
+
   // The owner resets the board; both take their seats again (the old
   // tokens are gone with the game) and agree a draw.
   await silver.getByRole('button', { name: 'Reset game' }).click();
@@ -333,6 +546,36 @@ async function main() {
   await red.getByRole('button', { name: 'Join as Red' }).click();
   await until(silver, 'the second game', () => document.querySelector('#turn').textContent
     .startsWith('Your move'));
+
+  // In the second game, a page replaying refuses moves, and a page replaying
+  // stays on its ply while a move arrives, its list growing.
+  const secondId = (await getJson(sessionRoute)).gameId;
+  check(secondId !== gameId, `a new game after the reset (${secondId})`);
+  await play(pages, GAME[0], 0);
+  await red.locator('#moves-panel button.move[data-ply="0"]').tap();
+  await checkReplayed(red, sessionId, secondId, 0);
+  await square(red, 'e5').tap();
+  await until(red, 'the move refused while replaying', () => /live game to play/.test(
+    document.querySelector('#message').textContent));
+  check(await red.locator('#board .target').count() === 0, 'no targets offered in a replay');
+  // (The last move is the live game: the watcher replays the start.)
+  await watcher.locator('#moves-panel button.move[data-ply="0"]').click();
+  await checkReplayed(watcher, sessionId, secondId, 0);
+  await red.getByRole('button', { name: 'Back to the live game' }).tap();
+  await until(red, 'the live game again', () => !document.querySelector('#board svg').dataset.ply);
+  await square(red, 'e5').tap();
+  await until(red, 'f6 marked as a target', () => document.querySelector('#board [data-square="f6"].target'));
+  await square(red, 'f6').tap();
+  await until(watcher, 'the second move listed', () => document.querySelector(
+    '#moves-panel button.move[data-ply="2"]'));
+  await checkReplayed(watcher, sessionId, secondId, 0);
+  check(/before move 1 of 2/.test(await watcher.locator('#replay-bar .replay-status').textContent()),
+        'the watcher\'s replay counts the new move');
+  await watcher.getByRole('button', { name: 'Back to the live game' }).click();
+  await until(watcher, 'the live board with Red\'s move', () =>
+    document.querySelector('#board [data-square="f6"]').dataset.piece
+    && !document.querySelector('#board [data-square="e5"]').dataset.piece);
+  step('a replaying page refused a move; another stayed on its ply as a move arrived');
   await silver.getByRole('button', { name: 'Offer draw' }).click();
   await until(red, 'the offer seen live', () => !document.querySelector('#accept-draw').disabled
     && document.querySelector('#turn').textContent.includes('Silver offers a draw'));

@@ -1,0 +1,113 @@
+// The computer's analysis of a finished game: an "Analyse" button with the
+// thinking time per move, the progress while the server analyses (asked
+// again every second), and a summary once done. A game analysed before
+// shows its analysis at once.
+
+import { api } from './api.js';
+import { h, show } from './dom.js';
+import { JUDGEMENT } from './move_list.js';
+
+const POLL_MS = 1000;
+const TIMES = [  // thinking time per move offered, in ms
+  { ms: 100, label: '0.1 s (quick)' },
+  { ms: 500, label: '0.5 s' },
+  { ms: 2000, label: '2 s (thorough)' },
+];
+const DEFAULT_MS = 500;
+
+export class Analysis {
+  // onResult(plies) gets the analysed plies (PlyAnalysis JSON) once done,
+  // and [] when another game is shown.
+  constructor(container, { onResult }) {
+    this.onResult = onResult;
+    this.sessionId = null;
+    this.gameId = null;
+    this.run = 0;  // counts games and starts; a poll of an older one stops
+    this.state = 'idle';  // or 'running', 'done'
+    this.time = h('select', { 'aria-label': 'Thinking time per move' },
+      ...TIMES.map((t) => h('option', { value: t.ms, selected: t.ms === DEFAULT_MS }, t.label)));
+    this.button = h('button', { type: 'button', class: 'secondary', onclick: () => this.start() },
+                    'Analyse');
+    this.form = h('div', { class: 'controls' }, this.button,
+      h('label', { class: 'analysis-time' }, 'thinking ', this.time, ' a move'));
+    this.progress = h('progress', { max: 1, value: 0 });
+    this.status = h('p', { class: 'analysis-status small', role: 'status', 'aria-live': 'polite' });
+    container.classList.add('analysis');
+    container.replaceChildren(this.form, this.progress, this.status);
+    this.setGame(null, null, {});
+  }
+
+  // The game shown. `finished`: it may be analysed; `analysis`: the record's
+  // analysis, if one is done.
+  setGame(sessionId, gameId, { finished, analysis }) {
+    const same = sessionId === this.sessionId && gameId === this.gameId;
+    if (same && this.state !== 'idle') return;  // running or shown already
+    if (!same) {
+      this.run += 1;
+      this.onResult([]);
+    }
+    this.sessionId = sessionId;
+    this.gameId = gameId;
+    if (analysis?.state === 'DONE') {
+      this.done(analysis);
+      return;
+    }
+    this.state = 'idle';
+    show(this.form, Boolean(finished));
+    show(this.progress, false);
+    this.status.textContent = '';
+    this.button.disabled = false;
+  }
+
+  async start() {
+    const run = ++this.run;
+    const { sessionId, gameId } = this;
+    const msPerPly = Number(this.time.value);
+    this.state = 'running';
+    this.button.disabled = true;
+    this.status.textContent = 'Asking the computer…';
+    for (;;) {
+      let analysis;
+      try {
+        analysis = await api.analyzeGame(sessionId, gameId, msPerPly);
+      } catch (error) {
+        if (run !== this.run) return;
+        this.state = 'idle';
+        this.button.disabled = false;
+        show(this.progress, false);
+        this.status.textContent = error.code === 'RESOURCE_EXHAUSTED'
+          ? 'The computer is busy with other games; try again in a minute.'
+          : `The analysis failed: ${error.message}`;
+        return;
+      }
+      if (run !== this.run) return;
+      if (analysis.state === 'DONE') {
+        this.done(analysis);
+        return;
+      }
+      const total = analysis.plies ?? 0;
+      const analysed = analysis.pliesAnalyzed ?? 0;
+      show(this.progress, true);
+      this.progress.max = Math.max(1, total);
+      this.progress.value = analysed;
+      this.status.textContent = `The computer is analysing: ${analysed} of ${total} moves.`;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      if (run !== this.run) return;
+    }
+  }
+
+  done(analysis) {
+    this.state = 'done';
+    show(this.form, false);
+    show(this.progress, false);
+    const plies = analysis.moves ?? [];
+    const counts = Object.keys(JUDGEMENT).map((key) => {
+      const n = plies.filter((p) => p.judgement === key).length;
+      return n ? `${n} ${JUDGEMENT[key].name}${n === 1 ? '' : 's'}` : null;
+    }).filter(Boolean);
+    const seconds = (analysis.msPerPly ?? 0) / 1000;
+    this.status.textContent = `Computer analysis (${seconds} s a move): ` +
+      `${counts.length ? counts.join(', ') : 'no inaccuracies, mistakes or blunders'}.`;
+    this.onResult(plies);
+  }
+}

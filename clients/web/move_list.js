@@ -1,0 +1,112 @@
+// A game's moves as a list of buttons, numbered like the record ("1. j5L",
+// "1... e5-f6"), each with what its laser hit and, once the computer has
+// analysed the game, its judgement and the better move. The first entry is
+// the start position (ply 0). Entries are kept, not redrawn, while the game
+// grows, so that focus in the list survives.
+
+import { h } from './dom.js';
+
+// The record's marks for a judgement, and its name for people.
+export const JUDGEMENT = {
+  INACCURACY: { mark: '?!', name: 'inaccuracy' },
+  MISTAKE: { mark: '?', name: 'mistake' },
+  BLUNDER: { mark: '??', name: 'blunder' },
+};
+
+const SIDE = { SILVER: 'Silver', RED: 'Red' };
+
+// "1." for Silver's first move, "1..." for Red's, as the record numbers
+// them: a number is Silver's move and Red's reply (a game Red opens starts
+// with "1...").
+export function moveNumber(move, firstMover) {
+  const offset = firstMover === 'RED' ? 1 : 0;
+  const number = Math.floor((move.ply - 1 + offset) / 2) + 1;
+  return move.mover === 'RED' ? `${number}...` : `${number}.`;
+}
+
+export class MoveList {
+  // onPick(ply) is called when an entry is clicked.
+  constructor(list, { onPick }) {
+    this.list = list;
+    this.onPick = onPick;
+    this.moves = [];       // RecordedMove JSON, in order
+    this.selected = null;  // the ply marked as shown
+    this.list.replaceChildren(this.entry({ ply: 0 }, 'Start position'));
+  }
+
+  get plies() {
+    return this.moves.length;
+  }
+
+  // Shows a game's moves; only entries that changed are redrawn.
+  setMoves(moves) {
+    const firstMover = moves[0]?.mover;
+    const same = (a, b) => a && b && a.notation === b.notation && (a.hit ?? '') === (b.hit ?? '')
+      && a.mover === b.mover;
+    const keep = this.moves.findIndex((m, i) => !same(m, moves[i]));
+    const kept = keep < 0 ? Math.min(this.moves.length, moves.length) : keep;
+    while (this.list.children.length > kept + 1) this.list.lastElementChild.remove();
+    for (const move of moves.slice(kept)) {
+      this.list.append(this.entry(move, `${moveNumber(move, firstMover)} ${move.notation}`));
+    }
+    this.moves = moves;
+    this.select(this.selected);
+  }
+
+  entry(move, label) {
+    const item = h('li', { 'data-ply': move.ply },
+      h('button', { type: 'button', class: 'move', 'data-ply': move.ply,
+                    onclick: () => this.onPick(move.ply) },
+        h('span', { class: 'move-label' },
+          move.ply && move.mover ? h('span', { class: 'sr-only' }, `${SIDE[move.mover]} `) : null,
+          label),
+        move.hit ? h('span', { class: 'move-hit' },
+          h('span', { 'aria-hidden': 'true' }, '✸ '), move.hit) : null));
+    return item;
+  }
+
+  // Marks `ply` (null: none) as the one on the board.
+  select(ply) {
+    this.selected = ply;
+    for (const button of this.list.querySelectorAll('button.move')) {
+      if (Number(button.dataset.ply) === ply) button.setAttribute('aria-current', 'step');
+      else button.removeAttribute('aria-current');
+    }
+    // Scrolls the list (positioned, style.css), never the page, to the entry.
+    const current = this.button(ply);
+    if (current) {
+      const top = current.offsetTop;
+      const bottom = top + current.offsetHeight;
+      if (top < this.list.scrollTop) this.list.scrollTop = top;
+      else if (bottom > this.list.scrollTop + this.list.clientHeight) {
+        this.list.scrollTop = bottom - this.list.clientHeight;
+      }
+    }
+  }
+
+  button(ply) {
+    return ply === null ? null : this.list.querySelector(`button.move[data-ply="${ply}"]`);
+  }
+
+  // Moves the focus to the selected entry if it was in the list.
+  followFocus() {
+    if (this.list.contains(document.activeElement)) this.button(this.selected)?.focus();
+  }
+
+  // Marks the analysed plies (PlyAnalysis JSON); an empty list clears them.
+  setAnalysis(plies) {
+    for (const item of this.list.querySelectorAll('.move-judgement, .move-better')) item.remove();
+    for (const ply of plies) {
+      const judgement = JUDGEMENT[ply.judgement];
+      const button = this.button(ply.ply ?? 0);
+      if (!judgement || !button) continue;
+      const better = ply.bestMove ? `${ply.bestMove} was better` : '';
+      button.querySelector('.move-label').append(
+        h('span', { class: `move-judgement judgement-${judgement.name}`, 'data-judgement': ply.judgement,
+                    title: [judgement.name, better].filter(Boolean).join(': ') },
+          h('span', { 'aria-hidden': 'true' }, judgement.mark),
+          h('span', { class: 'sr-only' }, ` (${judgement.name})`)));
+      if (better) button.append(h('span', { class: 'move-better' }, better));
+    }
+  }
+}

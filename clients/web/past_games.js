@@ -1,0 +1,56 @@
+// The lobby's list of past games (archived, newest first), each opening the
+// game for review; and the words for a game's players and result.
+
+import { api } from './api.js';
+import { setupName } from './catalog.js';
+import { $, h, show } from './dom.js';
+
+const PAGE_SIZE = 20;
+
+const RESULT = { '1-0': 'Silver won', '0-1': 'Red won', '1/2-1/2': 'Draw', '*': 'Unfinished' };
+
+// "Ada (Silver) v Bo (Red)"; an empty seat is "nobody".
+export function gameTitle(game) {
+  const name = (player) => player || 'nobody';
+  return `${name(game.silverPlayer)} (Silver) v ${name(game.redPlayer)} (Red)`;
+}
+
+// "Silver won: pharaoh hit", "Unfinished: abandoned".
+export function resultText(game) {
+  const result = RESULT[game.result] ?? game.result ?? '';
+  return game.ending ? `${result}: ${game.ending}` : result;
+}
+
+export const reviewHash = (game) =>
+  `#/s/${encodeURIComponent(game.sessionId)}/games/${encodeURIComponent(game.id)}`;
+
+export class PastGames {
+  constructor() {
+    this.shown = null;  // the games listed, as JSON
+  }
+
+  // Reads the list again; `setups` names the setups. Rejects on failure.
+  async refresh(setups) {
+    const reply = await api.listGames({ pageSize: PAGE_SIZE });
+    const games = reply.games ?? [];
+    const shown = JSON.stringify([games, setups.length]);
+    if (shown === this.shown) return;  // keeps focus in the list
+    this.shown = shown;
+    show($('game-list-empty'), games.length === 0);
+    show($('game-list-more'), Boolean(reply.nextPageToken));
+    $('game-list').replaceChildren(...games.map((game) => this.entry(game, setups)));
+  }
+
+  entry(game, setups) {
+    const ended = game.endedAt ? new Date(game.endedAt) : null;
+    const plies = game.plies ?? 0;
+    const outcome = { '1-0': 'silver', '0-1': 'red', '1/2-1/2': 'draw' }[game.result] ?? 'none';
+    return h('li', { class: 'session-entry game-entry', 'data-game': game.id },
+      h('a', { href: reviewHash(game), class: 'session-name' }, gameTitle(game)),
+      h('span', { class: `badge result-${outcome}` }, resultText(game)),
+      h('span', { class: 'muted' }, setupName(setups, game.setupId)),
+      h('span', { class: 'muted' }, `${plies} move${plies === 1 ? '' : 's'}`),
+      ended ? h('time', { class: 'muted', datetime: game.endedAt },
+                ended.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })) : null);
+  }
+}

@@ -1,0 +1,142 @@
+// Replaying a game on a BoardView: the board, the move and the laser of any
+// ply (0 is the start position) from the positions route, and a status bar
+// saying which ply is shown. With a live game (the board page) `ply` null
+// means the live game is shown and the page draws it; without one (a game
+// under review) some ply is always shown. Left and Right step through the
+// game, Home and End jump to its ends.
+
+import { api } from './api.js';
+import { h, pageError, show } from './dom.js';
+
+const SIDE = { SILVER: 'Silver', RED: 'Red' };
+
+export class Replay {
+  // board: the BoardView drawn on; bar: the element the status goes into;
+  // page: the page element whose keys it follows while shown; live: whether
+  // there is a live game to go back to; onChange(ply) hears of every change
+  // of the ply shown (null: back to the live game).
+  constructor(board, bar, page, { live, onChange }) {
+    this.board = board;
+    this.page = page;
+    this.live = live;
+    this.onChange = onChange;
+    this.sessionId = null;
+    this.gameId = null;
+    this.moves = [];
+    this.ply = null;
+    this.cache = new Map();  // ply -> GetPositionResponse of this game
+    this.asked = 0;          // the latest position asked for wins
+
+    this.status = h('p', { class: 'replay-status', role: 'status', 'aria-live': 'polite' });
+    this.previous = h('button', { type: 'button', class: 'secondary', 'aria-label': 'Previous move',
+                                  onclick: () => this.step(-1) }, '◀');
+    this.next = h('button', { type: 'button', class: 'secondary', 'aria-label': 'Next move',
+                              onclick: () => this.step(1) }, '▶');
+    this.back = live ? h('button', { type: 'button', class: 'back-to-live',
+                                     onclick: () => this.show(null) }, 'Back to the live game')
+      : null;
+    this.bar = bar;
+    bar.classList.add('replay-bar');
+    bar.replaceChildren(this.status, h('div', { class: 'controls' }, this.previous, this.next,
+                                       this.back));
+    document.addEventListener('keydown', (event) => this.onKey(event));
+    this.draw();
+  }
+
+  get plies() {
+    return this.moves.length;
+  }
+
+  get replaying() {
+    return this.ply !== null;
+  }
+
+  // The game replayed and its moves (RecordedMove JSON). Another game goes
+  // back to the live game, or to the last ply under review; more moves of
+  // the same game leave the ply shown alone.
+  setGame(sessionId, gameId, moves) {
+    const same = sessionId === this.sessionId && gameId === this.gameId;
+    this.moves = moves;
+    if (same) {
+      if (this.ply !== null && this.ply > this.plies) this.show(this.live ? null : this.plies);
+      else this.draw();
+      return;
+    }
+    this.sessionId = sessionId;
+    this.gameId = gameId;
+    this.cache.clear();
+    this.ply = null;
+    this.show(this.live ? null : this.plies);
+  }
+
+  // Shows ply `ply`; null, or the last ply while there is a live game, shows
+  // the live game.
+  async show(ply) {
+    if (ply !== null && (this.live && ply >= this.plies)) ply = null;
+    if (ply !== null) ply = Math.max(0, Math.min(this.plies, ply));
+    const changed = ply !== this.ply;
+    this.ply = ply;
+    this.draw();
+    if (changed) this.onChange(ply);
+    if (ply === null || !this.gameId) return;
+    const asked = ++this.asked;
+    const game = this.gameId;
+    let position = this.cache.get(ply);
+    try {
+      position ??= await api.position(this.sessionId, game, ply);
+    } catch (error) {
+      if (asked === this.asked) pageError(error);
+      return;
+    }
+    if (game !== this.gameId) return;
+    this.cache.set(ply, position);
+    if (asked !== this.asked || this.ply !== ply) return;
+    pageError(null);
+    this.board.setBoard(position.board, position.move?.notation);
+    const shot = position.shot;
+    if (shot?.segments?.length) {
+      this.board.showShot(shot, `replay|${game}|${ply}`, { animate: true });
+    } else {
+      this.board.clearShot();
+    }
+    this.board.svg.dataset.ply = ply;
+  }
+
+  step(delta) {
+    const from = this.ply ?? this.plies;
+    this.show(from + delta);
+  }
+
+  draw() {
+    const ply = this.ply;
+    show(this.bar, ply !== null || !this.live);
+    if (ply === null) {
+      this.status.textContent = '';
+      delete this.board.svg.dataset.ply;
+    } else if (ply === 0) {
+      this.status.textContent = `${this.live ? 'Replay: start' : 'Start'} position, ` +
+        `before move 1 of ${this.plies}.`;
+    } else {
+      const move = this.moves[ply - 1];
+      this.status.textContent = `${this.live ? 'Replay: move' : 'Move'} ${ply} of ${this.plies}` +
+        `${move ? `, ${SIDE[move.mover] ?? ''} ${move.notation}` : ''}.`;
+    }
+    this.previous.disabled = (ply ?? this.plies) === 0;
+    this.next.disabled = ply === null || (!this.live && ply === this.plies);
+  }
+
+  onKey(event) {
+    if (this.page.hidden || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const target = event.target;
+    if (target.closest?.('input, select, textarea, svg.board, [contenteditable]')) return;
+    const go = {
+      ArrowLeft: () => this.step(-1),
+      ArrowRight: () => this.ply !== null && this.step(1),
+      Home: () => this.show(0),
+      End: () => this.show(this.live ? null : this.plies),
+    }[event.key];
+    if (!go || !this.plies) return;
+    event.preventDefault();
+    go();
+  }
+}

@@ -1,0 +1,54 @@
+// A past game under review (#/s/<session id>/games/<game id>): its board at
+// any ply, its moves, the computer's analysis and the record to download.
+// Nothing can be played here.
+
+import { BoardView } from './board.js';
+import { catalog, setupName } from './catalog.js';
+import { $, show } from './dom.js';
+import { GameRecordPanel } from './game_record.js';
+import { gameTitle, resultText } from './past_games.js';
+
+export class ReviewPage {
+  constructor() {
+    this.board = new BoardView($('review-board'), { onSquare: () => {} });
+    this.setups = [];
+    this.record = new GameRecordPanel($('review-moves'), {
+      board: this.board, bar: $('review-bar'), page: $('review'), live: false,
+      onRecord: (record) => this.describe(record),
+    });
+  }
+
+  async open(sessionId, gameId) {
+    show($('review'), true);
+    $('review-title').textContent = 'Loading…';
+    $('review-meta').textContent = '';
+    show($('review-result'), false);
+    $('review-board-link').href = `#/s/${encodeURIComponent(sessionId)}`;
+    this.record.open(sessionId, gameId);
+    try {
+      ({ setups: this.setups } = await catalog());
+    } catch {
+      this.setups = [];  // setup ids stand in for their names
+    }
+  }
+
+  close() {
+    show($('review'), false);
+    this.record.close();
+  }
+
+  describe(record) {
+    const game = record.game ?? {};
+    const title = gameTitle(game);
+    document.title = `${title} · Khet`;
+    $('review-title').textContent = title;
+    const ended = game.endedAt ? new Date(game.endedAt) : null;
+    $('review-meta').textContent = [
+      setupName(this.setups, game.setupId), resultText(game),
+      `${game.plies ?? 0} move${game.plies === 1 ? '' : 's'}`,
+      ended ? ended.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }) : null,
+    ].filter(Boolean).join(' · ');
+    $('review-result').textContent = record.result?.text ?? '';
+    show($('review-result'), Boolean(record.result?.text));
+  }
+}
