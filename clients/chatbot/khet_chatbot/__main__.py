@@ -1,7 +1,7 @@
 """khet-chatbot: the Khet bot on an IRC server.
 
     python3 -m khet_chatbot --khetd 127.0.0.1:50051 --irc 127.0.0.1:6667 \\
-        --nick khetbot --channel '#khet'
+        --nick khetbot --channel '#khet' --web_url https://khet.example.org
 
 Exits 0 on SIGTERM or SIGINT (after QUIT), 1 when the IRC connection is
 lost or cannot be made, 2 on bad flags.
@@ -11,11 +11,13 @@ import argparse
 import signal
 import sys
 import threading
+import urllib.parse
 
 from khet_client import Client
 
 from .bot import KhetBot
 from .irc_adapter import IrcAdapter
+from .irc_text import MAX_TEXT_BYTES
 
 
 def host_and_port(text):
@@ -23,6 +25,18 @@ def host_and_port(text):
     if not host or not port.isdigit():
         raise argparse.ArgumentTypeError(f'"{text}" is not HOST:PORT')
     return host, int(port)
+
+
+def web_url(text):
+    """An http(s) base URL with a host and nothing after its path."""
+    parts = urllib.parse.urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise argparse.ArgumentTypeError(
+            f'"{text}" is not an http:// or https:// URL with a host')
+    if parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(
+            f'"{text}" has a query or fragment; give the base URL only')
+    return text.rstrip("/")
 
 
 def parse_flags(argv):
@@ -44,6 +58,10 @@ def parse_flags(argv):
     parser.add_argument("--burst", type=int, default=5,
                         help="lines sent at once before pacing "
                              "(default %(default)s)")
+    parser.add_argument("--web_url", "--web-url", type=web_url,
+                        help="khetd's HTTP gateway as players reach it, "
+                             "e.g. https://khet.example.org: !record answers "
+                             "with a download link there")
     flags = parser.parse_args(argv)
     if flags.burst < 1 or flags.line_interval < 0:
         parser.error("--burst must be at least 1 and --line-interval at "
@@ -59,7 +77,8 @@ def main(argv=None):
     host, port = flags.irc
     adapter = IrcAdapter(
         host, port, flags.nick, flags.channel,
-        lambda say: KhetBot(client, say, prefix=flags.prefix),
+        lambda say: KhetBot(client, say, prefix=flags.prefix,
+                            web_url=flags.web_url, line_chars=MAX_TEXT_BYTES),
         line_interval=flags.line_interval, burst=flags.burst, log=log)
     stopped = threading.Event()
 

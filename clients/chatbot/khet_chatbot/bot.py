@@ -8,15 +8,27 @@ One game per channel; players are their nicks, and the bot keeps their
 tokens.
 """
 
+import itertools
+import re
 import threading
 
 from khet_client import KhetError, color_name
 
 from .describe import board_message, is_running, status_message
 from .message import Message
+from .records import games_message, link_message, record_message
 from .table import Table
 
 DEFAULT_SETUP = "classic-2"
+# The longest line an adapter says whole, unless it gives its own (IRC's is
+# irc_text.MAX_TEXT_BYTES).
+DEFAULT_LINE_CHARS = 400
+# The archived games !games lists and !record N counts in, newest first.
+RECENT_GAMES = 5
+# The sessions remembered per channel, newest last: each !new makes one, and
+# the channel's archive is their games.
+SESSIONS_KEPT = 20
+GAME_ID = re.compile(r"^(.+)-g[0-9]+$")  # "<session id>-g<N>"
 
 
 class CommandError(Exception):
@@ -24,13 +36,23 @@ class CommandError(Exception):
 
 
 class KhetBot:
-    """`client` is a khet_client.Client; `prefix` starts every command."""
+    """`client` is a khet_client.Client; `prefix` starts every command.
 
-    def __init__(self, client, say, prefix="!"):
+    `web_url` is the base URL of khetd's HTTP gateway as players reach it
+    (e.g. "https://khet.example.org"): !record then answers with the
+    record's download link; without it, with the moves. `line_chars` is
+    the longest line the adapter says whole.
+    """
+
+    def __init__(self, client, say, prefix="!", *, web_url=None,
+                 line_chars=DEFAULT_LINE_CHARS):
         self.client = client
         self.prefix = prefix
+        self.web_url = web_url.rstrip("/") if web_url else None
+        self.line_chars = line_chars
         self._say = say
         self._tables = {}  # channel, lower case -> Table
+        self._sessions = {}  # channel, lower case -> session ids, newest last
         self._lock = threading.Lock()
         self._setup_names = None
         self._commands = {
@@ -55,6 +77,10 @@ class KhetBot:
                      "offer a draw, or accept your opponent's offer"),
             "claim": (self._claim, "",
                       "claim a draw on the third repetition"),
+            "record": (self._record, "[N|GAME]",
+                       "the game's record: this one, the N-th of !games, or "
+                       "a game id"),
+            "games": (self._games, "", "the games played here, newest first"),
         }
 
     def handle(self, channel, nick, text):
@@ -139,6 +165,9 @@ class KhetBot:
                       self.prefix)
         with self._lock:
             self._tables[channel.lower()] = table
+            sessions = self._sessions.setdefault(channel.lower(), [])
+            sessions.append(owner.session_id)
+            del sessions[:-SESSIONS_KEPT]
         if old is not None:
             old.close()
         return [Message.of(
@@ -240,6 +269,83 @@ class KhetBot:
     def _claim(self, channel, nick, argument):
         self._player(channel, nick).claim_draw()
         return []
+
+    def _record(self, channel, nick, argument):
+        session_id, game_id, note = self._game(channel, argument)
+        try:
+            record = self.client.game_record(session_id, game_id)
+        except KhetError as error:
+            raise self._unknown_game(error, "record", argument) from None
+        if self.web_url:
+            message = link_message(record, self.web_url)
+            if note:
+                message = Message.of(f"{note} {message.text}")
+            return [message]
+        return [record_message(record, self.line_chars, note)]
+
+    def _games(self, channel, nick, argument):
+        if argument:
+            raise CommandError(f"{self.prefix}games takes nothing; "
+                               f"{self.prefix}record N says one of them.")
+        return [games_message(self._recent_games(channel), self.prefix)]
+
+    # ---- Games of the archive -------------------------------------------
+
+    def _game(self, channel, argument):
+        """(session id, game id, note) of the game `argument` names: "" the
+        channel's current game, or the last one when the current game has
+        no moves yet (the note then says so); N the N-th of !games; else a
+        game id."""
+        if argument.isdigit():
+            games = self._recent_games(channel)
+            number = int(argument)
+            if not 1 <= number <= len(games):
+                raise CommandError(
+                    f"no game {number} here: {self.prefix}games lists "
+                    f"{len(games)}.")
+            chosen = games[number - 1]
+            return chosen.session_id, chosen.id, ""
+        if argument:
+            match = GAME_ID.match(argument)
+            if match is None:
+                raise CommandError(
+                    f'"{argument}" is not a game id (SESSION-gN, as '
+                    f"{self.prefix}games shows them) nor a number.")
+            return match.group(1), argument, ""
+        table = self._table(channel)
+        try:
+            session = self.client.session(table.session_id)
+            if session.moves:
+                return session.id, session.game_id, ""
+        except KhetError as error:
+            if error.code_name != "NOT_FOUND":  # not deleted on the server
+                raise
+        games = self._recent_games(channel, 1)
+        if not games:
+            raise CommandError("the game here has no moves yet.")
+        return (games[0].session_id, games[0].id,
+                f"No moves in this game yet; the last one was {games[0].id}.")
+
+    def _recent_games(self, channel, count=RECENT_GAMES):
+        """The channel's archived games, newest first, at most `count`."""
+        with self._lock:
+            sessions = list(self._sessions.get(channel.lower(), ()))
+        games = []
+        for session_id in reversed(sessions):
+            games += itertools.islice(
+                self.client.games(session_id, page_size=count), count)
+        games.sort(key=lambda g: (g.ended_at.seconds, g.ended_at.nanos),
+                   reverse=True)
+        return games[:count]
+
+    def _unknown_game(self, error, word, argument):
+        """A refusal of !record in plain words: an unknown game names the
+        place to find the channel's games."""
+        said = f"{self.prefix}{word} {argument}".strip()
+        hint = (f"; {self.prefix}games lists the games here"
+                if error.code_name == "NOT_FOUND" else "")
+        return CommandError(f"{said}: {error.message}{hint}.")
+
 
 
 def _color(word):

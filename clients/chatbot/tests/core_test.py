@@ -5,6 +5,7 @@ import re
 import threading
 import time
 import unittest
+import urllib.request
 
 from khet_chatbot import MAX_MESSAGE_CHARS, KhetBot
 from khet_client import Client, LocalKhetd
@@ -16,6 +17,9 @@ PHARAOH_HIT_GAME = [
     "j6L", "a5-a6", "j6-j7", "h8R", "j7-j8", "a6-a7", "d4-d5", "a4-b4",
     "h2-g3",
 ]
+# Rotations off both lasers' paths in Classic 2: four plies that come back
+# to the start, as often as a long game needs.
+ROTATION_CYCLE = ["c1R", "h8R", "c1L", "h8L"]
 
 
 class Channel:
@@ -48,22 +52,24 @@ class Channel:
                 self._changed.wait(left)
 
 
-class CoreTest(unittest.TestCase):
+class BotTestCase(unittest.TestCase):
+    """One khetd (its HTTP gateway on too) for every test of the module; a
+    new bot and channel for each test."""
 
     @classmethod
     def setUpClass(cls):
-        cls.server = LocalKhetd().start()
+        cls.server = LocalKhetd(http=True).start()
+        cls.addClassCleanup(cls.server.stop)
         cls.client = Client(cls.server.target)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.client.close()
-        cls.server.stop()
+        cls.addClassCleanup(cls.client.close)
 
     def setUp(self):
         self.channel = Channel()
-        self.bot = KhetBot(self.client, self.channel.say)
+        self.bot = self.make_bot()
         self.addCleanup(self.bot.close)
+
+    def make_bot(self, **options):
+        return KhetBot(self.client, self.channel.say, **options)
 
     def command(self, nick, text, channel="#khet"):
         """The bot's direct replies to one line, as text."""
@@ -77,6 +83,18 @@ class CoreTest(unittest.TestCase):
         self.assertEqual(self.command("alice", "!join"), "")
         self.assertEqual(self.command("bob", "!join"), "")
         return self.channel.wait_for(r"Silver to move")
+
+    def play_to_a_pharaoh_hit(self):
+        """The Pharaoh-hit game through the bot; its session id."""
+        self.start_game()
+        for ply, move in enumerate(PHARAOH_HIT_GAME):
+            self.assertEqual(self.command("alice" if ply % 2 == 0 else "bob",
+                                          f"!move {move}"), "")
+        self.channel.wait_for(r"^Game over: Silver wins")
+        return self.bot.table("#khet").session_id
+
+
+class CoreTest(BotTestCase):
 
     def test_a_game_to_a_pharaoh_hit(self):
         self.start_game()
@@ -160,7 +178,7 @@ class CoreTest(unittest.TestCase):
         self.assertRegex(self.command("carol", "!levels"), r"^Levels: 1 .*5 ")
         help_text = self.command("carol", "!help")
         for word in ("!new", "!join", "!move", "!board", "!computer",
-                     "!resign", "!draw"):
+                     "!resign", "!draw", "!record", "!games"):
             self.assertIn(word, help_text)
 
     def test_a_reset_frees_the_seats(self):
@@ -189,6 +207,113 @@ class CoreTest(unittest.TestCase):
         self.assertEqual(
             [c for c, line in self.channel.lines if "plays" in line],
             ["#khet"])
+
+
+class RecordTest(BotTestCase):
+    """!record and !games, in lines of IRC's length."""
+
+    def make_bot(self, **options):
+        return KhetBot(self.client, self.channel.say, line_chars=400,
+                       **options)
+
+    def test_the_record_in_moves_then_the_last_game_after_a_new_one(self):
+        self.assertIn("no game here yet", self.command("carol", "!record"))
+        session_id = self.play_to_a_pharaoh_hit()
+        game_id = f"{session_id}-g1"
+        record = self.command("carol", "!record").split("\n")
+        self.assertEqual(record, [
+            f"Game {game_id}: Silver alice v Red bob, Silver wins: Red's "
+            f"Pharaoh was hit (1-0), 17 plies.",
+            "1. j5-j6 h4-i3 2. f1-e2 e5-d4 3. f4-e3 d4=c4 4. c1-b2 c4=c5 "
+            "5. j6L a5-a6 6. j6-j7 h8R 7. j7-j8 a6-a7 8. d4-d5 a4-b4 "
+            "9. h2-g3 1-0"])
+        # The record the server writes has the same moves and numbers; it
+        # also says what each shot hit, and numbers a Red move after that.
+        movetext = re.sub(r"\{[^}]*\}\s*\d+\.\.\.|\{[^}]*\}", "",
+                          self.client.record(session_id).split("\n\n", 1)[1])
+        self.assertEqual(" ".join(movetext.split()), record[1])
+
+        # A new game without moves: the record is the last one's, named.
+        self.assertIn("A new game of", self.command("alice", "!new"))
+        after = self.command("carol", "!record").split("\n")
+        self.assertEqual(after[0], f"No moves in this game yet; the last one "
+                         f"was {game_id}. " + record[0])
+        self.assertEqual(after[1:], record[1:])
+        games = self.command("carol", "!games").split("\n")
+        self.assertEqual(games[0], "Games here, newest first:")
+        self.assertRegex(games[1], rf"^1\. Game {re.escape(game_id)}: Silver "
+                         rf"alice v Red bob, .*\(1-0\), 17 plies, ended ")
+        self.assertEqual(len(games), 3)
+        self.assertEqual(self.command("carol", "!record 1").split("\n"),
+                         record)
+        self.assertIn("no game 2 here: !games lists 1",
+                      self.command("carol", "!record 2"))
+
+    def test_a_link_to_the_record_with_a_web_url(self):
+        self.bot.close()
+        self.bot = self.make_bot(web_url=f"http://{self.server.http_target}/")
+        self.addCleanup(self.bot.close)
+        session_id = self.play_to_a_pharaoh_hit()
+        game_id = f"{session_id}-g1"
+        link = (f"http://{self.server.http_target}/v1/sessions/{session_id}"
+                f"/games/{game_id}/record")
+        self.assertEqual(
+            self.command("carol", "!record"),
+            f"Game {game_id}: Silver alice v Red bob, Silver wins: Red's "
+            f"Pharaoh was hit (1-0), 17 plies: {link}")
+        with urllib.request.urlopen(link, timeout=10) as download:
+            self.assertEqual(download.read().decode(),
+                             self.client.record(session_id, game_id))
+
+    def test_a_long_game_is_cut_saying_how_many_plies_were_left_out(self):
+        self.start_game()
+        played = ROTATION_CYCLE * 60
+        for ply, move in enumerate(played):
+            self.assertEqual(self.command("alice" if ply % 2 == 0 else "bob",
+                                          f"!move {move}"), "")
+        lines = self.command("carol", "!record").split("\n")
+        session_id = self.bot.table("#khet").session_id
+        self.assertEqual(lines[0], f"Game {session_id}-g1: Silver alice v Red "
+                         f"bob, still going, 240 plies.")
+        self.assertEqual(len(lines), 4)
+        self.assertTrue(all(len(line) <= 400 for line in lines), lines)
+        self.assertTrue(lines[1].startswith("1. c1R h8R 2. c1L h8L 3. c1R"))
+        cut = re.fullmatch(r"\.\.\. (\d+) plies left out \.\.\. (.*) \*",
+                           lines[3])
+        self.assertIsNotNone(cut, lines[3])
+        self.assertTrue(cut.group(2).endswith(" 120. c1L h8L"), lines[3])
+        # The first lines' moves, the plies left out and the last line's
+        # moves are the game's, in order.
+        head = moves_of(" ".join(lines[1:3]))
+        tail = moves_of(cut.group(2))
+        left_out = int(cut.group(1))
+        self.assertGreater(left_out, 0)
+        self.assertEqual(len(head) + left_out + len(tail), len(played))
+        self.assertEqual(head, played[:len(head)])
+        self.assertEqual(tail, played[len(head) + left_out:])
+
+    def test_unknown_games_are_refused_with_the_servers_reason(self):
+        self.start_game()
+        session_id = self.bot.table("#khet").session_id
+        self.assertEqual(
+            self.command("carol", f"!record {session_id}-g9"),
+            f'carol: !record {session_id}-g9: session "{session_id}" has no '
+            f'game "{session_id}-g9"; !games lists the games here.')
+        self.assertRegex(self.command("carol", "!record nobody-g1"),
+                         r'^carol: !record nobody-g1: no session "nobody"; ')
+        self.assertIn('"j5-j6" is not a game id',
+                      self.command("carol", "!record j5-j6"))
+        self.assertIn("the game here has no moves yet",
+                      self.command("carol", "!record"))
+        self.assertIn("!games takes nothing",
+                      self.command("carol", "!games 3"))
+
+
+
+def moves_of(text):
+    """The moves in record text, without move numbers."""
+    return [word for word in text.split()
+            if not re.fullmatch(r"\d+\.(\.\.)?", word)]
 
 
 if __name__ == "__main__":

@@ -202,7 +202,8 @@ class ChatBotOnIrcTest(unittest.TestCase):
             [sys.executable, "-m", "khet_chatbot", "--khetd", khetd.target,
              "--irc", f"127.0.0.1:{port}", "--nick", BOT,
              "--channel", "#khet", "--channel", "#computer",
-             "--line-interval", "0.02", "--burst", "20"])
+             "--line-interval", "0.02", "--burst", "20",
+             "--web_url", "https://khet.example.org/"])
         cls.addClassCleanup(stop_process, bot)
         cls.bot = bot
         cls.alice = IrcClient(port, "alice")
@@ -267,6 +268,14 @@ class ChatBotOnIrcTest(unittest.TestCase):
         bob.wait_for_bot(channel, r"^ 8  .*k\*", over)  # the final board
         bob.say(channel, "!move a8L")
         bob.wait_for_bot(channel, r"^bob: !move a8L: .*over", over)
+
+        # With --web_url the record is a link on one line.
+        bob.say(channel, "!record")
+        bob.wait_for_bot(
+            channel, r"^Game (\S+)-g1: Silver alice v Red bob, Silver wins: "
+            r"Red's Pharaoh was hit \(1-0\), 17 plies: "
+            r"https://khet\.example\.org/v1/sessions/\1/games/\1-g1/record$",
+            over)
 
     def test_against_the_computer_until_a_resignation(self):
         alice, channel = self.alice, "#computer"

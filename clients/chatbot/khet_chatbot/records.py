@@ -1,0 +1,146 @@
+"""Chat text for game records and the archive of games."""
+
+import datetime
+import urllib.parse
+
+from khet_client import game
+
+from .message import Message
+
+# The most lines of moves a record is said in. A longer game keeps its
+# first lines and its end, and says how many plies were left out between.
+RECORD_MOVE_LINES = 3
+
+
+def record_link(web_url, session_id, game_id):
+    """The record's download from khetd's HTTP gateway at `web_url`."""
+    quoted = [urllib.parse.quote(part, safe="") for part in (session_id,
+                                                            game_id)]
+    return (f"{web_url.rstrip('/')}/v1/sessions/{quoted[0]}/games/"
+            f"{quoted[1]}/record")
+
+
+def link_message(record, web_url):
+    """One line: the game's summary and its record's download link."""
+    summary = record.game
+    return Message.of(f"{game_summary(summary, record.result)}: "
+                      + record_link(web_url, summary.session_id, summary.id))
+
+
+def record_message(record, line_chars, note=""):
+    """The game's summary, then its moves numbered as the record numbers
+    them, in lines of at most `line_chars` characters (at most
+    RECORD_MOVE_LINES of them) ending with the result token. `note` goes
+    before the summary."""
+    summary = record.game
+    head = f"{note} " if note else ""
+    lines = [f"{head}{game_summary(summary, record.result)}."]
+    if record.moves:
+        lines += move_lines(record.moves, summary.result, line_chars)
+    return Message(tuple(lines))
+
+
+def game_summary(summary, result=None):
+    """"Game ID: Silver alice v Red bob, Silver wins: ... (1-0), 17 plies"
+    from a khet.v1.GameSummary (and the GameResult, whose text says more
+    than the summary's ending)."""
+    return (f"Game {summary.id}: {_players(summary)}, "
+            f"{_outcome(summary, result)}, {_plies(summary.plies)}")
+
+
+def games_message(games, prefix):
+    """The channel's archived games, numbered from the newest."""
+    if not games:
+        return Message.of("No finished games here yet.")
+    lines = ["Games here, newest first:"]
+    for number, summary in enumerate(games, start=1):
+        ended = ""
+        if summary.HasField("ended_at"):
+            ended = datetime.datetime.fromtimestamp(
+                summary.ended_at.seconds, datetime.timezone.utc).strftime(
+                    ", ended %Y-%m-%d %H:%M UTC")
+        lines.append(f"{number}. {game_summary(summary)}{ended}")
+    lines.append(f"{prefix}record N (or a game id) says one.")
+    return Message(tuple(lines))
+
+
+def move_lines(moves, result_token, line_chars,
+               max_lines=RECORD_MOVE_LINES):
+    """`moves` (khet.v1.RecordedMove, in order) and `result_token` as the
+    record writes them, "1. j5-j6 h4-i3 2. f1-e2 ...", in at most
+    `max_lines` lines of at most `line_chars` characters where moves allow.
+    A game too long for that keeps its first max_lines - 1 lines; the last
+    line says how many plies were left out and ends with the game's last
+    moves."""
+    first_mover = moves[0].mover
+    words = [_move_word(move.ply, move.mover, move.notation, first_mover,
+                        index == 0) for index, move in enumerate(moves)]
+    lines = _packed(words + [result_token], line_chars)
+    if len(lines) <= max_lines:
+        return [" ".join(line) for line in lines]
+    head = _packed(words, line_chars)[:max_lines - 1]
+    shown = sum(len(line) for line in head)
+    tail_start = len(moves)
+    for start in range(len(moves) - 1, shown, -1):
+        if len(_tail(moves, start, shown, first_mover, result_token)) \
+                > line_chars:
+            break
+        tail_start = start
+    return [" ".join(line) for line in head] + [
+        _tail(moves, tail_start, shown, first_mover, result_token)]
+
+
+def _tail(moves, start, shown, first_mover, result_token):
+    """The last line of a cut record: the plies left out, then the moves
+    from `start` on and the result."""
+    words = [f"... {start - shown} {'ply' if start - shown == 1 else 'plies'}"
+             f" left out ..."] if start > shown else []
+    words += [_move_word(move.ply, move.mover, move.notation, first_mover,
+                         index == start)
+              for index, move in enumerate(moves) if index >= start]
+    return " ".join(words + [result_token])
+
+
+def _move_word(ply, mover, notation, first_mover, opening):
+    """Ply `ply` (from 1) as the record writes it: "3. e4-e5" for Silver's
+    move, the move alone for Red's reply, "3... e4-e5" for a Red move that
+    opens a line of its own."""
+    number = 1 + (ply - 1 + (1 if first_mover == game.RED else 0)) // 2
+    if mover == game.SILVER:
+        return f"{number}. {notation}"
+    return f"{number}... {notation}" if opening else notation
+
+
+def _packed(words, line_chars):
+    """`words` in lines (lists of words) of at most `line_chars` characters
+    joined by spaces; a longer word makes a line of its own."""
+    lines = []
+    length = 0
+    for word in words:
+        if lines and length + 1 + len(word) <= line_chars:
+            lines[-1].append(word)
+            length += 1 + len(word)
+        else:
+            lines.append([word])
+            length = len(word)
+    return lines
+
+
+def _players(summary):
+    return (f"Silver {summary.silver_player or '(nobody)'} v "
+            f"Red {summary.red_player or '(nobody)'}")
+
+
+def _outcome(summary, result):
+    """The result's text and token; a summary's ending alone says less."""
+    if not summary.ending:
+        return "still going"
+    if summary.ending == "abandoned":
+        return "abandoned unfinished (*)"
+    if result is not None and result.text:
+        return f"{result.text} ({summary.result})"
+    return f"{summary.ending} ({summary.result})"
+
+
+def _plies(count):
+    return f"{count} {'ply' if count == 1 else 'plies'}"
