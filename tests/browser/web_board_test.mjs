@@ -531,6 +531,9 @@ async function main() {
   await checkReplayed(reviewer, sessionId, gameId, 0);
   await reviewer.keyboard.press('ArrowRight');
   await checkReplayed(reviewer, sessionId, gameId, 1);
+  const reviewShot = path.resolve(flags.screenshots, 'desktop-review.png');
+  await reviewer.screenshot({ path: reviewShot, fullPage: true });
+  console.log(`screenshot: ${reviewShot}`);
   await reviewer.close();
   step('the lobby lists the game; its review shows the moves, marks and record');
 
