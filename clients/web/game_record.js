@@ -22,6 +22,7 @@ export class GameRecordPanel {
     this.gameId = null;
     this.reading = false;
     this.readAgain = false;
+    this.failed = false;  // the last read failed (and said so)
 
     this.download = h('a', { class: 'button secondary record-link', download: '' },
                       'Download record');
@@ -77,9 +78,16 @@ export class GameRecordPanel {
     const current = () => sessionId === this.sessionId && game === this.game;
     try {
       const record = await api.gameRecord(sessionId, game);
-      if (current()) this.apply(record);
+      if (current()) {
+        if (this.failed) pageError(null);
+        this.failed = false;
+        this.apply(record);
+      }
     } catch (error) {
-      if (current()) pageError(error);
+      if (current()) {
+        this.failed = true;
+        pageError({ message: `The moves could not be read: ${error.message}` });
+      }
     } finally {
       this.reading = false;
       if (this.readAgain && this.sessionId) this.refresh();

@@ -102,7 +102,8 @@ export class MoveList {
       if (!judgement || !button) continue;
       const better = ply.bestMove ? `${ply.bestMove} was better` : '';
       button.querySelector('.move-label').append(
-        h('span', { class: `move-judgement judgement-${judgement.name}`, 'data-judgement': ply.judgement,
+        h('span', { class: `move-judgement judgement-${judgement.name}`,
+                    'data-judgement': ply.judgement,
                     title: [judgement.name, better].filter(Boolean).join(': ') },
           h('span', { 'aria-hidden': 'true' }, judgement.mark),
           h('span', { class: 'sr-only' }, ` (${judgement.name})`)));

@@ -26,6 +26,7 @@ export class Replay {
     this.ply = null;
     this.cache = new Map();  // ply -> GetPositionResponse of this game
     this.asked = 0;          // the latest position asked for wins
+    this.failed = false;     // the last one could not be read (and said so)
 
     this.status = h('p', { class: 'replay-status', role: 'status', 'aria-live': 'polite' });
     this.previous = h('button', { type: 'button', class: 'secondary', 'aria-label': 'Previous move',
@@ -85,13 +86,17 @@ export class Replay {
     try {
       position ??= await api.position(this.sessionId, game, ply);
     } catch (error) {
-      if (asked === this.asked) pageError(error);
+      if (asked === this.asked) {
+        this.failed = true;
+        pageError({ message: `That move could not be shown: ${error.message}` });
+      }
       return;
     }
     if (game !== this.gameId) return;
     this.cache.set(ply, position);
     if (asked !== this.asked || this.ply !== ply) return;
-    pageError(null);
+    if (this.failed) pageError(null);
+    this.failed = false;
     this.board.setBoard(position.board, position.move?.notation);
     const shot = position.shot;
     if (shot?.segments?.length) {
@@ -126,7 +131,9 @@ export class Replay {
   }
 
   onKey(event) {
-    if (this.page.hidden || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (this.page.hidden || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) {
+      return;
+    }
     const target = event.target;
     if (target.closest?.('input, select, textarea, svg.board, [contenteditable]')) return;
     const go = {

@@ -2,6 +2,7 @@
 // any ply, its moves, the computer's analysis and the record to download.
 // Nothing can be played here.
 
+import { api } from './api.js';
 import { BoardView } from './board.js';
 import { catalog, setupName } from './catalog.js';
 import { $, show } from './dom.js';
@@ -30,6 +31,9 @@ export class ReviewPage {
     } catch {
       this.setups = [];  // setup ids stand in for their names
     }
+    // The board in its session's colours.
+    api.getSession(sessionId).then((session) => this.board.setScheme(session.colorScheme),
+                                   () => {});
   }
 
   close() {
@@ -42,7 +46,8 @@ export class ReviewPage {
     const title = gameTitle(game);
     document.title = `${title} · Khet`;
     $('review-title').textContent = title;
-    const ended = game.endedAt ? new Date(game.endedAt) : null;
+    const when = game.endedAt ?? game.startedAt;
+    const ended = when ? new Date(when) : null;
     $('review-meta').textContent = [
       setupName(this.setups, game.setupId), resultText(game),
       `${game.plies ?? 0} move${game.plies === 1 ? '' : 's'}`,

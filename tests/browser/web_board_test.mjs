@@ -137,7 +137,9 @@ let base = null;  // khetd's HTTP base URL
 async function getJson(route) {
   const response = await fetch(`${base}${route}`);
   const body = await response.json();
-  if (!response.ok) throw new Error(`GET ${route}: HTTP ${response.status}: ${JSON.stringify(body)}`);
+  if (!response.ok) {
+    throw new Error(`GET ${route}: HTTP ${response.status}: ${JSON.stringify(body)}`);
+  }
   return body;
 }
 
@@ -518,7 +520,8 @@ async function main() {
   await pastGame.getByRole('link').click();
   await checkMoveList(reviewer, '#review-moves', record);
   await checkReplayed(reviewer, sessionId, gameId, GAME.length);
-  await until(reviewer, 'the analysis shown', () => document.querySelector('#review-moves .move-judgement'));
+  await until(reviewer, 'the analysis shown',
+              () => document.querySelector('#review-moves .move-judgement'));
   await checkMarks(reviewer, '#review-moves');
   check(await reviewer.getByRole('button', { name: 'Analyse' }).count() === 0,
         'a done analysis is not asked for again');
@@ -567,12 +570,14 @@ async function main() {
   await red.getByRole('button', { name: 'Back to the live game' }).tap();
   await until(red, 'the live game again', () => !document.querySelector('#board svg').dataset.ply);
   await square(red, 'e5').tap();
-  await until(red, 'f6 marked as a target', () => document.querySelector('#board [data-square="f6"].target'));
+  await until(red, 'f6 marked as a target',
+              () => document.querySelector('#board [data-square="f6"].target'));
   await square(red, 'f6').tap();
   await until(watcher, 'the second move listed', () => document.querySelector(
     '#moves-panel button.move[data-ply="2"]'));
   await checkReplayed(watcher, sessionId, secondId, 0);
-  check(/before move 1 of 2/.test(await watcher.locator('#replay-bar .replay-status').textContent()),
+  const watcherStatus = await watcher.locator('#replay-bar .replay-status').textContent();
+  check(/before move 1 of 2/.test(watcherStatus),
         'the watcher\'s replay counts the new move');
   await watcher.getByRole('button', { name: 'Back to the live game' }).click();
   await until(watcher, 'the live board with Red\'s move', () =>
