@@ -19,7 +19,6 @@ export class GameRecordPanel {
     this.onRecord = onRecord;
     this.sessionId = null;
     this.game = null;  // as asked for: a game id or "current"
-    this.gameId = null;
     this.reading = false;
     this.readAgain = false;
     this.failed = false;  // the last read failed (and said so)
@@ -51,7 +50,6 @@ export class GameRecordPanel {
   open(sessionId, game) {
     this.sessionId = sessionId;
     this.game = game;
-    this.gameId = null;
     this.list.setMoves([]);
     this.replay.setGame(sessionId, null, []);
     show(this.download, false);
@@ -97,7 +95,6 @@ export class GameRecordPanel {
   apply(record) {
     const summary = record.game ?? {};
     const moves = record.moves ?? [];
-    this.gameId = summary.id;
     this.list.setMoves(moves);
     this.replay.setGame(this.sessionId, summary.id, moves);
     this.select();
