@@ -14,6 +14,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "service/convert.h"
+#include "service/game_analyses.h"
 #include "service/game_records.h"
 #include "service/quoted_input.h"
 #include "service/session_settings.h"
@@ -26,12 +27,6 @@ namespace {
 constexpr int kDefaultPageSize = 20;
 constexpr std::string_view kCurrentGame = "current";
 constexpr std::string_view kResultTokens[] = {"1-0", "0-1", "1/2-1/2", "*"};
-
-// A game found for a request: its summary and its record's text.
-struct FoundGame {
-  v1::GameSummary summary;
-  std::string text;
-};
 
 v1::GameSummary SummaryOf(const ArchivedGame& game) {
   v1::GameSummary out;
@@ -52,16 +47,19 @@ v1::GameSummary SummaryOf(const ArchivedGame& game) {
 // The session's current game, as it stands.
 FoundGame CurrentGame(const Session& s) {
   ArchivedGame now = ArchiveOf(s, absl::InfinitePast());
-  FoundGame found{SummaryOf(now), std::move(now.record)};
+  FoundGame found{SummaryOf(now), std::move(now.record), ""};
   found.summary.clear_ended_at();
   found.summary.set_archived(s.state().game_archived());
   if (!s.game().over()) found.summary.clear_ending();
   return found;
 }
 
+}  // namespace
+
 absl::StatusOr<FoundGame> FindGame(const ServiceCore& core,
                                    const std::string& session_id,
-                                   const std::string& game_id) {
+                                   const std::string& game_id,
+                                   bool with_analysis) {
   KHET_ASSIGN_OR_RETURN(
       std::optional<FoundGame> current,
       core.registry->Read(
@@ -74,7 +72,14 @@ absl::StatusOr<FoundGame> FindGame(const ServiceCore& core,
             }
             return std::nullopt;
           }));
-  if (current.has_value()) return *std::move(current);
+  if (current.has_value()) {
+    if (with_analysis && current->summary.archived()) {
+      absl::StatusOr<ArchivedGame> archived =
+          core.registry->store()->GetGame(current->summary.id());
+      if (archived.ok()) current->analysis = std::move(archived->analysis);
+    }
+    return *std::move(current);
+  }
   absl::StatusOr<ArchivedGame> archived =
       core.registry->store()->GetGame(game_id);
   if ((archived.ok() && archived->session_id != session_id) ||
@@ -83,8 +88,11 @@ absl::StatusOr<FoundGame> FindGame(const ServiceCore& core,
         "session \"", session_id, "\" has no game ", QuoteInput(game_id)));
   }
   if (!archived.ok()) return archived.status();
-  return FoundGame{SummaryOf(*archived), std::move(archived->record)};
+  return FoundGame{SummaryOf(*archived), std::move(archived->record),
+                   with_analysis ? std::move(archived->analysis) : ""};
 }
+
+namespace {
 
 // A stored or formatted record read back; INTERNAL if it does not parse.
 absl::StatusOr<GameRecord> ReadBack(const FoundGame& found) {
@@ -143,10 +151,17 @@ absl::Status ApplyEnding(const GameResult& result, Session& s) {
 
 absl::StatusOr<v1::GetGameRecordResponse> GetGameRecord(
     const ServiceCore& core, const v1::GetGameRecordRequest& request) {
-  KHET_ASSIGN_OR_RETURN(
-      FoundGame found, FindGame(core, request.session_id(), request.game_id()));
-  KHET_ASSIGN_OR_RETURN(GameRecord record, ReadBack(found));
+  KHET_ASSIGN_OR_RETURN(FoundGame found,
+                        FindGame(core, request.session_id(), request.game_id(),
+                                 /*with_analysis=*/true));
   v1::GetGameRecordResponse out;
+  if (!found.analysis.empty() &&
+      out.mutable_analysis()->ParseFromString(found.analysis)) {
+    found.text = RecordWithAnalysis(found.text, out.analysis());
+  } else {
+    out.clear_analysis();
+  }
+  KHET_ASSIGN_OR_RETURN(GameRecord record, ReadBack(found));
   for (const auto& [name, value] : record.headers) {
     v1::RecordHeader* header = out.add_headers();
     header->set_name(name);

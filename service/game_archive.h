@@ -5,15 +5,34 @@
 #ifndef KHET_SERVICE_GAME_ARCHIVE_H_
 #define KHET_SERVICE_GAME_ARCHIVE_H_
 
+#include <string>
+
 #include "absl/status/statusor.h"
 #include "khet/v1/khet_service.pb.h"
 #include "service/service_core.h"
 
 namespace khet {
 
+// A game as the calls below find it: its summary and record.
+struct FoundGame {
+  v1::GameSummary summary;
+  std::string text;  // the game record
+  // Its analysis (a serialized v1::GameAnalysis) when asked for and made;
+  // else empty.
+  std::string analysis;
+};
+
 // The current game (game_id empty or "current", or the current game's id)
 // or an archived game of the session. NOT_FOUND for an unknown session or
-// a game the session does not have.
+// a game the session does not have. `with_analysis` reads the analysis of
+// an archived game (the current one too, once archived).
+absl::StatusOr<FoundGame> FindGame(const ServiceCore& core,
+                                   const std::string& session_id,
+                                   const std::string& game_id,
+                                   bool with_analysis = false);
+
+// The game FindGame finds, with its record and, once made, its analysis
+// (and the analysis's comments in the record's text).
 absl::StatusOr<v1::GetGameRecordResponse> GetGameRecord(
     const ServiceCore& core, const v1::GetGameRecordRequest& request);
 

@@ -11,6 +11,7 @@
 #include "service/color_schemes.h"
 #include "service/computer_seats.h"
 #include "service/convert.h"
+#include "service/game_analyses.h"
 #include "service/game_archive.h"
 #include "service/game_endings.h"
 #include "service/move_path.h"
@@ -175,6 +176,10 @@ class SessionServiceImpl final : public SessionService {
       const v1::GetPositionRequest& request) override {
     return khet::GetPosition(core_, request);
   }
+  absl::StatusOr<v1::GameAnalysis> AnalyzeGame(
+      const v1::AnalyzeGameRequest& request) override {
+    return analyses_.Analyze(request);
+  }
 
   int SweepTimeouts() override { return khet::SweepTimeouts(registry_); }
 
@@ -186,6 +191,9 @@ class SessionServiceImpl final : public SessionService {
   const ServiceCore core_;
   const SearchFunction search_;
   Suggestions suggestions_;
+  // After the registry and the search, so that their threads are joined
+  // before either goes.
+  GameAnalyses analyses_{core_, search_};
   // Last, so that its threads are joined before anything else goes.
   ComputerSeats computers_;
 };

@@ -44,6 +44,8 @@ struct ServiceLimits {
   int max_replies_kept = 32;  // MakeMove answers kept for retries
   // SuggestMove searches running at once; beyond: RESOURCE_EXHAUSTED.
   int max_concurrent_suggestions = 4;
+  // Games analysed at once (AnalyzeGame); beyond: RESOURCE_EXHAUSTED.
+  int max_concurrent_analyses = 2;
   // A SuggestMove search stops after this long whatever its limits.
   absl::Duration max_suggestion_time = absl::Seconds(10);
   // Threads searching for computer seats, over all sessions.
@@ -322,6 +324,9 @@ class SessionService {
       const v1::ListGamesRequest& request) = 0;
   virtual absl::StatusOr<v1::GetPositionResponse> GetPosition(
       const v1::GetPositionRequest& request) = 0;
+  // The computer's analysis of a finished game (service/game_analyses.h).
+  virtual absl::StatusOr<v1::GameAnalysis> AnalyzeGame(
+      const v1::AnalyzeGameRequest& request) = 0;
 
   // Resets every game with timeout on whose last move (or start) is older
   // than its timeout by the injected clock. khetd calls it periodically;

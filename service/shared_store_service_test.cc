@@ -94,6 +94,10 @@ class LossyStore final : public SessionStore {
   absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override {
     return inner_->GetGame(game_id);
   }
+  absl::Status SetGameAnalysis(std::string_view game_id,
+                               std::string_view analysis) override {
+    return inner_->SetGameAnalysis(game_id, analysis);
+  }
   absl::StatusOr<std::vector<ArchivedGame>> ListGames(
       const GameQuery& query) override {
     return inner_->ListGames(query);

@@ -80,6 +80,10 @@ class FlakyStore final : public SessionStore {
   absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override {
     return inner.GetGame(game_id);
   }
+  absl::Status SetGameAnalysis(std::string_view game_id,
+                               std::string_view analysis) override {
+    return inner.SetGameAnalysis(game_id, analysis);
+  }
   absl::StatusOr<std::vector<ArchivedGame>> ListGames(
       const GameQuery& query) override {
     return inner.ListGames(query);

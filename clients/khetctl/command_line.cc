@@ -53,7 +53,8 @@ const std::set<std::string>& CommandLine::Valued() {
                                 "player",
                                 "result",
                                 "ply",
-                                "record"};
+                                "record",
+                                "ms_per_ply"};
   return *kValued;
 }
 
@@ -66,6 +67,7 @@ const std::set<std::string>& CommandLine::Switches() {
                                 "timeout_enabled",
                                 "quiet",
                                 "without_laser",
+                                "no_wait",
                                 "help"};
   return *kSwitches;
 }

@@ -1,8 +1,11 @@
-// Game records and the archive: record, games, position, and create
-// --record (CreateCommand reads the file with ReadRecordFile).
+// Game records and the archive: record, games, position, analyze, and
+// create --record (CreateCommand reads the file with ReadRecordFile).
+#include <chrono>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -10,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "clients/khetctl/khetctl.h"
+#include "engine/game_analysis.h"
 
 namespace khet::ctl {
 
@@ -96,6 +100,71 @@ int PositionCommand(const Invocation& call) {
         }
         return out;
       });
+}
+
+namespace {
+
+// An analysis as lines: its state, then each ply scored, with its mark and
+// the better move.
+std::string AnalysisText(const v1::GameAnalysis& a) {
+  if (a.state() != v1::GameAnalysis::DONE) {
+    return absl::StrFormat("analysing game %s: %d of %d plies done\n",
+                           a.game_id(), a.plies_analyzed(), a.plies());
+  }
+  std::string out = absl::StrFormat(
+      "game %s, %d plies, %d ms of search a ply; scores are for the side that "
+      "moved, in Pyramids\n",
+      a.game_id(), a.plies(), a.ms_per_ply());
+  int marked = 0;
+  for (const v1::PlyAnalysis& p : a.moves()) {
+    const std::string number =
+        absl::StrCat((p.ply() + 1) / 2, p.mover() == v1::SILVER ? "." : "...");
+    const Judgement j = p.judgement() == v1::BLUNDER   ? Judgement::kBlunder
+                        : p.judgement() == v1::MISTAKE ? Judgement::kMistake
+                        : p.judgement() == v1::INACCURACY
+                            ? Judgement::kInaccuracy
+                            : Judgement::kGood;
+    absl::StrAppend(&out,
+                    absl::StrFormat("%6s %-10s %-11s", number,
+                                    p.played() + std::string(JudgementMark(j)),
+                                    ScoreText(p.played_score())));
+    if (j != Judgement::kGood) {
+      ++marked;
+      absl::StrAppend(&out, " ", std::string(JudgementName(j)));
+      if (!p.best_move().empty()) {
+        absl::StrAppend(&out, "; better ", p.best_move(), " (",
+                        ScoreText(p.best_score()), ")");
+      }
+    }
+    absl::StrAppend(&out, "\n");
+  }
+  if (marked == 0) absl::StrAppend(&out, "no move lost much\n");
+  return out;
+}
+
+}  // namespace
+
+int AnalyzeCommand(const Invocation& call) {
+  v1::AnalyzeGameRequest request;
+  request.set_session_id(call.session);
+  request.set_game_id(call.flags.Get("game", "current"));
+  absl::StatusOr<int64_t> ms = call.flags.GetInt("ms_per_ply", 0, 0, 2000);
+  if (!ms.ok()) return UsageError(ms.status().message());
+  request.set_ms_per_ply(static_cast<int32_t>(*ms));
+  const bool wait = !call.flags.Switch("no_wait");
+  for (;;) {
+    v1::GameAnalysis analysis;
+    const grpc::Status status = call.client.stub().AnalyzeGame(
+        call.client.Context().get(), request, &analysis);
+    if (!status.ok()) return RpcError(status);
+    if (!wait || analysis.state() == v1::GameAnalysis::DONE) {
+      std::cout << (call.client.json() ? ToJson(analysis, true) + "\n"
+                                       : AnalysisText(analysis))
+                << std::flush;
+      return kExitOk;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
 }
 
 }  // namespace khet::ctl

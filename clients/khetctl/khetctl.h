@@ -216,6 +216,7 @@ int HealthCommand(const Invocation& call);
 int RecordCommand(const Invocation& call);
 int GamesCommand(const Invocation& call);
 int PositionCommand(const Invocation& call);
+int AnalyzeCommand(const Invocation& call);
 // The text of the record file `path`; INVALID_ARGUMENT if it cannot be read.
 absl::StatusOr<std::string> ReadRecordFile(const std::string& path);
 

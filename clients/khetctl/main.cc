@@ -94,6 +94,13 @@ Commands (SESSION is the session id, given first or as --session ID):
   position SESSION --ply N [--game ID]
                                   a game's position after N plies, that
                                   ply's move and laser, the legal moves
+  analyze SESSION [--game ID] [--ms_per_ply N] [--no_wait]
+                                  the computer's analysis of a finished
+                                  game: every move scored, inaccuracies
+                                  (?!), mistakes (?) and blunders (??)
+                                  marked with the better move; waits until
+                                  it is done unless --no_wait (N: 10-2000
+                                  ms of search a ply, default 200)
   health [--service NAME]         grpc.health.v1 Check of khetd (or of one
                                   service): prints SERVING, NOT_SERVING...;
                                   exits 0 only for SERVING (a container or
@@ -132,6 +139,11 @@ const std::map<std::string, Command>& Commands() {
         true,
         &GamesCommand}},
       {"position", {{"session", "game", "ply"}, 0, true, &PositionCommand}},
+      {"analyze",
+       {{"session", "game", "ms_per_ply", "no_wait"},
+        0,
+        true,
+        &AnalyzeCommand}},
       {"get", {{"session"}, 0, true, &GetCommand}},
       {"list", {{"status", "page_size", "page_token"}, 0, false, &ListCommand}},
       {"delete", {{"session"}, 0, true, &DeleteCommand}},

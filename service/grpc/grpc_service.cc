@@ -687,6 +687,15 @@ grpc::ServerUnaryReactor* KhetGrpcService::GetPosition(
       [this, request](RequestLog&) { return core_->GetPosition(*request); });
 }
 
+grpc::ServerUnaryReactor* KhetGrpcService::AnalyzeGame(
+    grpc::CallbackServerContext* context, const v1::AnalyzeGameRequest* request,
+    v1::GameAnalysis* response) {
+  return Serve(
+      context, RequestLog(this, "AnalyzeGame", request->session_id()),
+      /*touches_session=*/true, response,
+      [this, request](RequestLog&) { return core_->AnalyzeGame(*request); });
+}
+
 CallControl KhetGrpcService::ControlOf(grpc::ServerContext& context) {
   CallControl control;
   const std::chrono::system_clock::time_point deadline = context.deadline();

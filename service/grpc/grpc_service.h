@@ -114,7 +114,8 @@ using KhetServiceBase =
                         KhetService::WithCallbackMethod_RenderBoard,
                         KhetService::WithCallbackMethod_GetGameRecord,
                         KhetService::WithCallbackMethod_ListGames,
-                        KhetService::WithCallbackMethod_GetPosition>::type;
+                        KhetService::WithCallbackMethod_GetPosition,
+                        KhetService::WithCallbackMethod_AnalyzeGame>::type;
 
 }  // namespace grpc_service_internal
 
@@ -221,6 +222,9 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
       grpc::CallbackServerContext* context,
       const v1::GetPositionRequest* request,
       v1::GetPositionResponse* response) override;
+  grpc::ServerUnaryReactor* AnalyzeGame(grpc::CallbackServerContext* context,
+                                        const v1::AnalyzeGameRequest* request,
+                                        v1::GameAnalysis* response) override;
 
  private:
   class RequestLog;

@@ -119,6 +119,10 @@ class GatedStore final : public SessionStore {
   absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override {
     return store_.GetGame(game_id);
   }
+  absl::Status SetGameAnalysis(std::string_view game_id,
+                               std::string_view analysis) override {
+    return store_.SetGameAnalysis(game_id, analysis);
+  }
   absl::StatusOr<std::vector<ArchivedGame>> ListGames(
       const GameQuery& query) override {
     return store_.ListGames(query);
@@ -542,6 +546,20 @@ TEST_P(GrpcServiceTest, GameRecordsArchiveAndPositions) {
               INVALID_ARGUMENT);
   get.set_game_id("nope");
   EXPECT_CODE(stub_->GetGameRecord(Context().get(), get, &record), NOT_FOUND);
+
+  // The abandoned game can be analysed: the first call starts it; the
+  // current game, still going, cannot.
+  v1::AnalyzeGameRequest analyze;
+  analyze.set_session_id(game.id);
+  analyze.set_game_id(game.id + "-g1");
+  analyze.set_ms_per_ply(10);
+  v1::GameAnalysis analysis;
+  ASSERT_GRPC_OK(stub_->AnalyzeGame(Context().get(), analyze, &analysis));
+  EXPECT_EQ(analysis.game_id(), game.id + "-g1");
+  EXPECT_EQ(analysis.plies(), 1);
+  analyze.set_game_id("current");
+  EXPECT_CODE(stub_->AnalyzeGame(Context().get(), analyze, &analysis),
+              FAILED_PRECONDITION);
 
   v1::CreateSessionRequest create;
   create.set_name("imported");

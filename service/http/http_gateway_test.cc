@@ -936,6 +936,53 @@ TEST_F(HttpGatewayTest, ServesArchivedGamesRecordsAndPositions) {
   EXPECT_THAT(bad.text, HasSubstr("line 3"));
 }
 
+TEST_F(HttpGatewayTest, AnalysesAFinishedGame) {
+  const Game game = NewGame();
+  const std::string move = "/v1/sessions/" + game.id + ":move";
+  ASSERT_EQ(Post(move, R"({"move":{"notation":"j5L"}})", game.silver).status,
+            200);
+  const std::string analyze =
+      "/v1/sessions/" + game.id + "/games/current:analyze";
+  Answer going = Post(analyze, "{}");
+  EXPECT_EQ(going.status, 400) << going.text;
+  EXPECT_THAT(going.text, HasSubstr("FAILED_PRECONDITION"));
+  EXPECT_THAT(going.text, HasSubstr("still going"));
+  ASSERT_EQ(Post(move, R"({"move":{"notation":"e5-f6"}})", game.red).status,
+            200);
+  ASSERT_EQ(Post(move, R"({"move":{"notation":"j5-j6"}})", game.silver).status,
+            200);
+  EXPECT_EQ(Post(analyze, R"({"msPerPly":5})").status, 400);
+  EXPECT_EQ(Post(analyze, R"({"gameId":"other"})").status, 400);
+  EXPECT_EQ(Post(analyze, "{").status, 400);
+  EXPECT_EQ(Post("/v1/sessions/nope/games/current:analyze", "{}").status, 404);
+
+  Answer first = Post(analyze, R"({"msPerPly":100})");
+  ASSERT_EQ(first.status, 200) << first.text;
+  EXPECT_EQ(first.body["gameId"], game.id + "-g1");
+  EXPECT_EQ(first.body["plies"], 3);
+  Answer done;
+  for (int i = 0; i < 400; ++i) {  // at most 20 s
+    done = Post(analyze, "{}");
+    ASSERT_EQ(done.status, 200) << done.text;
+    if (done.body["state"] == "DONE") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_EQ(done.body["state"], "DONE") << done.text;
+  EXPECT_EQ(done.body["msPerPly"], 100);
+  ASSERT_EQ(done.body["moves"].size(), 3u);
+  EXPECT_EQ(done.body["moves"][1]["played"], "e5-f6");
+  EXPECT_EQ(done.body["moves"][1]["judgement"], "BLUNDER");
+
+  // The record now carries it, as JSON and as comments in the download.
+  Answer record = Get("/v1/sessions/" + game.id + "/games/current");
+  ASSERT_EQ(record.status, 200) << record.text;
+  EXPECT_EQ(record.body["analysis"]["state"], "DONE");
+  auto download = client_->Get(
+      ("/v1/sessions/" + game.id + "/games/" + game.id + "-g1/record").c_str());
+  ASSERT_TRUE(download);
+  EXPECT_THAT(download->body, HasSubstr("{?? blunder: loses in 1; better "));
+}
+
 TEST_F(HttpGatewayTest, ServesTheWebBoard) {
   auto index = client_->Get("/");
   ASSERT_TRUE(index);

@@ -10,6 +10,7 @@
 #include "service/http/http_events.h"
 #include "service/http/http_request.h"
 #include "service/http/json_codec.h"
+#include "service/quoted_input.h"
 #include "service/status_macros.h"
 
 namespace khet {
@@ -373,6 +374,24 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
         request.set_ply(static_cast<int32_t>(ply));
         KHET_ASSIGN_OR_RETURN(v1::GetPositionResponse response,
                               core->GetPosition(request));
+        Reply(call, ToJson(response));
+        return absl::OkStatus();
+      }));
+  routes.push_back(
+      Post("/v1/sessions/{id}/games/{game}:analyze", [core](HttpCall& call) {
+        KHET_RETURN_IF_ERROR(NoQuery(call));
+        KHET_ASSIGN_OR_RETURN(v1::AnalyzeGameRequest request,
+                              SessionBody<v1::AnalyzeGameRequest>(call));
+        const std::string& game = call.path_values.at(0);
+        if (!request.game_id().empty() && request.game_id() != game) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("the body's gameId ", QuoteInput(request.game_id()),
+                           " differs from the path's ", QuoteInput(game),
+                           "; leave it out of the body"));
+        }
+        request.set_game_id(game);
+        KHET_ASSIGN_OR_RETURN(v1::GameAnalysis response,
+                              core->AnalyzeGame(request));
         Reply(call, ToJson(response));
         return absl::OkStatus();
       }));

@@ -86,6 +86,9 @@ ABSL_FLAG(int, computer_move_budget_ms,
 ABSL_FLAG(int, max_concurrent_suggestions,
           khet::ServiceLimits().max_concurrent_suggestions,
           "SuggestMove searches running at once at most");
+ABSL_FLAG(int, max_concurrent_analyses,
+          khet::ServiceLimits().max_concurrent_analyses,
+          "Games analysed by the computer at once at most (AnalyzeGame)");
 ABSL_FLAG(int, computer_lease_ttl_ms,
           static_cast<int>(absl::ToInt64Milliseconds(
               khet::ServiceLimits().computer_lease_ttl)),
@@ -278,6 +281,7 @@ int Run(const sigset_t& stop_signals) {
       absl::Milliseconds(absl::GetFlag(FLAGS_computer_move_budget_ms));
   limits.max_concurrent_suggestions =
       absl::GetFlag(FLAGS_max_concurrent_suggestions);
+  limits.max_concurrent_analyses = absl::GetFlag(FLAGS_max_concurrent_analyses);
   limits.max_suggestion_time =
       absl::Seconds(absl::GetFlag(FLAGS_max_suggestion_seconds));
   limits.computer_lease_ttl =
@@ -315,6 +319,9 @@ int Run(const sigset_t& stop_signals) {
   }
   if (limits.max_concurrent_suggestions < 1) {
     return UsageError("--max_concurrent_suggestions must be >= 1");
+  }
+  if (limits.max_concurrent_analyses < 1) {
+    return UsageError("--max_concurrent_analyses must be >= 1");
   }
   if (limits.max_suggestion_time < absl::Seconds(1)) {
     return UsageError("--max_suggestion_seconds must be >= 1");

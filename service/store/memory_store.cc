@@ -56,6 +56,7 @@ absl::Status MemoryStore::Update(const SessionRecord& record,
     ArchivedGame& kept = games_[++last_sequence_];
     kept = *archive;
     kept.sequence = last_sequence_;
+    kept.analysis.clear();
   }
   it->second.record = record;
   it->second.events.insert(it->second.events.end(), events.begin(),
@@ -86,6 +87,19 @@ absl::StatusOr<ArchivedGame> MemoryStore::GetGame(std::string_view game_id) {
   MutexLock lock(&mu_);
   for (const auto& [sequence, game] : games_) {
     if (game.id == game_id) return game;
+  }
+  return absl::NotFoundError(
+      absl::StrCat("no archived game \"", std::string(game_id), "\""));
+}
+
+absl::Status MemoryStore::SetGameAnalysis(std::string_view game_id,
+                                          std::string_view analysis) {
+  MutexLock lock(&mu_);
+  for (auto& [sequence, game] : games_) {
+    if (game.id == game_id) {
+      game.analysis = std::string(analysis);
+      return absl::OkStatus();
+    }
   }
   return absl::NotFoundError(
       absl::StrCat("no archived game \"", std::string(game_id), "\""));

@@ -172,6 +172,14 @@ absl::StatusOr<ArchivedGame> MeteredStore::GetGame(std::string_view game_id) {
   return inner_->GetGame(game_id);
 }
 
+absl::Status MeteredStore::SetGameAnalysis(std::string_view game_id,
+                                           std::string_view analysis) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = inner_->SetGameAnalysis(game_id, analysis);
+  metrics_->RecordWrite("analysis", status, Since(start));
+  return status;
+}
+
 absl::StatusOr<std::vector<ArchivedGame>> MeteredStore::ListGames(
     const GameQuery& query) {
   return inner_->ListGames(query);

@@ -93,6 +93,8 @@ class MeteredStore final : public SessionStore {
                                                        int64_t after_version,
                                                        int limit) override;
   absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override;
+  absl::Status SetGameAnalysis(std::string_view game_id,
+                               std::string_view analysis) override;
   absl::StatusOr<std::vector<ArchivedGame>> ListGames(
       const GameQuery& query) override;
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,

@@ -121,6 +121,10 @@ class ReadCountingStore : public SessionStore {
   absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override {
     return memory_.GetGame(game_id);
   }
+  absl::Status SetGameAnalysis(std::string_view game_id,
+                               std::string_view analysis) override {
+    return memory_.SetGameAnalysis(game_id, analysis);
+  }
   absl::StatusOr<std::vector<ArchivedGame>> ListGames(
       const GameQuery& query) override {
     return memory_.ListGames(query);

@@ -1,6 +1,6 @@
 // The SQL of PostgresStore's archive of games (SessionStore::Update with an
-// archived game, GetGame, ListGames): one row per game, removed with its
-// session.
+// archived game, GetGame, ListGames, SetGameAnalysis): one row per game,
+// removed with its session.
 #ifndef KHET_SERVICE_STORE_POSTGRES_GAMES_H_
 #define KHET_SERVICE_STORE_POSTGRES_GAMES_H_
 
@@ -60,9 +60,29 @@ inline constexpr char kUpdateArchiving[] =
     "$9::text, $10::text, $11::text, $12::text, $13::text, $14::bigint, "
     "$15::bigint, $16::bigint)";
 
+// Migration 5: the computer's analysis of an archived game.
+// khet_set_analysis answers code 0, or 6 with nothing changed if there is
+// no such game.
+inline constexpr char kMigrationAnalysis[] = R"sql(
+ALTER TABLE khet_games ADD COLUMN analysis bytea NOT NULL DEFAULT ''::bytea;
+
+CREATE FUNCTION khet_set_analysis(p_game_id text, p_analysis bytea,
+                                  OUT code bigint, OUT stored bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+  stored := 0;
+  UPDATE khet_games SET analysis = p_analysis WHERE id = p_game_id;
+  code := CASE WHEN FOUND THEN 0 ELSE 6 END;
+END
+$$;
+)sql";
+
+inline constexpr char kSetAnalysis[] =
+    "SELECT code, stored FROM khet_set_analysis($1::text, $2::bytea)";
+
 #define KHET_POSTGRES_GAME_COLUMNS                                    \
   "sequence, id, session_id, record, silver, red, setup_id, result, " \
-  "ending, started_micros, ended_micros, plies"
+  "ending, started_micros, ended_micros, plies, analysis"
 
 // $1 game id.
 inline constexpr char kGetGame[] =

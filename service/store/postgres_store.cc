@@ -121,6 +121,8 @@ $$;
     postgres_leases::kMigration,
     // 4: the archive of games.
     postgres_games::kMigration,
+    // 5: the computer's analysis of archived games.
+    postgres_games::kMigrationAnalysis,
 };
 static_assert(std::size(kMigrations) == PostgresStore::kSchemaVersion);
 
@@ -132,6 +134,7 @@ enum WriteCode : int64_t {
   kEventsDoNotFollow = 3,
   kIdTaken = 4,
   kGameTaken = 5,  // khet_update_archiving's (migration 4)
+  kNoGame = 6,     // khet_set_analysis's (migration 5)
 };
 
 // At most this many batches commit at once. PostgreSQL commits
@@ -171,6 +174,7 @@ constexpr StatementText kStatements[] = {
     {"update_archiving", postgres_games::kUpdateArchiving, 16},
     {"get_game", postgres_games::kGetGame, 1},
     {"list_games", postgres_games::kListGames, 6},
+    {"set_analysis", postgres_games::kSetAnalysis, 2},
 };
 
 absl::Status NotFound(std::string_view id) {
@@ -307,6 +311,9 @@ struct PostgresStore::PendingWrite {
       case kGameTaken:
         return absl::AlreadyExistsError(
             absl::StrCat("game \"", game_id, "\" is already archived"));
+      case kNoGame:
+        return absl::NotFoundError(
+            absl::StrCat("no archived game \"", id, "\""));
     }
     return absl::InternalError(absl::StrCat("postgres: unexpected result (",
                                             code, ", ", stored, ") of ",
@@ -800,6 +807,14 @@ absl::Status PostgresStore::Delete(std::string_view id) {
   return Commit(write);
 }
 
+absl::Status PostgresStore::SetGameAnalysis(std::string_view game_id,
+                                            std::string_view analysis) {
+  PendingWrite write("set_analysis", game_id, "keep a game's analysis");
+  write.AddText(std::string(game_id));
+  write.AddBinary(analysis);
+  return Commit(write);
+}
+
 template <typename T>
 absl::StatusOr<T> PostgresStore::Read(
     const std::function<absl::StatusOr<T>(Connection&)>& read) {
@@ -885,6 +900,7 @@ ArchivedGame PostgresStore::GameFromRow(const Result& rows, int r) {
   game.started_at = absl::FromUnixMicros(rows.Int(r, 9));
   game.ended_at = absl::FromUnixMicros(rows.Int(r, 10));
   game.plies = rows.Int(r, 11);
+  game.analysis = rows.Bytes(r, 12);
   return game;
 }
 

@@ -83,7 +83,7 @@ struct PostgresStoreOptions {
 class PostgresStore final : public SessionStore {
  public:
   // The highest migration this build knows.
-  static constexpr int kSchemaVersion = 4;
+  static constexpr int kSchemaVersion = 5;
   // The NOTIFY channel of session changes.
   static constexpr std::string_view kChannel = "khet_session_changes";
 
@@ -115,6 +115,8 @@ class PostgresStore final : public SessionStore {
                                                        int limit) override;
   // The lease's statements are in postgres_leases.h.
   absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override;
+  absl::Status SetGameAnalysis(std::string_view game_id,
+                               std::string_view analysis) override;
   absl::StatusOr<std::vector<ArchivedGame>> ListGames(
       const GameQuery& query) override;
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,

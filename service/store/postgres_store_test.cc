@@ -119,7 +119,7 @@ TEST_F(PostgresStoreTest, RefusesADatabaseWithANewerSchema) {
   KHET_ASSERT_OK(RunSql("INSERT INTO schema_migrations (version) VALUES (99)"));
   EXPECT_THAT(PostgresStore::Open(db_->conninfo()),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "schema migration 99, newer than this build's 4"));
+                       "schema migration 99, newer than this build's 5"));
 }
 
 TEST_F(PostgresStoreTest, UnreachableServerIsUnavailable) {
@@ -265,8 +265,8 @@ TEST_F(PostgresStoreTest, MigratesADatabaseLeftAtSchemaOne) {
   ASSERT_NE(store, nullptr);
   KHET_EXPECT_OK(RunSql(
       "DO $$ BEGIN IF (SELECT array_agg(version ORDER BY version) "
-      "FROM schema_migrations) <> ARRAY[1, 2, 3, 4] THEN RAISE EXCEPTION "
-      "'not migrated to 4'; END IF; END $$"));
+      "FROM schema_migrations) <> ARRAY[1, 2, 3, 4, 5] THEN RAISE EXCEPTION "
+      "'not migrated to 5'; END IF; END $$"));
   absl::StatusOr<SessionRecord> old = store->Get("old");
   KHET_ASSERT_OK(old);
   EXPECT_EQ(old->version, 1);
@@ -290,6 +290,9 @@ TEST_F(PostgresStoreTest, MigratesADatabaseLeftAtSchemaOne) {
   game.result = "*";
   KHET_EXPECT_OK(store->Update({"old", 3, "three"}, 2, {{3, "e3"}}, &game));
   EXPECT_EQ(store->GetGame("old-g1")->session_id, "old");
+  // And its analyses (migration 5).
+  KHET_EXPECT_OK(store->SetGameAnalysis("old-g1", "scored"));
+  EXPECT_EQ(store->GetGame("old-g1")->analysis, "scored");
   KHET_EXPECT_OK(store->Delete("old"));
   EXPECT_THAT(store->GetGame("old-g1"),
               StatusIs(absl::StatusCode::kNotFound, "old-g1"));

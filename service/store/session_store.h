@@ -58,6 +58,9 @@ struct ArchivedGame {
   absl::Time started_at = absl::UnixEpoch();
   absl::Time ended_at = absl::UnixEpoch();
   int64_t plies = 0;
+  // The computer's analysis once made (a serialized khet.v1.GameAnalysis),
+  // set by SetGameAnalysis; empty before. Ignored in Update.
+  std::string analysis;
   // Set by the store when written: increases with every game archived, so
   // that newer games list first. Ignored in Update.
   int64_t sequence = 0;
@@ -147,6 +150,11 @@ class SessionStore {
   // Archived games matching `query` (see GameQuery), newest first.
   virtual absl::StatusOr<std::vector<ArchivedGame>> ListGames(
       const GameQuery& query) = 0;
+
+  // Keeps `analysis` with an archived game, replacing any before. Durable
+  // when OK. NOT_FOUND naming the id if there is no such game.
+  virtual absl::Status SetGameAnalysis(std::string_view game_id,
+                                       std::string_view analysis) = 0;
 
   // The lease on a session's computer seat, which lets one replica at a
   // time search for its moves. Grants it to `holder` (true) if no one holds

@@ -118,6 +118,14 @@ class SessionStoreTest : public testing::TestWithParam<StoreKind> {
     return ids;
   }
 
+  // The analysis kept with archived game `id`; "(error)" if it cannot be
+  // read.
+  std::string AnalysisOf(const std::string& id) {
+    absl::StatusOr<ArchivedGame> game = store_->GetGame(id);
+    EXPECT_TRUE(game.ok()) << game.status();
+    return game.ok() ? game->analysis : "(error)";
+  }
+
   // Every event of `id`.
   std::vector<EventRecord> AllEvents(const std::string& id) {
     absl::StatusOr<std::vector<EventRecord>> events =
@@ -701,6 +709,43 @@ TEST_P(SessionStoreTest, ArchivedGamesOutliveTheStoreObject) {
   const ArchivedGame a2 = Game("a-g2", "a", "Ann", "Bob", "classic-2", "*");
   KHET_ASSERT_OK(store_->Update(Record("a", 2, "s"), 1, {Event(2)}, &a2));
   EXPECT_THAT(GameIds({}), ElementsAre("a-g2", "a-g1"));
+}
+
+TEST_P(SessionStoreTest, AnAnalysisIsKeptWithItsGame) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s"), {}));
+  ArchivedGame a = Game("a-g1", "a", "Ann", "Bob", "classic-2", "1-0");
+  a.analysis = "ignored by Update";
+  KHET_ASSERT_OK(store_->Update(Record("a", 1, "s"), 0, {Event(1)}, &a));
+  EXPECT_EQ(AnalysisOf("a-g1"), "");
+  // Bytes of every value, a NUL among them, as a serialized message has.
+  const std::string bytes("\x0a\x04a-g1\x00\xff\x10\x02", 10);
+  KHET_ASSERT_OK(store_->SetGameAnalysis("a-g1", bytes));
+  EXPECT_EQ(AnalysisOf("a-g1"), bytes);
+  absl::StatusOr<std::vector<ArchivedGame>> listed =
+      store_->ListGames(Query("a"));
+  KHET_ASSERT_OK(listed);
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ(listed->front().analysis, bytes);
+  // A second analysis replaces the first; the session is untouched.
+  KHET_ASSERT_OK(store_->SetGameAnalysis("a-g1", "again"));
+  EXPECT_EQ(AnalysisOf("a-g1"), "again");
+  EXPECT_THAT(store_->GetVersion("a"), IsOkAnd(int64_t{1}));
+  EXPECT_THAT(store_->SetGameAnalysis("a-g9", "x"),
+              StatusIs(absl::StatusCode::kNotFound, "a-g9"));
+}
+
+TEST_P(SessionStoreTest, AnAnalysisOutlivesTheStoreObject) {
+  if (GetParam().name == "Memory") GTEST_SKIP() << "keeps nothing";
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s"), {}));
+  const ArchivedGame a = Game("a-g1", "a", "Ann", "Bob", "classic-2", "1-0");
+  KHET_ASSERT_OK(store_->Update(Record("a", 1, "s"), 0, {Event(1)}, &a));
+  KHET_ASSERT_OK(store_->SetGameAnalysis("a-g1", "scored"));
+  store_.reset();
+  absl::StatusOr<std::unique_ptr<SessionStore>> reopened =
+      GetParam().open(where_);
+  KHET_ASSERT_OK(reopened);
+  store_ = *std::move(reopened);
+  EXPECT_EQ(AnalysisOf("a-g1"), "scored");
 }
 
 INSTANTIATE_TEST_SUITE_P(AllStores, SessionStoreTest,

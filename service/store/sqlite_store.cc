@@ -51,6 +51,10 @@ CREATE TABLE games (
 );
 CREATE INDEX games_by_session ON games (session_id, sequence);
 )sql",
+    // 2 -> 3: the computer's analysis of an archived game.
+    R"sql(
+ALTER TABLE games ADD COLUMN analysis BLOB NOT NULL DEFAULT x'';
+)sql",
 };
 static_assert(std::size(kMigrations) == SqliteStore::kSchemaVersion);
 
@@ -293,7 +297,7 @@ int64_t SqliteStore::NowMicros() {
 }
 
 struct SqliteStore::Write {
-  enum class Kind { kCreate, kUpdate, kDelete };
+  enum class Kind { kCreate, kUpdate, kDelete, kAnalysis };
   Write(Kind k, std::string_view session_id,
         const SessionRecord* session = nullptr, int64_t expected = 0,
         absl::Span<const EventRecord> new_events = {},
@@ -311,6 +315,7 @@ struct SqliteStore::Write {
   const int64_t expected_version;              // Update
   const absl::Span<const EventRecord> events;  // Create and Update
   const ArchivedGame* const archive;           // Update; may be null
+  std::string_view analysis;                   // kAnalysis (id: the game's)
 
   // Set by the batch's leader, under queue_mu_.
   bool done = false;
@@ -338,6 +343,13 @@ absl::Status SqliteStore::Delete(std::string_view id) {
   absl::Status deleted = Submit(write);
   if (deleted.ok()) leases_.Drop(id);
   return deleted;
+}
+
+absl::Status SqliteStore::SetGameAnalysis(std::string_view game_id,
+                                          std::string_view analysis) {
+  Write write(Write::Kind::kAnalysis, game_id);
+  write.analysis = analysis;
+  return Submit(write);
 }
 
 absl::StatusOr<bool> SqliteStore::TryLease(std::string_view id,
@@ -440,6 +452,8 @@ absl::Status SqliteStore::Apply(const Write& write) {
                           write.archive);
     case Write::Kind::kDelete:
       return DeleteLocked(write.id);
+    case Write::Kind::kAnalysis:
+      return SetGameAnalysisLocked(write.id, write.analysis);
   }
   return absl::InternalError("unknown kind of write");
 }
@@ -557,6 +571,22 @@ absl::Status SqliteStore::DeleteLocked(std::string_view id) {
   return code == SQLITE_DONE ? absl::OkStatus() : Error(code, "delete events");
 }
 
+absl::Status SqliteStore::SetGameAnalysisLocked(std::string_view game_id,
+                                                std::string_view analysis) {
+  absl::StatusOr<sqlite3_stmt*> update =
+      Statement("UPDATE games SET analysis = ?2 WHERE id = ?1");
+  if (!update.ok()) return update.status();
+  StatementScope scope(*update);
+  int code = BindAll(*update, game_id, Blob{analysis});
+  if (code == SQLITE_OK) code = sqlite3_step(*update);
+  if (code != SQLITE_DONE) return Error(code, "set game analysis");
+  if (sqlite3_changes(db_) == 0) {
+    return absl::NotFoundError(
+        absl::StrCat("no archived game \"", std::string(game_id), "\""));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<int64_t> SqliteStore::StoredVersion(std::string_view id) {
   absl::StatusOr<sqlite3_stmt*> select =
       Statement("SELECT version FROM sessions WHERE id = ?");
@@ -616,7 +646,7 @@ namespace {
 
 constexpr char kGameColumns[] =
     "sequence, id, session_id, record, silver, red, setup_id, result, "
-    "ending, started_unix_micros, ended_unix_micros, plies";
+    "ending, started_unix_micros, ended_unix_micros, plies, analysis";
 
 ArchivedGame GameFromRow(sqlite3_stmt* row) {
   ArchivedGame game;
@@ -632,6 +662,7 @@ ArchivedGame GameFromRow(sqlite3_stmt* row) {
   game.started_at = absl::FromUnixMicros(sqlite3_column_int64(row, 9));
   game.ended_at = absl::FromUnixMicros(sqlite3_column_int64(row, 10));
   game.plies = sqlite3_column_int64(row, 11);
+  game.analysis = ColumnBytes(row, 12);
   return game;
 }
 

@@ -73,7 +73,7 @@ class SqliteStore final : public SessionStore {
  public:
   // The schema version this build writes (PRAGMA user_version). Older files
   // are migrated at Open; newer ones are refused.
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
   // Opens the store in the file at `path`, creating the file and its schema
   // if needed and migrating an older schema. REQUIRES: path names a file on
@@ -98,6 +98,8 @@ class SqliteStore final : public SessionStore {
                                                        int64_t after_version,
                                                        int limit) override;
   absl::StatusOr<ArchivedGame> GetGame(std::string_view game_id) override;
+  absl::Status SetGameAnalysis(std::string_view game_id,
+                               std::string_view analysis) override;
   absl::StatusOr<std::vector<ArchivedGame>> ListGames(
       const GameQuery& query) override;
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
@@ -146,6 +148,9 @@ class SqliteStore final : public SessionStore {
                             const ArchivedGame* archive)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status DeleteLocked(std::string_view id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status SetGameAnalysisLocked(std::string_view game_id,
+                                     std::string_view analysis)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The stored version of session `id`; NOT_FOUND if there is none.
   absl::StatusOr<int64_t> StoredVersion(std::string_view id)

@@ -153,6 +153,46 @@ TEST(SqliteStoreTest, MigratesAFileLeftAtSchemaOne) {
             absl::StrCat(SqliteStore::kSchemaVersion));
 }
 
+TEST(SqliteStoreTest, MigratesAFileLeftAtSchemaTwo) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  {
+    // What a build knowing schema 2 left: an archived game, no analysis.
+    RawDb raw(path);
+    raw.Exec(
+        "PRAGMA journal_mode=WAL;"
+        "CREATE TABLE sessions (id TEXT NOT NULL PRIMARY KEY, version INTEGER "
+        "NOT NULL, state BLOB NOT NULL, updated_unix_micros INTEGER NOT NULL);"
+        "CREATE TABLE events (session_id TEXT NOT NULL, version INTEGER NOT "
+        "NULL, event BLOB NOT NULL, PRIMARY KEY (session_id, version));"
+        "CREATE TABLE games (sequence INTEGER PRIMARY KEY AUTOINCREMENT, id "
+        "TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, record TEXT NOT NULL, "
+        "silver TEXT NOT NULL, red TEXT NOT NULL, setup_id TEXT NOT NULL, "
+        "result TEXT NOT NULL, ending TEXT NOT NULL, started_unix_micros "
+        "INTEGER NOT NULL, ended_unix_micros INTEGER NOT NULL, plies INTEGER "
+        "NOT NULL);"
+        "INSERT INTO sessions VALUES ('old', 1, 'one', 0);"
+        "INSERT INTO games (id, session_id, record, silver, red, setup_id, "
+        "result, ending, started_unix_micros, ended_unix_micros, plies) VALUES "
+        "('old-g1', 'old', 'r', 'Ann', 'Bob', 'classic-2', '1-0', "
+        "'pharaoh hit', 0, 0, 3);"
+        "PRAGMA application_id = 1263027540; PRAGMA user_version = 2;");
+  }
+  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
+  KHET_ASSERT_OK(store);
+  absl::StatusOr<ArchivedGame> got = (*store)->GetGame("old-g1");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->plies, 3);
+  EXPECT_EQ(got->analysis, "");
+  KHET_ASSERT_OK((*store)->SetGameAnalysis("old-g1", "scored"));
+  got = (*store)->GetGame("old-g1");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->analysis, "scored");
+  RawDb raw(path);
+  EXPECT_EQ(raw.Text("PRAGMA user_version"),
+            absl::StrCat(SqliteStore::kSchemaVersion));
+}
+
 TEST(SqliteStoreTest, UpdatedTimeComesFromTheClock) {
   ScratchDir dir;
   const std::string path = dir.File("s.db");
@@ -180,7 +220,7 @@ TEST(SqliteStoreTest, RefusesANewerSchema) {
   }
   EXPECT_THAT(SqliteStore::Open(path),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "schema version 99, newer than this build's 2"));
+                       "schema version 99, newer than this build's 3"));
 }
 
 TEST(SqliteStoreTest, RefusesAnotherProgramsDatabase) {
