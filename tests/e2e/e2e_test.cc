@@ -323,6 +323,12 @@ TEST_F(EndToEndTest, ArchivedGamesSurviveSigkillAndReplayEveryPly) {
   const CtlResult record_before =
       Ctl(*server_, {"record", finished.id, "--game", finished_game});
   ASSERT_EQ(record_before.exit_code, 0) << record_before.err;
+  // The abandoned game's analysis, waited for, is kept with it.
+  const CtlResult analysed =
+      Ctl(*server_, {"analyze", abandoned.id, "--game", abandoned_game,
+                     "--ms_per_ply", "10"});
+  ASSERT_EQ(analysed.exit_code, 0) << analysed.err;
+  EXPECT_THAT(analysed.out, HasSubstr(abandoned_game + ", 4 plies, 10 ms"));
 
   server_->process().Signal(SIGKILL);
   EXPECT_EQ(server_->process().Wait(absl::Seconds(30)), 128 + SIGKILL);
@@ -350,6 +356,15 @@ TEST_F(EndToEndTest, ArchivedGamesSurviveSigkillAndReplayEveryPly) {
       Ctl(*server_, {"record", finished.id, "--game", finished_game});
   ASSERT_EQ(record_after.exit_code, 0) << record_after.err;
   EXPECT_EQ(record_after.out, record_before.out);
+  const CtlResult analysed_after =
+      Ctl(*server_,
+          {"analyze", abandoned.id, "--game", abandoned_game, "--no_wait"});
+  ASSERT_EQ(analysed_after.exit_code, 0) << analysed_after.err;
+  EXPECT_EQ(analysed_after.out, analysed.out);
+  const CtlResult analysed_record =
+      Ctl(*server_, {"record", abandoned.id, "--game", abandoned_game});
+  EXPECT_THAT(analysed_record.out,
+              HasSubstr("{computer analysis, 10 ms a ply"));
 
   // Every ply of the archived game is the position the live game had.
   absl::StatusOr<Position> start = SetupPosition("classic-2");
