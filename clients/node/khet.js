@@ -8,6 +8,7 @@
 //   await client.call('MakeMove', { session_id, move: { notation: 'j1L' } }, token);
 //   const text = await client.record(session_id);  // the game as a record
 //   for await (const game of client.games({player: 'alice'})) { ... }
+//   const analysis = await client.waitForAnalysis(session_id);  // DONE
 //
 // Messages are plain objects with the proto's field names (snake_case); enums
 // are their names ('SILVER'), 64-bit integers are numbers. A refused call
@@ -113,6 +114,41 @@ class KhetClient {
       yield* page.games;
       if (!page.next_page_token) return;
       request.page_token = page.next_page_token;
+    }
+  }
+
+  // One AnalyzeGame call on a finished game (GameAnalysis): the first
+  // starts the computer's analysis in the background and answers state
+  // 'RUNNING', later ones its progress (plies_analyzed of plies), then 'DONE'
+  // with every ply judged. `msPerPly` is the search's budget per ply, 0 for
+  // the server's default.
+  analyzeGame(sessionId, gameId = 'current', msPerPly = 0) {
+    return this.call('AnalyzeGame', {session_id: sessionId, game_id: gameId,
+                                     ms_per_ply: msPerPly});
+  }
+
+  // Calls analyzeGame every `pollMs` until the analysis is DONE and resolves
+  // to it; after the first answer it asks for the game that answer names.
+  // Rejects with an Error if it is not DONE within `timeoutMs`.
+  async waitForAnalysis(sessionId, gameId = 'current', msPerPly = 0,
+                        {timeoutMs = 120000, pollMs = 250} = {}) {
+    if (!(timeoutMs > 0) || !(pollMs > 0)) {
+      throw new RangeError(`timeoutMs and pollMs must be above 0, got ` +
+                           `${timeoutMs} and ${pollMs}`);
+    }
+    const deadline = Date.now() + timeoutMs;
+    while (true) {
+      const analysis = await this.analyzeGame(sessionId, gameId, msPerPly);
+      if (analysis.state === 'DONE') return analysis;
+      gameId = analysis.game_id || gameId;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new Error(`the analysis of game ${gameId} was not done within ` +
+                        `${timeoutMs} ms (${analysis.plies_analyzed} of ` +
+                        `${analysis.plies} plies analysed)`);
+      }
+      await new Promise(
+          (resolve) => setTimeout(resolve, Math.min(pollMs, left)));
     }
   }
 

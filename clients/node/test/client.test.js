@@ -201,3 +201,51 @@ test('archived games: listing, the record, a position and an import',
            (error) => error.code === 'INVALID_ARGUMENT' &&
                error.details.includes('line 3'));
      });
+
+test('the computer analyses a finished game', async () => {
+  const game = await newGame();
+  const play = (ply) => client.call(
+      'MakeMove',
+      {session_id: game.id, move: {notation: PHARAOH_HIT_GAME[ply]}},
+      ply % 2 === 0 ? game.silver : game.red);
+  await play(0);
+  await assert.rejects(client.analyzeGame(game.id),
+                       {code: 'FAILED_PRECONDITION'});
+  for (let ply = 1; ply < PHARAOH_HIT_GAME.length; ++ply) await play(ply);
+  const {game_id: gameId} =
+      await client.call('GetSession', {session_id: game.id});
+
+  const first = await client.analyzeGame(game.id, 'current', 20);
+  assert.equal(first.game_id, gameId);
+  assert.equal(first.plies, PHARAOH_HIT_GAME.length);
+  const analysis = await client.waitForAnalysis(game.id, 'current', 20,
+                                                {timeoutMs: 50000});
+  assert.equal(analysis.state, 'DONE');
+  assert.equal(analysis.game_id, gameId);
+  assert.equal(analysis.plies_analyzed, PHARAOH_HIT_GAME.length);
+  assert.deepEqual(analysis.moves.map((m) => m.ply),
+                   PHARAOH_HIT_GAME.map((_, index) => index + 1));
+  assert.deepEqual(analysis.moves.map((m) => m.played), PHARAOH_HIT_GAME);
+  assert.deepEqual(analysis.moves.map((m) => m.mover),
+                   PHARAOH_HIT_GAME.map((_, i) => (i % 2 ? 'RED' : 'SILVER')));
+  for (const move of analysis.moves) {
+    assert.equal(move.loss, Math.max(0, move.best_score - move.played_score));
+    assert.notEqual(move.judgement, 'MOVE_JUDGEMENT_UNSPECIFIED');
+  }
+  // After Red's a6-a7 Silver hits the Pharaoh in three plies, whatever Red
+  // does: the search sees that loss, and a move that avoids it.
+  const allowed = analysis.moves[13];
+  assert.equal(allowed.played, 'a6-a7');
+  assert.equal(allowed.judgement, 'BLUNDER');
+  assert.ok(allowed.played_score < -29800, allowed);
+  assert.ok(allowed.best_move);
+  assert.notEqual(allowed.best_move, allowed.played);
+  const before = await client.call(
+      'GetPosition', {session_id: game.id, game_id: gameId, ply: 13});
+  assert.ok(before.legal_moves.some((m) => m.notation === allowed.best_move));
+  // The winning shot itself gave nothing away.
+  assert.equal(analysis.moves[16].judgement, 'GOOD');
+  await assert.rejects(client.waitForAnalysis(game.id, 'current', 20,
+                                              {timeoutMs: 0}),
+                       RangeError);
+});

@@ -7,6 +7,7 @@ and Player handles that create_session() and join() return carry theirs.
 """
 
 import dataclasses
+import time
 
 import grpc
 
@@ -263,6 +264,41 @@ class Client:
         legal moves, that ply's move and laser)."""
         return self._call("GetPosition", service.GetPositionRequest(
             session_id=session_id, game_id=game_id, ply=ply))
+
+    def analyze_game(self, session_id, game_id="current", ms_per_ply=0):
+        """One AnalyzeGame call (khet.v1.GameAnalysis) on a finished game:
+        the first starts the computer's analysis in the background and
+        answers RUNNING, later ones its progress (plies_analyzed of plies),
+        then DONE with every ply judged. `ms_per_ply` is the search's budget
+        per ply, 0 for the server's default. KhetError FAILED_PRECONDITION
+        for a game still going, RESOURCE_EXHAUSTED when the server runs too
+        many analyses already."""
+        return self._call("AnalyzeGame", service.AnalyzeGameRequest(
+            session_id=session_id, game_id=game_id, ms_per_ply=ms_per_ply))
+
+    def wait_for_analysis(self, session_id, game_id="current", ms_per_ply=0,
+                          *, timeout=120.0, poll_seconds=0.25):
+        """Calls analyze_game() every `poll_seconds` until the analysis is
+        DONE and returns it. After the first answer it asks for the game
+        that answer names, so a new game in the session does not change
+        which one is awaited. TimeoutError if it is not DONE within
+        `timeout` seconds."""
+        if timeout <= 0 or poll_seconds <= 0:
+            raise ValueError(f"timeout and poll_seconds must be above 0, got "
+                             f"{timeout} and {poll_seconds}")
+        deadline = time.monotonic() + timeout
+        while True:
+            analysis = self.analyze_game(session_id, game_id, ms_per_ply)
+            if analysis.state == service.GameAnalysis.DONE:
+                return analysis
+            game_id = analysis.game_id or game_id
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(
+                    f"the analysis of game {game_id} was not done within "
+                    f"{timeout} s ({analysis.plies_analyzed} of "
+                    f"{analysis.plies} plies analysed)")
+            time.sleep(min(poll_seconds, left))
 
     def watch(self, session_id, after_version=0):
         """The session's events after `after_version` and then live ones, as

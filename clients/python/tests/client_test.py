@@ -261,6 +261,54 @@ class ClientTest(unittest.TestCase):
             self.client.create_session_from_record, "bad",
             '[Setup "classic-2"]\n\n1. a1-a9 *\n')
 
+    def test_the_computer_analyses_a_finished_game(self):
+        owner, alice, bob = self.new_game()
+        alice.move(PHARAOH_HIT_GAME[0])
+        self.assert_khet_error(grpc.StatusCode.FAILED_PRECONDITION, "",
+                               self.client.analyze_game, owner.session_id)
+        bob.move(PHARAOH_HIT_GAME[1])
+        for ply, notation in enumerate(PHARAOH_HIT_GAME[2:], start=2):
+            (alice if ply % 2 == 0 else bob).move(notation)
+        game_id = self.client.session(owner.session_id).game_id
+
+        first = self.client.analyze_game(owner.session_id, ms_per_ply=20)
+        self.assertEqual(first.game_id, game_id)
+        self.assertEqual(first.plies, len(PHARAOH_HIT_GAME))
+        analysis = self.client.wait_for_analysis(owner.session_id,
+                                                 ms_per_ply=20, timeout=50)
+        self.assertEqual(analysis.state, service.GameAnalysis.DONE)
+        self.assertEqual(analysis.game_id, game_id)
+        self.assertEqual(analysis.plies, len(PHARAOH_HIT_GAME))
+        self.assertEqual(analysis.plies_analyzed, len(PHARAOH_HIT_GAME))
+        self.assertEqual([m.ply for m in analysis.moves],
+                         list(range(1, len(PHARAOH_HIT_GAME) + 1)))
+        self.assertEqual([m.played for m in analysis.moves], PHARAOH_HIT_GAME)
+        self.assertEqual([m.mover for m in analysis.moves],
+                         [game.SILVER, game.RED] * 8 + [game.SILVER])
+        for move in analysis.moves:
+            self.assertEqual(move.loss, max(0, move.best_score
+                                            - move.played_score), move)
+            self.assertNotEqual(move.judgement,
+                                service.MOVE_JUDGEMENT_UNSPECIFIED, move)
+        # After Red's a6-a7 Silver hits the Pharaoh in three plies, whatever
+        # Red does: the search sees that loss, and a move that avoids it.
+        allowed = analysis.moves[13]
+        self.assertEqual(allowed.played, "a6-a7")
+        self.assertEqual(allowed.judgement, service.BLUNDER, allowed)
+        self.assertLess(allowed.played_score, -29800, allowed)
+        self.assertTrue(allowed.best_move)
+        self.assertNotEqual(allowed.best_move, allowed.played)
+        before = self.client.position(owner.session_id, 13, game_id)
+        self.assertIn(allowed.best_move,
+                      [move.notation for move in before.legal_moves])
+        # The winning shot itself gave nothing away.
+        self.assertEqual(analysis.moves[16].judgement, service.GOOD)
+        self.assertEqual(
+            self.client.game_record(owner.session_id, game_id).analysis,
+            analysis)
+        with self.assertRaisesRegex(ValueError, "timeout"):
+            self.client.wait_for_analysis(owner.session_id, timeout=0)
+
 
 class TlsTest(unittest.TestCase):
     """khetd over TLS with a self-signed certificate for 127.0.0.1."""
