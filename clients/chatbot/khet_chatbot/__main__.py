@@ -62,10 +62,15 @@ def parse_flags(argv):
                         help="khetd's HTTP gateway as players reach it, "
                              "e.g. https://khet.example.org: !record answers "
                              "with a download link there")
+    parser.add_argument("--analysis-ms-per-ply", type=int, default=0,
+                        help="the computer's time per ply for !analyse "
+                             "(default: the server's)")
     flags = parser.parse_args(argv)
     if flags.burst < 1 or flags.line_interval < 0:
         parser.error("--burst must be at least 1 and --line-interval at "
                      "least 0")
+    if flags.analysis_ms_per_ply < 0:
+        parser.error("--analysis-ms-per-ply must be at least 0")
     return flags
 
 
@@ -78,7 +83,8 @@ def main(argv=None):
     adapter = IrcAdapter(
         host, port, flags.nick, flags.channel,
         lambda say: KhetBot(client, say, prefix=flags.prefix,
-                            web_url=flags.web_url, line_chars=MAX_TEXT_BYTES),
+                            web_url=flags.web_url, line_chars=MAX_TEXT_BYTES,
+                            analysis_ms_per_ply=flags.analysis_ms_per_ply),
         line_interval=flags.line_interval, burst=flags.burst, log=log)
     stopped = threading.Event()
 

@@ -11,12 +11,14 @@ tokens.
 import itertools
 import re
 import threading
+import time
 
-from khet_client import KhetError, color_name
+from khet_client import KhetError, color_name, service
 
 from .describe import board_message, is_running, status_message
 from .message import Message
-from .records import games_message, link_message, record_message
+from .records import (analysis_lines, games_message, link_message,
+                      record_message)
 from .table import Table
 
 DEFAULT_SETUP = "classic-2"
@@ -28,6 +30,10 @@ RECENT_GAMES = 5
 # The sessions remembered per channel, newest last: each !new makes one, and
 # the channel's archive is their games.
 SESSIONS_KEPT = 20
+# Seconds between the questions about an analysis the bot waits for, and
+# the longest it waits before leaving the asking to the players.
+ANALYSIS_POLL_SECONDS = 1.0
+ANALYSIS_WAIT_SECONDS = 900.0
 GAME_ID = re.compile(r"^(.+)-g[0-9]+$")  # "<session id>-g<N>"
 
 
@@ -41,18 +47,22 @@ class KhetBot:
     `web_url` is the base URL of khetd's HTTP gateway as players reach it
     (e.g. "https://khet.example.org"): !record then answers with the
     record's download link; without it, with the moves. `line_chars` is
-    the longest line the adapter says whole.
+    the longest line the adapter says whole. `analysis_ms_per_ply` is the
+    search's budget per ply for !analyse, 0 for the server's default.
     """
 
     def __init__(self, client, say, prefix="!", *, web_url=None,
-                 line_chars=DEFAULT_LINE_CHARS):
+                 line_chars=DEFAULT_LINE_CHARS, analysis_ms_per_ply=0):
         self.client = client
         self.prefix = prefix
         self.web_url = web_url.rstrip("/") if web_url else None
         self.line_chars = line_chars
+        self.analysis_ms_per_ply = analysis_ms_per_ply
         self._say = say
         self._tables = {}  # channel, lower case -> Table
         self._sessions = {}  # channel, lower case -> session ids, newest last
+        self._analysing = set()  # (channel, game id) awaited by a thread
+        self._closed = threading.Event()
         self._lock = threading.Lock()
         self._setup_names = None
         self._commands = {
@@ -81,6 +91,10 @@ class KhetBot:
                        "the game's record: this one, the N-th of !games, or "
                        "a game id"),
             "games": (self._games, "", "the games played here, newest first"),
+            "analyse": (self._analyse, "[N|GAME]",
+                        "the computer judges a finished game's moves (also "
+                        "!analyze)"),
+            "analyze": (self._analyse, "[N|GAME]", None),
         }
 
     def handle(self, channel, nick, text):
@@ -106,7 +120,8 @@ class KhetBot:
             return [Message.of(f"{nick}: {said}: {error.message}")]
 
     def close(self):
-        """Stops relaying every table's events."""
+        """Stops relaying every table's events and waiting for analyses."""
+        self._closed.set()
         with self._lock:
             tables = list(self._tables.values())
             self._tables.clear()
@@ -289,6 +304,30 @@ class KhetBot:
                                f"{self.prefix}record N says one of them.")
         return [games_message(self._recent_games(channel), self.prefix)]
 
+    def _analyse(self, channel, nick, argument):
+        session_id, game_id, note = self._game(channel, argument)
+        try:
+            analysis = self.client.analyze_game(session_id, game_id,
+                                                self.analysis_ms_per_ply)
+        except KhetError as error:
+            raise self._unknown_game(error, "analyse", argument) from None
+        lead = (note,) if note else ()
+        if analysis.state == service.GameAnalysis.DONE:
+            return [Message(lead + tuple(analysis_lines(analysis,
+                                                        self.line_chars)))]
+        key = (channel.lower(), analysis.game_id)
+        with self._lock:
+            waiting = key in self._analysing
+            self._analysing.add(key)
+        if not waiting:
+            threading.Thread(target=self._await_analysis, daemon=True,
+                             args=(channel, session_id, analysis.game_id),
+                             name=f"analysis {analysis.game_id}").start()
+        return [Message(lead + (
+            f"The computer is analysing game {analysis.game_id} "
+            f"({analysis.plies_analyzed} of {analysis.plies} plies done); "
+            f"its findings come here when it is done.",))]
+
     # ---- Games of the archive -------------------------------------------
 
     def _game(self, channel, argument):
@@ -339,13 +378,39 @@ class KhetBot:
         return games[:count]
 
     def _unknown_game(self, error, word, argument):
-        """A refusal of !record in plain words: an unknown game names the
-        place to find the channel's games."""
+        """A refusal of !record or !analyse in plain words: an unknown game
+        names the place to find the channel's games."""
         said = f"{self.prefix}{word} {argument}".strip()
         hint = (f"; {self.prefix}games lists the games here"
                 if error.code_name == "NOT_FOUND" else "")
         return CommandError(f"{said}: {error.message}{hint}.")
 
+    def _await_analysis(self, channel, session_id, game_id):
+        """Says the analysis of `game_id` in `channel` once it is DONE, or
+        why it failed, or after ANALYSIS_WAIT_SECONDS that it is still
+        going; gives up silently when the bot closes."""
+        deadline = time.monotonic() + ANALYSIS_WAIT_SECONDS
+        try:
+            while not self._closed.wait(ANALYSIS_POLL_SECONDS):
+                analysis = self.client.analyze_game(
+                    session_id, game_id, self.analysis_ms_per_ply)
+                if analysis.state == service.GameAnalysis.DONE:
+                    self._say(channel, Message(tuple(
+                        analysis_lines(analysis, self.line_chars))))
+                    return
+                if time.monotonic() > deadline:
+                    self._say(channel, Message.of(
+                        f"The analysis of game {game_id} is still going "
+                        f"({analysis.plies_analyzed} of {analysis.plies} "
+                        f"plies done); {self.prefix}analyse {game_id} asks "
+                        f"again."))
+                    return
+        except KhetError as error:
+            self._say(channel, Message.of(
+                f"The analysis of game {game_id} failed: {error.message}."))
+        finally:
+            with self._lock:
+                self._analysing.discard((channel.lower(), game_id))
 
 
 def _color(word):

@@ -1,9 +1,10 @@
-"""Chat text for game records and the archive of games."""
+"""Chat text for game records, the archive of games and the computer's
+analysis of a game."""
 
 import datetime
 import urllib.parse
 
-from khet_client import game
+from khet_client import color_name, game, service
 
 from .message import Message
 
@@ -60,7 +61,8 @@ def games_message(games, prefix):
                 summary.ended_at.seconds, datetime.timezone.utc).strftime(
                     ", ended %Y-%m-%d %H:%M UTC")
         lines.append(f"{number}. {game_summary(summary)}{ended}")
-    lines.append(f"{prefix}record N (or a game id) says one.")
+    lines.append(f"{prefix}record N (or a game id) says one; {prefix}analyse "
+                 f"N has the computer judge its moves.")
     return Message(tuple(lines))
 
 
@@ -88,6 +90,44 @@ def move_lines(moves, result_token, line_chars,
         tail_start = start
     return [" ".join(line) for line in head] + [
         _tail(moves, tail_start, shown, first_mover, result_token)]
+
+
+def analysis_lines(analysis, line_chars):
+    """The analysis in a line per colour: each side's blunders and
+    mistakes with the better move, and how many inaccuracies."""
+    if not analysis.moves:
+        return [f"Analysis of game {analysis.game_id}: no moves to judge."]
+    first_mover = analysis.moves[0].mover
+    lines = []
+    for color in (game.SILVER, game.RED):
+        own = [m for m in analysis.moves if m.mover == color]
+        start = (f"Analysis of game {analysis.game_id} "
+                 f"({analysis.ms_per_ply} ms a ply): " if not lines else "")
+        lines.append(_side_line(f"{start}{color_name(color)}", own,
+                                first_mover, line_chars))
+    return lines
+
+
+def _side_line(lead, moves, first_mover, line_chars):
+    judged = [m for m in moves
+              if m.judgement in (service.BLUNDER, service.MISTAKE)]
+    judged.sort(key=lambda m: (-m.judgement, m.ply))
+    inaccuracies = sum(1 for m in moves if m.judgement == service.INACCURACY)
+    tail = (f"; {inaccuracies} inaccurac{'y' if inaccuracies == 1 else 'ies'}"
+            if inaccuracies else "")
+    if not judged:
+        return f"{lead}: no mistakes or blunders{tail}."
+    items = [f"{service.MoveJudgement.Name(m.judgement).lower()} "
+             f"{_move_word(m.ply, m.mover, m.played, first_mover, True)}"
+             + (f" (better {m.best_move})" if m.best_move else "")
+             for m in judged]
+    count = len(items)  # as many as fit the line, the worst first
+    while True:
+        more = f" and {len(items) - count} more" if count < len(items) else ""
+        line = f"{lead}: {', '.join(items[:count])}{more}{tail}."
+        if len(line) <= line_chars or count == 1:
+            return line
+        count -= 1
 
 
 def _tail(moves, start, shown, first_mover, result_token):

@@ -178,7 +178,7 @@ class CoreTest(BotTestCase):
         self.assertRegex(self.command("carol", "!levels"), r"^Levels: 1 .*5 ")
         help_text = self.command("carol", "!help")
         for word in ("!new", "!join", "!move", "!board", "!computer",
-                     "!resign", "!draw", "!record", "!games"):
+                     "!resign", "!draw", "!record", "!games", "!analyse"):
             self.assertIn(word, help_text)
 
     def test_a_reset_frees_the_seats(self):
@@ -210,11 +210,11 @@ class CoreTest(BotTestCase):
 
 
 class RecordTest(BotTestCase):
-    """!record and !games, in lines of IRC's length."""
+    """!record, !games and !analyse, in lines of IRC's length."""
 
     def make_bot(self, **options):
         return KhetBot(self.client, self.channel.say, line_chars=400,
-                       **options)
+                       analysis_ms_per_ply=20, **options)
 
     def test_the_record_in_moves_then_the_last_game_after_a_new_one(self):
         self.assertIn("no game here yet", self.command("carol", "!record"))
@@ -308,6 +308,29 @@ class RecordTest(BotTestCase):
         self.assertIn("!games takes nothing",
                       self.command("carol", "!games 3"))
 
+    def test_the_computer_analyses_the_game_when_asked(self):
+        self.start_game()
+        self.command("alice", "!move j5-j6")
+        self.assertRegex(self.command("carol", "!analyse"),
+                         r'^carol: !analyse: game "\S+-g1" is still going')
+        for ply, move in enumerate(PHARAOH_HIT_GAME[1:], start=1):
+            self.command("alice" if ply % 2 == 0 else "bob", f"!move {move}")
+        self.channel.wait_for(r"^Game over: Silver wins")
+        game_id = f"{self.bot.table('#khet').session_id}-g1"
+        self.assertEqual(
+            self.command("carol", "!analyze"),
+            f"The computer is analysing game {game_id} (0 of 17 plies done); "
+            f"its findings come here when it is done.")
+        silver = self.channel.wait_for(
+            rf"^Analysis of game {re.escape(game_id)} \(20 ms a ply\): "
+            r"Silver: ", timeout=40)
+        red = self.channel.wait_for(r"^Red: ", start=silver)
+        # Red's a6-a7 let Silver hit the Pharaoh in three plies.
+        self.assertRegex(self.channel.lines[red][1],
+                         r"^Red: blunder 7\.\.\. a6-a7 \(better \S+\)")
+        again = self.command("carol", "!analyse 1").split("\n")
+        self.assertEqual(again, [self.channel.lines[silver][1],
+                                 self.channel.lines[red][1]])
 
 
 def moves_of(text):
