@@ -366,13 +366,18 @@ class KhetBot:
                 f"No moves in this game yet; the last one was {games[0].id}.")
 
     def _recent_games(self, channel, count=RECENT_GAMES):
-        """The channel's archived games, newest first, at most `count`."""
+        """The channel's archived games, newest first, at most `count`. A
+        session deleted on the server took its games along."""
         with self._lock:
             sessions = list(self._sessions.get(channel.lower(), ()))
         games = []
         for session_id in reversed(sessions):
-            games += itertools.islice(
-                self.client.games(session_id, page_size=count), count)
+            try:
+                games += itertools.islice(
+                    self.client.games(session_id, page_size=count), count)
+            except KhetError as error:
+                if error.code_name != "NOT_FOUND":
+                    raise
         games.sort(key=lambda g: (g.ended_at.seconds, g.ended_at.nanos),
                    reverse=True)
         return games[:count]

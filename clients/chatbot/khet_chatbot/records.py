@@ -52,7 +52,7 @@ def game_summary(summary, result=None):
 def games_message(games, prefix):
     """The channel's archived games, numbered from the newest."""
     if not games:
-        return Message.of("No finished games here yet.")
+        return Message.of("No past games here yet.")
     lines = ["Games here, newest first:"]
     for number, summary in enumerate(games, start=1):
         ended = ""

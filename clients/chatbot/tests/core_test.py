@@ -308,6 +308,19 @@ class RecordTest(BotTestCase):
         self.assertIn("!games takes nothing",
                       self.command("carol", "!games 3"))
 
+    def test_a_session_deleted_on_the_server_took_its_games_along(self):
+        self.start_game()
+        self.command("alice", "!move j5-j6")
+        table = self.bot.table("#khet")
+        table.owner.reset_game()
+        self.assertRegex(self.command("carol", "!games"), r"\n1\. Game ")
+        table.owner.delete()
+        self.channel.wait_for(r"deleted on the server")
+        self.assertEqual(self.command("carol", "!games"),
+                         "No past games here yet.")
+        self.assertIn("the game here has no moves yet",
+                      self.command("carol", "!record"))
+
     def test_the_computer_analyses_the_game_when_asked(self):
         self.start_game()
         self.command("alice", "!move j5-j6")
