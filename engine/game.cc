@@ -46,6 +46,8 @@ std::string_view ResultReasonName(ResultReason r) {
       return "repetition";
     case ResultReason::kPlyLimit:
       return "ply limit";
+    case ResultReason::kTimeForfeit:
+      return "time forfeit";
   }
   return "unknown";
 }
@@ -95,6 +97,12 @@ absl::StatusOr<MoveEffects> Game::Play(Move move) {
 absl::Status Game::Resign(Color loser) {
   if (over()) return absl::FailedPreconditionError("the game is already over");
   result_ = {WinFor(Opponent(loser)), ResultReason::kResignation};
+  return absl::OkStatus();
+}
+
+absl::Status Game::LoseOnTime(Color loser) {
+  if (over()) return absl::FailedPreconditionError("the game is already over");
+  result_ = {WinFor(Opponent(loser)), ResultReason::kTimeForfeit};
   return absl::OkStatus();
 }
 

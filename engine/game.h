@@ -39,6 +39,7 @@ enum class ResultReason : uint8_t {
   kRepetitionClaimed,  // the player to move claimed a third repetition
   kRepetition,         // automatic draw on the third repetition
   kPlyLimit,           // the ply limit ran out
+  kTimeForfeit,        // a player's clock ran out; that player lost
 };
 
 struct GameResult {
@@ -73,6 +74,9 @@ class Game {
 
   // `loser` resigns. FAILED_PRECONDITION if the game is over.
   absl::Status Resign(Color loser);
+  // `loser`'s time ran out (the service keeps the clocks): a loss.
+  // FAILED_PRECONDITION if the game is over.
+  absl::Status LoseOnTime(Color loser);
   // Both players agreed to a draw. FAILED_PRECONDITION if the game is over.
   absl::Status AgreeDraw();
   // `claimer` claims a draw by repetition: allowed to the player to move once

@@ -112,6 +112,7 @@ constexpr ResultReason kAllReasons[] = {
     ResultReason::kRepetitionClaimed,
     ResultReason::kRepetition,
     ResultReason::kPlyLimit,
+    ResultReason::kTimeForfeit,
 };
 
 std::string EscapeHeaderValue(std::string_view value) {
@@ -259,8 +260,9 @@ absl::StatusOr<Position> StartFromHeaders(const ReadHeaders& read,
   return start;
 }
 
-// Applies the Termination header's resignation, agreed draw or claimed
-// repetition to the replayed game, and checks any other reason against it.
+// Applies the Termination header's resignation, time forfeit, agreed draw
+// or claimed repetition to the replayed game, and checks any other reason
+// against it.
 absl::Status ApplyTermination(const ReadHeaders& read,
                               std::optional<Outcome> claimed, Game* game) {
   const int index = read.Find(kTerminationHeader);
@@ -290,6 +292,17 @@ absl::Status ApplyTermination(const ReadHeaders& read,
       } else {
         return absl::InvalidArgumentError(absl::StrCat(
             where, "needs a result of \"1-0\" or \"0-1\" to say who resigned"));
+      }
+      break;
+    case ResultReason::kTimeForfeit:
+      if (claimed == Outcome::kSilverWins) {
+        status = game->LoseOnTime(Color::kRed);
+      } else if (claimed == Outcome::kRedWins) {
+        status = game->LoseOnTime(Color::kSilver);
+      } else {
+        return absl::InvalidArgumentError(absl::StrCat(
+            where,
+            "needs a result of \"1-0\" or \"0-1\" to say whose time ran out"));
       }
       break;
     case ResultReason::kAgreedDraw:

@@ -287,6 +287,32 @@ TEST(GameRecordTest, Resignation) {
   ExpectSameGame(record.game, game);
 }
 
+TEST(GameRecordTest, TimeForfeit) {
+  Game game(Start("classic-2"));
+  PlayAll(&game, {"e4-e3"});
+  ASSERT_TRUE(game.LoseOnTime(Color::kRed).ok());
+  EXPECT_FALSE(game.LoseOnTime(Color::kSilver).ok());  // already over
+  const std::string text =
+      FormatGameRecord(game, {{"TimeControl", "fischer 300+5"}});
+  EXPECT_TRUE(absl::StrContains(text,
+                                "[TimeControl \"fischer 300+5\"]\n"
+                                "[Result \"1-0\"]\n"
+                                "[Termination \"time forfeit\"]\n"
+                                "\n"
+                                "1. e4-e3 1-0\n"))
+      << text;
+  const GameRecord record = Replayed(text);
+  EXPECT_EQ(record.game.result(),
+            (GameResult{Outcome::kSilverWins, ResultReason::kTimeForfeit}));
+  ExpectSameGame(record.game, game);
+  // Whose time ran out is read from the result, which must name a winner.
+  std::string drawn = text;
+  drawn.replace(drawn.find("[Result \"1-0\"]"), 14, "[Result \"1/2-1/2\"]");
+  drawn.replace(drawn.rfind("1-0"), 3, "1/2-1/2");
+  EXPECT_TRUE(absl::StrContains(Error(drawn), "to say whose time ran out"))
+      << Error(drawn);
+}
+
 TEST(GameRecordTest, AgreedDraw) {
   Game game(Start("dynasty-2"));
   PlayAll(&game, {"e2-d2"});

@@ -113,6 +113,9 @@ std::string GameOverAnnouncement(const Game& game, std::string_view silver_name,
     case ResultReason::kPlyLimit:
       return absl::StrCat(game.options().ply_limit,
                           " plies without a result: the game is drawn.");
+    case ResultReason::kTimeForfeit:
+      return absl::StrCat(label(loser),
+                          " runs out of time: ", Winner(r.outcome), ".");
     case ResultReason::kNone:
       break;
   }

@@ -110,6 +110,8 @@ std::string ResultText(const Game& game) {
     case ResultReason::kPlyLimit:
       return absl::StrCat(head, ": the limit of ", game.options().ply_limit,
                           " plies was reached");
+    case ResultReason::kTimeForfeit:
+      return absl::StrCat(head, ": ", ColorName(loser), "'s time ran out");
   }
   return head;
 }
@@ -342,7 +344,7 @@ absl::StatusOr<GameResult> ResultFromProto(const v1::GameResult& result) {
           absl::StrCat("unknown outcome ", static_cast<int>(result.outcome())));
   }
   const int reason = static_cast<int>(result.reason());
-  if (reason < 0 || reason > static_cast<int>(ResultReason::kPlyLimit)) {
+  if (reason < 0 || reason > static_cast<int>(ResultReason::kTimeForfeit)) {
     return absl::InvalidArgumentError(
         absl::StrCat("unknown result reason ", reason));
   }

@@ -136,6 +136,10 @@ absl::Status ApplyEnding(const GameResult& result, Session& s) {
     case ResultReason::kResignation:
       return s.Resign(result.outcome == Outcome::kSilverWins ? Color::kRed
                                                              : Color::kSilver);
+    case ResultReason::kTimeForfeit:
+      return s.LoseOnTime(result.outcome == Outcome::kSilverWins
+                              ? Color::kRed
+                              : Color::kSilver);
     case ResultReason::kAgreedDraw:
       return s.AgreeDraw();
     case ResultReason::kRepetitionClaimed:

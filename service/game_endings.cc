@@ -27,6 +27,7 @@ absl::StatusOr<v1::Session> EndByPlayer(const ServiceCore& core,
                               RequirePlayer(entry.session, caller));
         KHET_RETURN_IF_ERROR(RequireGameInProgress(entry.session));
         Session next = entry.session;
+        next.StopClocks(core.registry->clock()->Now());
         KHET_RETURN_IF_ERROR(end(next, color));
         v1::Event over = GameOverEvent(next);
         KHET_RETURN_IF_ERROR(
@@ -128,6 +129,20 @@ absl::Status ResetSession(SessionRegistry& registry, SessionEntry& entry,
       ResetAnnouncement(timed_out, next.state().settings().timeout_seconds()));
   reset.mutable_game_reset()->set_timed_out(timed_out);
   return registry.Commit(entry, std::move(next), {std::move(reset)});
+}
+
+absl::Status ForfeitOnTime(SessionRegistry& registry, SessionEntry& entry,
+                           absl::Time now) {
+  const Session& s = entry.session;
+  if (s.status() != v1::IN_PROGRESS) return absl::OkStatus();
+  const std::optional<absl::Time> flag = s.FlagFallsAt();
+  if (!flag.has_value() || *flag > now) return absl::OkStatus();
+  Session next = s;
+  const Color loser = next.game().position().side_to_move();
+  next.StopClocks(now);
+  KHET_RETURN_IF_ERROR(next.LoseOnTime(loser));
+  v1::Event over = GameOverEvent(next);
+  return registry.Commit(entry, std::move(next), {std::move(over)});
 }
 
 }  // namespace khet

@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "khet/v1/khet_service.pb.h"
 #include "service/service_core.h"
 
@@ -26,6 +27,13 @@ absl::StatusOr<v1::Session> ClaimRepetitionDraw(
 absl::StatusOr<v1::Session> ResetGame(const ServiceCore& core,
                                       const v1::ResetGameRequest& request,
                                       const Caller& caller);
+
+// The side to move loses on time if its flag fell by `now`: commits the
+// game's end (GameOver, TIME_FORFEIT) with its clocks stopped. OK and
+// nothing done when no flag fell. On error nothing changes.
+absl::Status ForfeitOnTime(SessionRegistry& registry, SessionEntry& entry,
+                           absl::Time now)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
 // Ends the game, empties the seats and commits GameReset (timed out or
 // not). On error nothing changes.

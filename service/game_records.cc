@@ -1,6 +1,7 @@
 #include "service/game_records.h"
 
 #include "absl/time/time.h"
+#include "service/time_control.h"
 
 namespace khet {
 
@@ -15,6 +16,10 @@ GameHeaders RecordHeaders(const Session& s) {
       headers.emplace_back(c == Color::kSilver ? "Silver" : "Red",
                            seat.player_name());
     }
+  }
+  if (const std::string tc = TimeControlText(s.state().rules().time_control());
+      !tc.empty()) {
+    headers.emplace_back("TimeControl", tc);
   }
   headers.emplace_back("Session", s.id());
   headers.emplace_back("Game", s.GameId());

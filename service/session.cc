@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/board_text.h"
+#include "engine/names.h"
 #include "engine/notation.h"
 #include "engine/setups.h"
 #include "service/color_schemes.h"
@@ -13,6 +14,7 @@
 #include "service/quoted_input.h"
 #include "service/sha256.h"
 #include "service/status_macros.h"
+#include "service/time_control.h"
 
 namespace khet {
 namespace {
@@ -130,6 +132,11 @@ absl::StatusOr<Session> Session::FromState(const store::SessionState& state) {
                                          ? Color::kRed
                                          : Color::kSilver);
             break;
+          case ResultReason::kTimeForfeit:
+            applied = s.game_.LoseOnTime(stored->outcome == Outcome::kSilverWins
+                                             ? Color::kRed
+                                             : Color::kSilver);
+            break;
           case ResultReason::kAgreedDraw:
             applied = s.game_.AgreeDraw();
             break;
@@ -231,8 +238,19 @@ void Session::ChooseSetup(std::string setup_id, const Position& start,
                           const RuleOptions& options) {
   state_.set_setup_id(std::move(setup_id));
   state_.set_start_position(FormatPosition(start));
+  v1::TimeControl tc = state_.rules().time_control();
   *state_.mutable_rules() = OptionsToProto(options);
+  if (HasClocks(tc)) *state_.mutable_rules()->mutable_time_control() = tc;
   EndGame(/*empty_seats=*/false);
+}
+
+void Session::set_time_control(const v1::TimeControl& tc) {
+  if (HasClocks(tc)) {
+    *state_.mutable_rules()->mutable_time_control() = tc;
+  } else {
+    state_.mutable_rules()->clear_time_control();
+  }
+  ResetClocks();
 }
 
 void Session::StartGame(absl::Time now) {
@@ -240,6 +258,64 @@ void Session::StartGame(absl::Time now) {
   state_.set_status(v1::IN_PROGRESS);
   *state_.mutable_last_move_at() = TimeToProto(now);
   *state_.mutable_game_started_at() = TimeToProto(now);
+}
+
+bool Session::has_clocks() const {
+  return HasClocks(state_.rules().time_control());
+}
+
+int64_t Session::clock_ms(Color c) const {
+  return c == Color::kSilver ? state_.silver_clock_ms() : state_.red_clock_ms();
+}
+
+void Session::set_clock_ms(Color c, int64_t ms) {
+  if (c == Color::kSilver) {
+    state_.set_silver_clock_ms(ms);
+  } else {
+    state_.set_red_clock_ms(ms);
+  }
+}
+
+void Session::ResetClocks() {
+  const int64_t initial = InitialClockMs(state_.rules().time_control());
+  state_.set_silver_clock_ms(initial);
+  state_.set_red_clock_ms(initial);
+}
+
+absl::Duration Session::TimeLeft(Color c, absl::Time now) const {
+  if (!has_clocks()) return absl::InfiniteDuration();
+  absl::Duration left = absl::Milliseconds(clock_ms(c));
+  if (state_.status() == v1::IN_PROGRESS &&
+      c == game_.position().side_to_move()) {
+    left -= now - TimeFromProto(state_.last_move_at());
+  }
+  return std::max(left, absl::ZeroDuration());
+}
+
+std::optional<absl::Time> Session::FlagFallsAt() const {
+  if (!has_clocks() || state_.status() != v1::IN_PROGRESS) {
+    return std::nullopt;
+  }
+  return TimeFromProto(state_.last_move_at()) +
+         absl::Milliseconds(clock_ms(game_.position().side_to_move()));
+}
+
+void Session::StopClocks(absl::Time now) {
+  if (!has_clocks() || state_.status() != v1::IN_PROGRESS) return;
+  const Color to_move = game_.position().side_to_move();
+  set_clock_ms(to_move, absl::ToInt64Milliseconds(TimeLeft(to_move, now)));
+}
+
+v1::Clocks Session::ClocksToProto() const {
+  v1::Clocks out;
+  out.set_silver_ms(state_.silver_clock_ms());
+  out.set_red_ms(state_.red_clock_ms());
+  if (state_.has_last_move_at()) *out.mutable_as_of() = state_.last_move_at();
+  if (std::optional<absl::Time> flag = FlagFallsAt(); flag.has_value()) {
+    out.set_running(ToV1(game_.position().side_to_move()));
+    *out.mutable_flag_at() = TimeToProto(*flag);
+  }
+  return out;
 }
 
 int64_t Session::game_number() const {
@@ -285,6 +361,7 @@ void Session::EndGame(bool empty_seats) {
   state_.clear_last_move_at();
   state_.clear_recent_replies();
   state_.set_status(v1::WAITING_FOR_PLAYERS);
+  ResetClocks();
   shot_board_.reset();
   last_trace_ = BeamTrace();
   if (empty_seats) {
@@ -298,7 +375,22 @@ absl::StatusOr<PlayedMove> Session::Play(Move move, absl::Time now) {
   PlayedMove played;
   played.before = game_.position();
   played.mover = played.before.side_to_move();
+  const absl::Duration left = TimeLeft(played.mover, now);
+  if (has_clocks() && state_.status() == v1::IN_PROGRESS &&
+      left <= absl::ZeroDuration()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(ColorName(played.mover), "'s time ran out"));
+  }
   KHET_ASSIGN_OR_RETURN(played.effects, game_.Play(move));
+  if (has_clocks()) {
+    const v1::TimeControl& tc = state_.rules().time_control();
+    int64_t ms = absl::ToInt64Milliseconds(left);
+    if (!game_.over()) {
+      ms = tc.kind() == v1::TimeControl::PER_MOVE ? tc.per_move_ms()
+                                                  : ms + tc.increment_ms();
+    }
+    set_clock_ms(played.mover, ms);
+  }
   shot_board_ = ShotBoard(game_.position(), played.effects);
   last_trace_ = TraceLaser(*shot_board_, played.mover);
   played.trace = last_trace_;
@@ -315,6 +407,12 @@ absl::StatusOr<PlayedMove> Session::Play(Move move, absl::Time now) {
 
 absl::Status Session::Resign(Color loser) {
   KHET_RETURN_IF_ERROR(game_.Resign(loser));
+  SetFinished();
+  return absl::OkStatus();
+}
+
+absl::Status Session::LoseOnTime(Color loser) {
+  KHET_RETURN_IF_ERROR(game_.LoseOnTime(loser));
   SetFinished();
   return absl::OkStatus();
 }
@@ -424,6 +522,7 @@ v1::Session Session::ToProto() const {
   if (state_.has_last_move_at()) {
     *out.mutable_last_move_at() = state_.last_move_at();
   }
+  if (has_clocks()) *out.mutable_clocks() = ClocksToProto();
   absl::StatusOr<v1::ColorScheme> scheme =
       FindColorScheme(state_.settings().color_scheme());
   if (scheme.ok()) *out.mutable_color_scheme() = *scheme;

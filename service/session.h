@@ -115,8 +115,12 @@ class Session {
   // Empties the seat; withdraws that player's standing draw offer.
   void LeaveSeat(Color c);
   // A new start and options; the board goes back to the start, waiting.
+  // The time control stays (set_time_control changes it).
   void ChooseSetup(std::string setup_id, const Position& start,
                    const RuleOptions& options);
+  // The clocks' rules (REQUIRES: CheckTimeControl is OK); only while no
+  // game is in progress. The clocks are set to their starting times.
+  void set_time_control(const v1::TimeControl& tc);
   // A new game from the start: IN_PROGRESS, last_move_at = now.
   void StartGame(absl::Time now);
   // No game: the board at the start, WAITING_FOR_PLAYERS, no kept replies;
@@ -125,9 +129,15 @@ class Session {
   // archived yet is kept for TakeAbandoned.
   void EndGame(bool empty_seats);
   // Plays for the side to move: INVALID_ARGUMENT with the engine's reason
-  // if illegal. A draw offer by the mover's opponent lapses.
+  // if illegal; FAILED_PRECONDITION if the mover's time ran out by `now`
+  // (the game is then ended by SweepTimeouts, not here). A draw offer by
+  // the mover's opponent lapses. With clocks: the mover's time used is
+  // taken off its clock and the increment added (FISCHER), or its clock
+  // set to per_move_ms again (PER_MOVE); a move that ends the game stops
+  // the clocks.
   absl::StatusOr<PlayedMove> Play(Move move, absl::Time now);
   absl::Status Resign(Color loser);
+  absl::Status LoseOnTime(Color loser);
   absl::Status AgreeDraw();
   absl::Status ClaimRepetitionDraw(Color claimer);
   void OfferDraw(Color by) { state_.set_draw_offered_by(ToV1(by)); }
@@ -145,6 +155,18 @@ class Session {
   absl::StatusOr<std::optional<store::StoredReply>> FindReply(
       const ReplyKey& key) const;
 
+  // ---- Clocks (rules.time_control) ----
+  bool has_clocks() const;
+  // `c`'s time left at `now`: its clock runs while it is to move in a game
+  // in progress. InfiniteDuration without clocks; never below zero.
+  absl::Duration TimeLeft(Color c, absl::Time now) const;
+  // When the side to move's time runs out; nullopt when no clock runs.
+  std::optional<absl::Time> FlagFallsAt() const;
+  // Stops the clocks at `now`, the side to move's time used taken off:
+  // before a game ends other than by a move.
+  void StopClocks(absl::Time now);
+  v1::Clocks ClocksToProto() const;
+
   // ---- Views ----
   // The session as the contract shows it (settings with their derived
   // fields, the full colour scheme); never a token or a hash.
@@ -156,6 +178,9 @@ class Session {
  private:
   static v1::Color ToV1(Color c);
   void SetFinished();  // status and stored result from game_
+  void ResetClocks();  // both at their starting times
+  int64_t clock_ms(Color c) const;
+  void set_clock_ms(Color c, int64_t ms);
 
   store::SessionState state_;
   Game game_{Position()};

@@ -229,6 +229,7 @@ absl::StatusOr<std::vector<SharedEventPtr>> SessionRegistry::Write(
     e.set_version(old_version + static_cast<int64_t>(i) + 1);
     e.set_session_id(stamp.session_id());
     *e.mutable_time() = stamp.time();
+    if (next.has_clocks()) *e.mutable_clocks() = next.ClocksToProto();
     records.push_back({e.version(), e.SerializeAsString()});
   }
   next.set_version(old_version + static_cast<int64_t>(events.size()));
@@ -239,8 +240,9 @@ absl::StatusOr<std::vector<SharedEventPtr>> SessionRegistry::Write(
     next.MarkArchived();
   }
   if (archive.has_value()) archive->ended_at = TimeFromProto(stamp.time());
-  KHET_RETURN_IF_ERROR(store_->Update(RecordOf(next), old_version, records,
-                                      archive.has_value() ? &*archive : nullptr));
+  KHET_RETURN_IF_ERROR(
+      store_->Update(RecordOf(next), old_version, records,
+                     archive.has_value() ? &*archive : nullptr));
   std::vector<SharedEventPtr> shared;
   shared.reserve(events.size());
   for (size_t i = 0; i < events.size(); ++i) {

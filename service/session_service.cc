@@ -43,8 +43,11 @@ class SessionServiceImpl final : public SessionService {
         suggestions_(core_, search_),
         computers_(core_, search_, options.log, options.computer_search_done) {
     registry_.SetChangeHook(
-        [this](SessionEntry& entry)
-            ABSL_NO_THREAD_SAFETY_ANALYSIS { computers_.Schedule(entry); });
+        [this](SessionEntry& entry) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+          computers_.Schedule(entry);
+          flags_.Note(entry.id, entry.deleted ? std::nullopt
+                                              : entry.session.FlagFallsAt());
+        });
   }
 
   // Stops hearing the store's changes, then the computer's searches: both
@@ -181,12 +184,20 @@ class SessionServiceImpl final : public SessionService {
     return analyses_.Analyze(request);
   }
 
-  int SweepTimeouts() override { return khet::SweepTimeouts(registry_); }
+  int SweepTimeouts() override {
+    return khet::SweepTimeouts(registry_, &flags_);
+  }
+  absl::Time NextFlagFall() override { return flags_.Next(); }
+  int SweepFlags() override {
+    return khet::SweepFlags(registry_, flags_,
+                            flags_.Due(registry_.clock()->Now()));
+  }
 
  private:
   SessionStore* const store_;
   const ServiceLimits limits_;
   WatcherLimit watchers_{limits_.max_watchers};  // live EventStreams
+  FlagTimes flags_;  // before the registry, whose change hook notes flags
   SessionRegistry registry_;
   const ServiceCore core_;
   const SearchFunction search_;

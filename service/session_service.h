@@ -328,10 +328,18 @@ class SessionService {
   virtual absl::StatusOr<v1::GameAnalysis> AnalyzeGame(
       const v1::AnalyzeGameRequest& request) = 0;
 
-  // Resets every game with timeout on whose last move (or start) is older
-  // than its timeout by the injected clock. khetd calls it periodically;
-  // tests call it after advancing a FakeClock. Returns how many it reset.
+  // Resets every game with timeout on (and no clocks) whose last move (or
+  // start) is older than its timeout, and ends every game whose side to
+  // move ran out of time (TIME_FORFEIT), by the injected clock. khetd calls
+  // it periodically; tests call it after advancing a FakeClock. Returns how
+  // many games it reset or ended.
   virtual int SweepTimeouts() = 0;
+  // When the next clock known to this process runs out (InfiniteFuture:
+  // none), and the sweep of the games whose flag fell by now: khetd's flag
+  // timer waits for the one, then calls the other, so that a flag falls at
+  // its moment. Returns how many games it ended.
+  virtual absl::Time NextFlagFall() = 0;
+  virtual int SweepFlags() = 0;
 };
 
 }  // namespace khet

@@ -16,6 +16,7 @@
 #include "service/session_access.h"
 #include "service/session_settings.h"
 #include "service/status_macros.h"
+#include "service/time_control.h"
 #include "service/unicode_text.h"
 
 namespace khet {
@@ -27,6 +28,7 @@ struct ChosenSetup {
   std::string id;
   Position start;
   RuleOptions options;
+  v1::TimeControl time_control;
 };
 
 // A named setup (default classic-2) or a custom position, and rule options.
@@ -36,6 +38,8 @@ absl::StatusOr<ChosenSetup> ResolveSetup(std::string_view setup_id,
                                          const ServiceLimits& limits) {
   ChosenSetup chosen;
   KHET_ASSIGN_OR_RETURN(chosen.options, OptionsFromProto(rules));
+  KHET_RETURN_IF_ERROR(CheckTimeControl(rules.time_control()));
+  chosen.time_control = rules.time_control();
   if (!position.empty()) {
     if (!setup_id.empty() && setup_id != kCustomSetupId) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -84,12 +88,13 @@ absl::StatusOr<v1::Session> ChooseSetupIn(const ServiceCore& core,
                                      request.rules(), *core.limits));
   Session next = s;
   next.ChooseSetup(setup.id, setup.start, setup.options);
+  next.set_time_control(setup.time_control);
   std::vector<v1::Event> events;
   v1::Event chosen;
   chosen.set_announcement(SetupAnnouncement(next.SetupName(), setup.options));
   v1::SetupChosen* sc = chosen.mutable_setup_chosen();
   sc->set_setup_id(setup.id);
-  *sc->mutable_rules() = OptionsToProto(setup.options);
+  *sc->mutable_rules() = next.state().rules();
   *sc->mutable_board() = BoardToProto(setup.start);
   events.push_back(std::move(chosen));
   if (next.BothSeatsTaken()) {
@@ -122,9 +127,11 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(
   KHET_ASSIGN_OR_RETURN(std::shared_ptr<SessionEntry> entry,
                         core.registry->Create(
                             [&](const std::string& id) {
-                              return Session::New(
+                              Session s = Session::New(
                                   id, name, TokenHash(owner_token), setup.id,
                                   setup.start, setup.options, settings, now);
+                              s.set_time_control(setup.time_control);
+                              return s;
                             },
                             [&] { return core.random->NewSessionId(); }));
   v1::CreateSessionResponse out;

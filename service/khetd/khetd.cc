@@ -468,8 +468,26 @@ int Run(const sigset_t& stop_signals) {
       }
       const int reset = (*core)->SweepTimeouts();
       if (reset > 0) {
-        std::fprintf(stderr, "khetd: reset %d timed-out game(s)\n", reset);
+        std::fprintf(stderr, "khetd: reset or ended %d timed-out game(s)\n",
+                     reset);
       }
+    }
+  });
+  // Ends clocked games at the moment a flag falls: waits for the next flag
+  // time (looking again at least every 100 ms, for clocks started since),
+  // then sweeps the flagged games.
+  std::thread flag_timer([&] {
+    for (;;) {
+      {
+        MutexLock lock(&sweep_mu);
+        const absl::Time next = std::min((*core)->NextFlagFall(),
+                                         absl::Now() + absl::Milliseconds(100));
+        while (!stop_sweeping && absl::Now() < next) {
+          sweep_cv.WaitWithTimeout(&sweep_mu, next - absl::Now());
+        }
+        if (stop_sweeping) return;
+      }
+      (*core)->SweepFlags();
     }
   });
 
@@ -497,6 +515,7 @@ int Run(const sigset_t& stop_signals) {
   }
   sweep_cv.SignalAll();
   sweeper.join();
+  flag_timer.join();
   http.reset();
   server.reset();
   core->reset();
