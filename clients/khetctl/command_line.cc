@@ -54,7 +54,9 @@ const std::set<std::string>& CommandLine::Valued() {
                                 "result",
                                 "ply",
                                 "record",
-                                "ms_per_ply"};
+                                "ms_per_ply",
+                                "fischer",
+                                "per_move"};
   return *kValued;
 }
 
@@ -152,8 +154,9 @@ absl::StatusOr<double> CommandLine::GetDouble(const std::string& name) const {
   return value;
 }
 
-const std::set<std::string> kRulesFlags = {
-    "both_pharaohs_hit_draws", "automatic_repetition_draw", "ply_limit"};
+const std::set<std::string> kRulesFlags = {"both_pharaohs_hit_draws",
+                                           "automatic_repetition_draw",
+                                           "ply_limit", "fischer", "per_move"};
 const std::set<std::string> kSettingsFlags = {"timeout_enabled",
                                               "timeout_seconds", "quiet",
                                               "color_scheme", "scale_meters"};

@@ -108,7 +108,9 @@ Commands (SESSION is the session id, given first or as --session ID):
   help                            this text
 
 Rules flags: --both_pharaohs_hit_draws, --automatic_repetition_draw,
-  --ply_limit N.
+  --ply_limit N, and clocks: --fischer BASE+INCREMENT (seconds, e.g.
+  300+5) or --per_move SECONDS (each move within that time); a player whose
+  time runs out loses.
 Flag names may be written with - for _ (--vs-computer).
 Settings flags: --timeout_enabled[=true|false], --timeout_seconds N,
   --quiet[=true|false], --color_scheme ID, --scale_meters M.

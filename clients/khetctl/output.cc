@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 
 #include "absl/strings/ascii.h"
@@ -5,6 +6,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "clients/khetctl/khetctl.h"
 #include "google/protobuf/util/json_util.h"
 
@@ -97,6 +100,39 @@ std::string ToJson(const google::protobuf::Message& message, bool multiline) {
   return json;
 }
 
+namespace {
+
+// Milliseconds as a clock shows them: "4:52", "1:02:03", "2d 03:00:00".
+std::string ClockTime(int64_t ms) {
+  const int64_t total = std::max<int64_t>(ms, 0) / 1000;
+  const int64_t days = total / 86400, hours = total / 3600 % 24,
+                minutes = total / 60 % 60, seconds = total % 60;
+  if (days > 0) {
+    return absl::StrFormat("%dd %02d:%02d:%02d", days, hours, minutes, seconds);
+  }
+  if (hours > 0)
+    return absl::StrFormat("%d:%02d:%02d", hours, minutes, seconds);
+  return absl::StrFormat("%d:%02d", minutes, seconds);
+}
+
+// "Silver 4:52 (running), Red 5:00": the running clock read now.
+std::string ClocksText(const v1::Clocks& c) {
+  auto side = [&](v1::Color color, int64_t ms) {
+    if (c.running() != color) {
+      return absl::StrCat(SideName(color), " ", ClockTime(ms));
+    }
+    const absl::Time flag = absl::FromUnixSeconds(c.flag_at().seconds()) +
+                            absl::Nanoseconds(c.flag_at().nanos());
+    return absl::StrCat(
+        SideName(color), " ",
+        ClockTime(absl::ToInt64Milliseconds(flag - absl::Now())), " (running)");
+  };
+  return absl::StrCat(side(v1::SILVER, c.silver_ms()), ", ",
+                      side(v1::RED, c.red_ms()));
+}
+
+}  // namespace
+
 std::string SessionText(const v1::Session& s) {
   std::string out = absl::StrFormat("session %s \"%s\", version %d\n", s.id(),
                                     s.name(), s.version());
@@ -122,6 +158,9 @@ std::string SessionText(const v1::Session& s) {
   if (s.draw_offered_by() != v1::COLOR_UNSPECIFIED) {
     absl::StrAppend(&out, "draw offered by ", SideName(s.draw_offered_by()),
                     "\n");
+  }
+  if (s.has_clocks()) {
+    absl::StrAppend(&out, "clocks: ", ClocksText(s.clocks()), "\n");
   }
   const v1::Settings& settings = s.settings();
   absl::StrAppend(
@@ -239,6 +278,11 @@ std::string EventLine(const v1::Event& e) {
   std::string line = absl::StrCat("v", e.version(), " ", what);
   if (!e.announcement().empty())
     absl::StrAppend(&line, " -- ", e.announcement());
+  if (e.has_clocks()) {
+    absl::StrAppend(&line, " -- clocks: Silver ",
+                    ClockTime(e.clocks().silver_ms()), ", Red ",
+                    ClockTime(e.clocks().red_ms()));
+  }
   if (e.kind_case() == v1::Event::kMoveMade) {
     absl::StrAppend(&line, " -- laser: ", OneLine(e.move_made().shot().text()));
     if (GameOver(e.move_made().result())) {

@@ -1,10 +1,13 @@
 // Sessions: setups, colour schemes, create, get, list, delete, choose a
 // setup, reset and the board.
 #include <string>
+#include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "clients/khetctl/khetctl.h"
 
 namespace khet::ctl {
@@ -17,6 +20,33 @@ absl::Status RulesFromFlags(const CommandLine& flags, v1::RuleOptions* rules) {
       flags.GetInt("ply_limit", 0, 0, 1'000'000);
   if (!ply_limit.ok()) return ply_limit.status();
   rules->set_ply_limit(static_cast<int32_t>(*ply_limit));
+  if (flags.Has("fischer") && flags.Has("per_move")) {
+    return absl::InvalidArgumentError("give --fischer or --per_move, not both");
+  }
+  v1::TimeControl* tc = rules->mutable_time_control();
+  if (flags.Has("fischer")) {
+    // BASE+INCREMENT in seconds, e.g. 300+5.
+    const std::string text = flags.Get("fischer");
+    const std::vector<std::string> parts = absl::StrSplit(text, '+');
+    double base = 0, increment = 0;
+    if (parts.size() != 2 || !absl::SimpleAtod(parts[0], &base) ||
+        !absl::SimpleAtod(parts[1], &increment) || base <= 0 || increment < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--fischer ", text,
+          ": give BASE+INCREMENT in seconds, e.g. --fischer 300+5"));
+    }
+    tc->set_kind(v1::TimeControl::FISCHER);
+    tc->set_base_ms(static_cast<int64_t>(base * 1000));
+    tc->set_increment_ms(static_cast<int64_t>(increment * 1000));
+  } else if (flags.Has("per_move")) {
+    absl::StatusOr<int64_t> seconds =
+        flags.GetInt("per_move", 0, 1, 7 * 24 * 3600);
+    if (!seconds.ok()) return seconds.status();
+    tc->set_kind(v1::TimeControl::PER_MOVE);
+    tc->set_per_move_ms(*seconds * 1000);
+  } else {
+    rules->clear_time_control();
+  }
   return absl::OkStatus();
 }
 

@@ -8,6 +8,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "service/http/http_status.h"
 
 namespace khet {
@@ -183,9 +185,26 @@ absl::string_view Reason(const v1::GameResult& result) {
       return "repetition";
     case v1::PLY_LIMIT:
       return "ply_limit";
+    case v1::TIME_FORFEIT:
+      return "time_forfeit";
     default:
       return "";
   }
+}
+
+// "<Silver's seconds> <Red's seconds> <running side>": the time left on
+// each clock at `now` in whole seconds, and whose clock runs ("" none).
+std::string CompactClocks(const v1::Clocks& clocks, absl::Time now) {
+  int64_t silver = clocks.silver_ms(), red = clocks.red_ms();
+  if (clocks.running() != v1::COLOR_UNSPECIFIED) {
+    const absl::Time flag = absl::FromUnixSeconds(clocks.flag_at().seconds()) +
+                            absl::Nanoseconds(clocks.flag_at().nanos());
+    const int64_t left =
+        std::max<int64_t>(0, absl::ToInt64Milliseconds(flag - now));
+    (clocks.running() == v1::SILVER ? silver : red) = left;
+  }
+  return absl::StrCat(silver / 1000, " ", red / 1000, " ",
+                      Side(clocks.running()));
 }
 
 char DirectionLetter(v1::Direction direction) {
@@ -289,6 +308,9 @@ void AddSession(const v1::Session& session, CompactObject& out) {
   out.String("draw", Side(session.draw_offered_by()));
   out.String("setup", session.setup_id());
   out.String("scheme", session.settings().color_scheme());
+  if (session.has_clocks()) {
+    out.String("clk", CompactClocks(session.clocks(), absl::Now()));
+  }
 }
 
 absl::string_view KindName(v1::Event::KindCase kind) {
@@ -444,6 +466,12 @@ std::string CompactEvent(const v1::Event& event, size_t limit) {
     }
     default:
       break;
+  }
+  if (event.has_clocks()) {
+    // As they stood at the event.
+    const absl::Time at = absl::FromUnixSeconds(event.time().seconds()) +
+                          absl::Nanoseconds(event.time().nanos());
+    out.String("clk", CompactClocks(event.clocks(), at));
   }
   out.String("ann", event.announcement(), Cut::kText);
   return out.Build(limit);

@@ -983,6 +983,49 @@ TEST_F(HttpGatewayTest, AnalysesAFinishedGame) {
   EXPECT_THAT(download->body, HasSubstr("{?? blunder: loses in 1; better "));
 }
 
+TEST_F(HttpGatewayTest, ClocksInFullAndCompactViews) {
+  json create = {{"name", "blitz"},
+                 {"rules",
+                  {{"timeControl",
+                    {{"kind", "FISCHER"},
+                     {"baseMs", "300000"},
+                     {"incrementMs", "5000"}}}}}};
+  Answer created = Post("/v1/sessions", create.dump());
+  ASSERT_EQ(created.status, 200) << created.text;
+  const std::string id = created.body["session"]["id"];
+  EXPECT_EQ(created.body["session"]["clocks"]["silverMs"], "300000");
+  ASSERT_EQ(Post("/v1/sessions/" + id + ":join",
+                 R"({"playerName":"alice","color":"SILVER"})")
+                .status,
+            200);
+  Answer red = Post("/v1/sessions/" + id + ":join", R"({"playerName":"bob"})");
+  ASSERT_EQ(red.status, 200) << red.text;
+  EXPECT_EQ(red.body["session"]["clocks"]["running"], "SILVER");
+  EXPECT_TRUE(red.body["session"]["clocks"].contains("flagAt"));
+
+  Answer compact = Get("/v1/sessions/" + id + "?view=compact");
+  ASSERT_EQ(compact.status, 200) << compact.text;
+  const std::string clk = compact.body["clk"];
+  // Silver's clock runs from the join: at most a few seconds have gone.
+  EXPECT_TRUE(clk == "300 300 s" || clk == "299 300 s" || clk == "298 300 s")
+      << clk;
+  Answer events =
+      Get("/v1/sessions/" + id + "/events?afterVersion=0&view=compact");
+  ASSERT_EQ(events.status, 200) << events.text;
+  for (const json& e : events.body["events"]) {
+    EXPECT_TRUE(e.contains("clk")) << e.dump();
+  }
+  // A session without clocks has no clk.
+  const Game plain = NewGame();
+  EXPECT_FALSE(
+      Get("/v1/sessions/" + plain.id + "?view=compact").body.contains("clk"));
+  json bad = {{"name", "bad"},
+              {"rules", {{"timeControl", {{"kind", "FISCHER"}}}}}};
+  Answer refused = Post("/v1/sessions", bad.dump());
+  EXPECT_EQ(refused.status, 400);
+  EXPECT_THAT(refused.text, HasSubstr("rules.time_control.base_ms"));
+}
+
 TEST_F(HttpGatewayTest, ServesTheWebBoard) {
   auto index = client_->Get("/");
   ASSERT_TRUE(index);

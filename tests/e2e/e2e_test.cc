@@ -535,6 +535,38 @@ TEST_F(EndToEndTest, WatchSeesMovesAndTheDeletion) {
   EXPECT_EQ(json_watch->Wait(kCallTimeout), 0);
 }
 
+// A flag falls by itself: khetd's flag timer ends the game when the time
+// runs out, with no request to make it happen, and watchers hear it.
+TEST_F(EndToEndTest, AFlagFallsWithoutARequest) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const auto created = CtlJson<v1::CreateSessionResponse>(
+      *server_, {"create", "--name", "blitz", "--fischer", "1.5+0"});
+  ASSERT_TRUE(created.session().has_clocks());
+  EXPECT_EQ(created.session().clocks().silver_ms(), 1500);
+  const std::string id = created.session().id();
+  CtlJson<v1::JoinSeatResponse>(
+      *server_, {"join", id, "--name", "alice", "--color", "silver"});
+  const auto red = CtlJson<v1::JoinSeatResponse>(
+      *server_, {"join", id, "--name", "bob", "--color", "red"});
+  ASSERT_EQ(red.session().status(), v1::IN_PROGRESS);
+  std::unique_ptr<ChildProcess> watch = ChildProcess::Start(
+      {KHETCTL_PATH, "--server", server_->address(), "watch", id,
+       "--after_version", absl::StrCat(red.session().version())});
+  ASSERT_NE(watch, nullptr);
+  const absl::Time started = absl::Now();
+  const std::optional<std::string> line = watch->ReadLine(absl::Seconds(20));
+  ASSERT_TRUE(line.has_value());
+  EXPECT_THAT(*line, HasSubstr("game over: Red wins: Silver's time ran out"));
+  EXPECT_THAT(*line, HasSubstr("clocks: Silver 0:00, Red 0:01"));
+  // Not before the flag (1.5 s after the game began), and not much after.
+  EXPECT_GE(absl::Now() - started, absl::Milliseconds(1000));
+  const CtlResult get = Ctl(*server_, {"get", id});
+  EXPECT_THAT(get.out, HasSubstr("clocks: Silver 0:00, Red 0:01"));
+  EXPECT_THAT(get.out, HasSubstr("result: Red wins: Silver's time ran out"));
+  watch->Signal(SIGTERM);
+  watch->Wait(kCallTimeout);
+}
+
 // ---- Interactive play
 // -------------------------------------------------------------
 
