@@ -6,11 +6,13 @@
 
 import { api } from './api.js';
 import { BoardView } from './board.js';
+import { ClockView } from './clocks.js';
 import { catalog, editionName, schemeOptions, setupName, setupOptions, statusText }
   from './catalog.js';
 import { $, errorText, fillSelect, h, pageError, show } from './dom.js';
 import { EventFeed } from './events.js';
 import { GameRecordPanel } from './game_record.js';
+import { observeServerTime } from './server_clock.js';
 import { tokens } from './tokens.js';
 
 const SIDE = { SILVER: 'Silver', RED: 'Red' };
@@ -21,9 +23,16 @@ const CONFIRM_MS = 4000;
 
 const shotKey = (board, shot) => `${board?.position}|${shot?.text}`;
 
+// The side whose time ran out in a game that ended so, else null.
+function flaggedSide(result) {
+  if (result?.reason !== 'TIME_FORFEIT') return null;
+  return { SILVER_WINS: 'RED', RED_WINS: 'SILVER' }[result.outcome] ?? null;
+}
+
 export class GamePage {
   constructor() {
     this.board = new BoardView($('board'), { onSquare: (name) => this.onSquare(name) });
+    this.clocks = new ClockView($('clocks'));
     this.record = new GameRecordPanel($('moves-panel'), {
       board: this.board, bar: $('replay-bar'), page: $('game'), live: true,
       onReplay: (ply) => this.onReplay(ply),
@@ -100,6 +109,7 @@ export class GamePage {
     this.board.setSelection(null);
     this.board.setBoard(null);
     this.recordKey = null;
+    this.clocks.set(null);
     $('log').replaceChildren();
     $('game-title').textContent = 'Loading…';
     $('game-meta').textContent = '';
@@ -133,6 +143,7 @@ export class GamePage {
     this.feed?.close();
     this.feed = null;
     this.id = null;
+    this.clocks.set(null);
     this.record.close();
     show($('game'), false);
   }
@@ -198,6 +209,12 @@ export class GamePage {
   onEvent(event) {
     this.log(event);
     if (Number(event.version) <= this.loadedVersion) return;  // before the page opened
+    observeServerTime(event.time);
+    // The clocks as they stood after the event, until the session is re-read.
+    if (event.clocks && Number(event.version) >= Number(this.session?.version ?? 0)) {
+      const result = event.gameOver?.result ?? event.moveMade?.result;
+      this.clocks.set(event.clocks, flaggedSide(result));
+    }
     const move = event.moveMade;
     if (move) this.showMove(event.version, move.board, move.move?.notation, move.shot);
     if (event.sessionDeleted) {
@@ -285,6 +302,7 @@ export class GamePage {
     $('result').textContent = over ? (s.result?.text || 'The game is over.') : '';
     $('result').className = `result outcome-${(outcome ?? '').toLowerCase()}`;
     show($('result'), Boolean(over));
+    this.clocks.set(s.clocks, flaggedSide(s.result));
 
     this.renderSeats(s, me, owner);
 

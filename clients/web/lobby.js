@@ -6,6 +6,7 @@ import { api } from './api.js';
 import { catalog, schemeOptions, setupName, setupOptions, statusText } from './catalog.js';
 import { $, errorText, fillSelect, h, pageError, show } from './dom.js';
 import { PastGames } from './past_games.js';
+import { TimeControlChoice } from './time_control.js';
 import { tokens } from './tokens.js';
 
 const REFRESH_MS = 4000;
@@ -17,6 +18,7 @@ export class LobbyPage {
     this.setups = [];
     this.shown = null;  // the sessions listed, as JSON
     this.games = new PastGames();
+    this.timeControl = new TimeControlChoice($('create-form'));
     $('status-filter').addEventListener('change', () => this.refresh());
     $('create-form').addEventListener('submit', (event) => {
       event.preventDefault();
@@ -117,6 +119,7 @@ export class LobbyPage {
           bothPharaohsHitDraws: data.get('bothPharaohsHitDraws') === 'on',
           automaticRepetitionDraw: data.get('automaticRepetitionDraw') === 'on',
           plyLimit: Number(data.get('plyLimit') || 0),
+          timeControl: this.timeControl.value(),
         },
         settings: { colorScheme: data.get('scheme') },
       });

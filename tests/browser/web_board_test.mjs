@@ -9,8 +9,11 @@
 // against the positions route), its record downloaded, the computer's
 // analysis run and its marks shown, and the game reviewed from the lobby's
 // past games. In a second game, replaying pages refuse moves and stay on
-// their ply while a live move arrives. Screenshots of the pages go to
-// --screenshots.
+// their ply while a live move arrives. A third board is made with a clock of
+// a few seconds through the form: both clocks show, the running one counts
+// down and they switch with a move, and when Red's flag falls every page
+// shows the time forfeit with the clocks stopped, without a click.
+// Screenshots of the pages go to --screenshots.
 //
 // usage: node web_board_test.mjs --khetd PATH --screenshots DIR [--chromium PATH]
 
@@ -114,9 +117,9 @@ function startKhetd() {
 }
 
 // Waits until fn(arg) is true in the page; fails naming `what`.
-async function until(page, what, fn, arg) {
+async function until(page, what, fn, arg, timeout = WAIT_MS) {
   try {
-    await page.waitForFunction(fn, arg, { timeout: WAIT_MS, polling: 50 });
+    await page.waitForFunction(fn, arg, { timeout, polling: 50 });
   } catch (error) {
     const message = await page.locator('#message').textContent().catch(() => '');
     throw new Error(`${page.label}: timed out waiting for ${what}` +
@@ -593,7 +596,103 @@ async function main() {
       document.querySelector('#result:not([hidden])')?.textContent ?? ''));
   }
   step(`after a reset, a second game: ${await watcher.locator('#result').textContent()}`);
+  await clockedGame(pages);
   check(errors.length === 0, `no script errors on the pages:\n${errors.join('\n')}`);
+}
+
+// Each clock as the page shows it: its time, state text and classes.
+function clocksShown(page) {
+  return page.evaluate(() => {
+    const box = document.querySelector('#clocks');
+    const clock = (color) => {
+      const c = box.querySelector(`.clock[data-color="${color}"]`);
+      return { time: c.querySelector('.clock-time').textContent,
+               state: c.querySelector('.clock-state').textContent,
+               running: c.classList.contains('running'), role: c.getAttribute('role') };
+    };
+    return { shown: !box.hidden, silver: clock('SILVER'), red: clock('RED') };
+  });
+}
+
+// "4:47" or "0:09.4" in seconds.
+const clockSeconds = (text) => {
+  const [minutes, seconds] = text.split(':');
+  return Number(minutes) * 60 + Number(seconds);
+};
+
+// A board with a Fischer clock of 12 s + 1 s made through the form: the
+// clocks count down and switch, and Red's flag falls by itself.
+async function clockedGame({ silver, red, watcher }) {
+  await silver.goto(`${base}/`);
+  await until(silver, 'the setups', () => document.querySelector('#create-setup option[value="classic-2"]'));
+  await silver.locator('#create-name').fill('clock test');
+  await silver.locator('#create-setup').selectOption('classic-2');
+  check(await silver.locator('#clock-fischer').isHidden(), 'no clock fields before a clock is chosen');
+  await silver.getByRole('button', { name: '15+10' }).click();
+  check(await silver.locator('#create-clock').inputValue() === 'FISCHER'
+        && await silver.getByLabel('Minutes each', { exact: true }).inputValue() === '15'
+        && await silver.getByLabel('Seconds added after each move', { exact: true }).inputValue() === '10',
+        'the 15+10 preset fills the clock fields');
+  await silver.getByLabel('Minutes each', { exact: true }).fill('0.2');
+  await silver.getByLabel('Seconds added after each move', { exact: true }).fill('1');
+  await silver.getByRole('button', { name: 'Create board' }).click();
+  await until(silver, 'the clocked board', () => /^#\/s\//.test(window.location.hash)
+    && document.querySelector('#game-title').textContent === 'clock test');
+  const id = decodeURIComponent(await silver.evaluate(() => window.location.hash.slice(4)));
+  const rules = (await getJson(`/v1/sessions/${enc(id)}`)).rules;
+  check(rules.timeControl?.kind === 'FISCHER' && rules.timeControl.baseMs === '12000'
+        && rules.timeControl.incrementMs === '1000',
+        `the board has the clock chosen: ${JSON.stringify(rules.timeControl)}`);
+  await until(silver, 'the clocks before the start', () => !document.querySelector('#clocks').hidden);
+  await silver.getByRole('button', { name: 'Join as Silver' }).click();
+  for (const page of [red, watcher]) await page.goto(`${base}/#/s/${enc(id)}`);
+  await red.getByRole('button', { name: 'Join as Red' }).tap();
+
+  // Silver's clock runs on every page and counts down; Red's stands at 12 s.
+  for (const page of [silver, red, watcher]) {
+    await until(page, 'Silver\'s clock running', () => document
+      .querySelector('#clocks .clock[data-color="SILVER"]')?.classList.contains('running'));
+  }
+  const first = await clocksShown(watcher);
+  await watcher.waitForTimeout(1200);  // whole seconds above 10 s
+  const later = await clocksShown(watcher);
+  check(first.shown && first.silver.role === 'timer' && first.silver.state === 'running'
+        && first.red.state === '' && first.red.time === '0:12',
+        `both clocks shown, Silver's running: ${JSON.stringify(first)}`);
+  check(clockSeconds(later.silver.time) < clockSeconds(first.silver.time)
+        && clockSeconds(later.silver.time) > 5 && later.red.time === '0:12',
+        `Silver's clock counts down (${first.silver.time}, then ${later.silver.time})`);
+  step(`clocks shown, Silver's counting down: ${first.silver.time}, ${later.silver.time}`);
+
+  // Silver moves: Red's clock runs, Silver's stops with the second added.
+  await play({ silver, red, watcher }, GAME[0], 0);
+  for (const page of [silver, red, watcher]) {
+    await until(page, 'Red\'s clock running', () => document
+      .querySelector('#clocks .clock[data-color="RED"]')?.classList.contains('running'));
+    const clocks = await clocksShown(page);
+    check(!clocks.silver.running && clocks.silver.state === '' && clocks.red.state === 'running'
+          && clockSeconds(clocks.silver.time) > 5,
+          `${page.label}: the clocks switched: ${JSON.stringify(clocks)}`);
+  }
+  step(`after Silver's move Red's clock runs: ${JSON.stringify(await clocksShown(watcher))}`);
+
+  // Nobody clicks: Red's flag falls and every page shows the forfeit.
+  for (const page of [silver, red, watcher]) {
+    await until(page, 'the time forfeit', () => /Silver wins/i.test(
+      document.querySelector('#result:not([hidden])')?.textContent ?? ''), undefined, 20000);
+    const result = await page.locator('#result').textContent();
+    check(/time ran out/i.test(result), `${page.label}: the result says why: "${result}"`);
+    const stopped = await clocksShown(page);
+    await page.waitForTimeout(300);
+    const still = await clocksShown(page);
+    check(!stopped.silver.running && !stopped.red.running && stopped.red.time === '0:00.0'
+          && stopped.red.state === 'ran out of time' && JSON.stringify(still) === JSON.stringify(stopped),
+          `${page.label}: the clocks stopped, Red's out of time: ${JSON.stringify(stopped)}`);
+  }
+  const file = path.resolve(flags.screenshots, 'desktop-clocks.png');
+  await silver.screenshot({ path: file, fullPage: true });
+  console.log(`screenshot: ${file}`);
+  step(`Red's flag fell: ${await watcher.locator('#result').textContent()}`);
 }
 
 // On failure: pictures of the pages as they were.
