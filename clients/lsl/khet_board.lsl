@@ -44,6 +44,16 @@ string  gScheme = "classic";
 list    gPlayers;          // [avatar, side "s"/"r", token] per seat held here
 string  gSilver;           // the seats' players as the server names them
 string  gRed;
+string  gRes;              // the result: "S", "R", "D" or ""; gWhy how it ended
+string  gWhy;
+// The clocks from the compact view's "clk": seconds left for each side at
+// llGetTime() gClkAt, the running side ("s", "r", ""); gClk "" when none.
+string  gClk;
+float   gClkSilver;
+float   gClkRed;
+string  gClkRunning;
+float   gClkAt;
+float   gClockDue = -1.0;  // the next redraw of a running clock; -1: none
 
 list    gSent;             // llGetTime() of recent requests (the budget)
 key     gPollKey = NULL_KEY;
@@ -174,13 +184,14 @@ refresh(key who) {
         "", "", "");
 }
 
-// The timer fires at the earliest pending retry, poll or laser end.
+// The timer fires at the earliest pending retry, poll, laser end or clock tick.
 schedule() {
     float now = llGetTime();
     float next = -1.0;
     if (gActDue >= 0.0) next = gActDue;
     if (gPollDue >= 0.0 && (next < 0.0 || gPollDue < next)) next = gPollDue;
     if (gLaserUntil >= 0.0 && (next < 0.0 || gLaserUntil < next)) next = gLaserUntil;
+    if (gClockDue >= 0.0 && (next < 0.0 || gClockDue < next)) next = gClockDue;
     if (next < 0.0) llSetTimerEvent(0.0);
     else if (next - now < 0.1) llSetTimerEvent(0.1);
     else llSetTimerEvent(next - now);
@@ -238,6 +249,7 @@ forget(key who, string why) {
     tell(who, why);
     gId = ""; gOwnerToken = ""; gPlayers = []; gVersion = 0; gStatus = "";
     gPos = ""; gBoard = []; gRetryMove = ""; gSilver = ""; gRed = "";
+    readClocks("");
     gPollKey = NULL_KEY;  // a late answer about the old board is ignored
     gPollDue = -1.0;
     save();
@@ -397,13 +409,70 @@ drawLaser(string laser) {
     schedule();
 }
 
-// Hover text: the players and whose turn it is.
+// A clock's seconds as "4:47" or "1:02:03".
+string clockText(float seconds) {
+    integer s = (integer)seconds;
+    if (s < 0) s = 0;
+    string mm = (string)(s / 60 % 60);
+    string ss = llGetSubString("0" + (string)(s % 60), -2, -1);
+    if (s >= 3600) return (string)(s / 3600) + ":" + llGetSubString("0" + mm, -2, -1) + ":" + ss;
+    return mm + ":" + ss;
+}
+
+// The clocks from a compact answer's "clk" ("287 300 s"); an answer
+// without one ("" given) means the game has none.
+readClocks(string clk) {
+    gClk = clk;
+    list f = llParseStringKeepNulls(clk, [" "], []);
+    gClkSilver = llList2Float(f, 0);
+    gClkRed = llList2Float(f, 1);
+    gClkRunning = llList2String(f, 2);
+    gClkAt = llGetTime();
+    gClockDue = -1.0;
+}
+
+// The script's own move stops the running clock where it stands (its answer
+// has no clocks; the poll brings the server's).
+stopClock() {
+    float gone = llGetTime() - gClkAt;
+    if (gClkRunning == "s") gClkSilver -= gone;
+    if (gClkRunning == "r") gClkRed -= gone;
+    gClkRunning = "";
+    gClkAt = llGetTime();
+}
+
+// Hover text: the players, whose turn it is or the result, and the clocks
+// ("Silver 4:47 · Red 5:00 ▸ Silver"), the running one counted down here
+// every second between polls.
 showStatus() {
     string text = "Silver: " + gSilver + "\nRed: " + gRed + "\n";
     if (gStatus == "W") text += "Waiting for players (touch Play)";
     else if (gStatus == "P") text += sideName(gTurn) + " to move";
-    else if (gStatus == "F") text += "Game over";
+    else if (gStatus == "F") {
+        text += "Game over";
+        if (gRes == "D") text += ": a draw";
+        else if (gRes != "") text += ": " + sideName(llToLower(gRes)) + " wins";
+        if (gWhy == "time_forfeit")
+            text += " (" + sideName(llList2String(["r", "s"], gRes == "R")) + "'s time ran out)";
+    }
+    gClockDue = -1.0;
+    if (gClk != "") {
+        float silver = gClkSilver;
+        float red = gClkRed;
+        float gone = llGetTime() - gClkAt;
+        if (gClkRunning == "s") silver -= gone;
+        if (gClkRunning == "r") red -= gone;
+        text += "\nSilver " + clockText(silver) + " · Red " + clockText(red);
+        if (gClkRunning != "") {
+            text += " ▸ " + sideName(gClkRunning);
+            // Redraw when the running clock shows the next second.
+            float left = silver;
+            if (gClkRunning == "r") left = red;
+            if (left > 0.0) gClockDue = llGetTime() + (left - llFloor(left)) + 0.05;
+        }
+    }
     llSetText(text, <1, 1, 1>, 1.0);
+    schedule();
 }
 
 // A compact session or move: position, side to move, status, laser.
@@ -422,6 +491,10 @@ applyBoard(string json) {
     if (v != JSON_INVALID) gSilver = v;
     v = llJsonGetValue(json, ["red"]);
     if (v != JSON_INVALID) gRed = v;
+    v = llJsonGetValue(json, ["res"]);
+    if (v != JSON_INVALID) gRes = v;
+    v = llJsonGetValue(json, ["why"]);
+    if (v != JSON_INVALID) gWhy = v;
     draw();
     if (gStatus == "F") {
         string winner = llJsonGetValue(json, ["res"]);
@@ -483,6 +556,13 @@ applyEvent(string ev) {
 
 // ---- Answers ---------------------------------------------------------------------
 
+// A compact session's clocks: its "clk", or none.
+sessionClocks(string body) {
+    string clk = llJsonGetValue(body, ["clk"]);
+    if (clk == JSON_INVALID) clk = "";
+    readClocks(clk);
+}
+
 onPoll(integer code, string body) {
     if (code == 200) {
         gPollFails = 0;
@@ -490,6 +570,10 @@ onPoll(integer code, string body) {
         string ev = llJsonGetValue(body, ["events", n]);
         while (ev != JSON_INVALID) {
             integer v = (integer)llJsonGetValue(ev, ["v"]);
+            // The clocks as they stood after each event, the script's own
+            // move included (its answer has none).
+            string clk = llJsonGetValue(ev, ["clk"]);
+            if (clk != JSON_INVALID) readClocks(clk);
             if (v > gVersion) {   // skip what an answer already showed
                 applyEvent(ev);
                 if (gId == "") return;
@@ -499,6 +583,7 @@ onPoll(integer code, string body) {
         }
         integer last = (integer)llJsonGetValue(body, ["v"]);
         if (last > gVersion) gVersion = last;
+        showStatus();
         // An answer in under a second with nothing new: pause, don't spin.
         if (n == 0 && llGetTime() - gPollSent < 1.0) {
             gPollDue = llGetTime() + 2.0;
@@ -546,6 +631,7 @@ onAction(integer code, string body) {
         gOwnerToken = llJsonGetValue(body, ["owner"]);
         gVersion = (integer)llJsonGetValue(body, ["v"]);
         save();
+        sessionClocks(body);
         applyBoard(body);
         drawLaser(llJsonGetValue(body, ["laser"]));
     } else if (kind == K_JOIN) {
@@ -556,6 +642,7 @@ onAction(integer code, string body) {
         dropSide(gActArg);
     } else if (kind == K_REFRESH) {
         gVersion = (integer)llJsonGetValue(body, ["v"]);
+        sessionClocks(body);
         applyBoard(body);
         drawLaser(llJsonGetValue(body, ["laser"]));
         string move = gRetryMove;
@@ -576,6 +663,7 @@ onAction(integer code, string body) {
         menu(who, llGetSubString(text, 0, 500), moves + ["Type move"]);
     } else if (kind == K_MOVE) {
         gVersion = (integer)llJsonGetValue(body, ["v"]);
+        stopClock();
         applyBoard(body);
         drawLaser(llJsonGetValue(body, ["laser"]));
         announce(llJsonGetValue(body, ["ann"]), llJsonGetValue(body, ["res"]) != "");
@@ -795,6 +883,7 @@ default {
             sendAction();
         }
         if (gPollDue >= 0.0 && now >= gPollDue) poll();
+        if (gClockDue >= 0.0 && now >= gClockDue) showStatus();
         schedule();
     }
 }
