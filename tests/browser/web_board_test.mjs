@@ -689,6 +689,12 @@ async function clockedGame({ silver, red, watcher }) {
           && stopped.red.state === 'ran out of time' && JSON.stringify(still) === JSON.stringify(stopped),
           `${page.label}: the clocks stopped, Red's out of time: ${JSON.stringify(stopped)}`);
   }
+  const phone = await red.evaluate(() => ({
+    page: document.documentElement.scrollWidth, screen: window.innerWidth,
+    clocks: document.querySelector('#clocks').getBoundingClientRect().right,
+  }));
+  check(phone.page <= phone.screen && phone.clocks <= phone.screen,
+        `the clocks fit the phone: ${JSON.stringify(phone)}`);
   const file = path.resolve(flags.screenshots, 'desktop-clocks.png');
   await silver.screenshot({ path: file, fullPage: true });
   console.log(`screenshot: ${file}`);
