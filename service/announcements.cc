@@ -43,6 +43,11 @@ std::string SeatAnnouncement(Color color, std::string_view name, bool joined) {
                       ColorName(color), " seat.");
 }
 
+std::string RemovedFromSeatAnnouncement(Color color, std::string_view name) {
+  return absl::StrCat("The board's owner removes ", std::string(name),
+                      " from the ", ColorName(color), " seat.");
+}
+
 std::string ComputerSeatAnnouncement(Color color, int level,
                                      std::string_view level_name, bool joined) {
   return absl::StrCat(

@@ -22,6 +22,9 @@ std::string PlayerLabel(Color color, std::string_view name);
 // "alice takes the Silver seat." / "alice leaves the Silver seat."
 std::string SeatAnnouncement(Color color, std::string_view name, bool joined);
 
+// "The board's owner removes alice from the Silver seat."
+std::string RemovedFromSeatAnnouncement(Color color, std::string_view name);
+
 // "The computer (level 3, A'NOOB'IS) takes the Red seat." / "... leaves
 // the Red seat."
 std::string ComputerSeatAnnouncement(Color color, int level,

@@ -120,6 +120,37 @@ absl::StatusOr<v1::Session> ResetGame(const ServiceCore& core,
       });
 }
 
+absl::StatusOr<v1::Session> Rematch(const ServiceCore& core,
+                                    const v1::RematchRequest& request,
+                                    const Caller& caller) {
+  return core.registry->Change(
+      request.session_id(),
+      [&](SessionEntry& entry) -> absl::StatusOr<v1::Session> {
+        const Session& s = entry.session;
+        KHET_RETURN_IF_ERROR(
+            RequireOwnerOrPlayer(s, caller, "Rematch", "ask for a rematch"));
+        if (s.status() != v1::FINISHED) {
+          return absl::FailedPreconditionError(absl::StrCat(
+              "a rematch follows a finished game; session \"", s.id(), "\" ",
+              s.status() == v1::IN_PROGRESS ? "has a game in progress"
+                                            : "has no game yet"));
+        }
+        if (!s.BothSeatsTaken()) {
+          return absl::FailedPreconditionError(
+              "a rematch needs both seats taken");
+        }
+        Session next = s;
+        next.SwapSeats();
+        next.StartGame(core.registry->clock()->Now());
+        v1::Event started = GameStartedEvent(next);
+        started.set_announcement(
+            absl::StrCat("Rematch, colours swapped. ", started.announcement()));
+        KHET_RETURN_IF_ERROR(core.registry->Commit(entry, std::move(next),
+                                                   {std::move(started)}));
+        return entry.session.ToProto();
+      });
+}
+
 absl::Status ResetSession(SessionRegistry& registry, SessionEntry& entry,
                           bool timed_out) {
   Session next = entry.session;

@@ -1,6 +1,7 @@
 // Ending a game other than by a move: resignation, draws offered, accepted
-// or claimed by repetition (seated players, a game in progress), and the
-// owner's reset, which ends any game and empties both seats.
+// or claimed by repetition (seated players, a game in progress), a flag
+// fallen, the owner's reset, which ends any game and empties both seats,
+// and a rematch after a finished game.
 #ifndef KHET_SERVICE_GAME_ENDINGS_H_
 #define KHET_SERVICE_GAME_ENDINGS_H_
 
@@ -27,6 +28,11 @@ absl::StatusOr<v1::Session> ClaimRepetitionDraw(
 absl::StatusOr<v1::Session> ResetGame(const ServiceCore& core,
                                       const v1::ResetGameRequest& request,
                                       const Caller& caller);
+// The owner or a seated player, after a finished game: the players swap
+// seats (tokens and all) and a new game starts (GameStarted).
+absl::StatusOr<v1::Session> Rematch(const ServiceCore& core,
+                                    const v1::RematchRequest& request,
+                                    const Caller& caller);
 
 // The side to move loses on time if its flag fell by `now`: commits the
 // game's end (GameOver, TIME_FORFEIT) with its clocks stopped. OK and

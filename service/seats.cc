@@ -75,10 +75,10 @@ absl::StatusOr<Color> SeatToLeave(const Session& s, v1::Color wanted,
     return absl::FailedPreconditionError(absl::StrCat(
         "the ", ColorName(color), " seat of session \"", s.id(), "\" is free"));
   }
-  if (!s.seat(color).computer()) {
+  if (!s.seat(color).computer() && !owner) {
     return absl::PermissionDeniedError(absl::StrCat(
         "the ", ColorName(color), " seat is ", s.seat(color).player_name(),
-        "'s: only its player may leave it"));
+        "'s: only its player or the board's owner may free it"));
   }
   return color;
 }
@@ -130,11 +130,13 @@ absl::StatusOr<v1::Session> LeaveSeatIn(const ServiceCore& core,
                         SeatToLeave(entry.session, wanted, caller));
   Session next = entry.session;
   const store::StoredSeat seat = next.seat(color);
+  const bool removed = !seat.computer() && next.SeatOf(caller.token) != color;
   next.LeaveSeat(color);
   v1::Event left;
   left.set_announcement(
       seat.computer() ? ComputerSeatAnnouncement(color, seat.computer_level(),
                                                  seat.player_name(), false)
+      : removed       ? RemovedFromSeatAnnouncement(color, seat.player_name())
                       : SeatAnnouncement(color, seat.player_name(), false));
   *left.mutable_seat_changed()->mutable_seat() = next.SeatToProto(color);
   left.mutable_seat_changed()->set_joined(false);

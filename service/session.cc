@@ -229,6 +229,11 @@ std::string Session::SeatLabel(Color c) const {
   return seat(c).player_name();
 }
 
+void Session::SwapSeats() {
+  state_.mutable_seats()->SwapElements(0, 1);
+  state_.clear_draw_offered_by();
+}
+
 void Session::LeaveSeat(Color c) {
   *state_.mutable_seats(SeatIndex(c)) = store::StoredSeat();
   if (draw_offered_by() == c) state_.clear_draw_offered_by();

@@ -114,6 +114,8 @@ class Session {
   void TakeComputerSeat(Color c, int level, std::string level_name);
   // Empties the seat; withdraws that player's standing draw offer.
   void LeaveSeat(Color c);
+  // The two seats change places: Silver's player (token and all) sits Red.
+  void SwapSeats();
   // A new start and options; the board goes back to the start, waiting.
   // The time control stays (set_time_control changes it).
   void ChooseSetup(std::string setup_id, const Position& start,

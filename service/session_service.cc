@@ -155,6 +155,10 @@ class SessionServiceImpl final : public SessionService {
                                         const Caller& caller) override {
     return khet::ResetGame(core_, request, caller);
   }
+  absl::StatusOr<v1::Session> Rematch(const v1::RematchRequest& request,
+                                      const Caller& caller) override {
+    return khet::Rematch(core_, request, caller);
+  }
 
   absl::StatusOr<std::unique_ptr<EventStream>> Watch(
       const v1::WatchRequest& request) override {

@@ -304,6 +304,8 @@ class SessionService {
       const v1::UpdateSettingsRequest& request, const Caller& caller) = 0;
   virtual absl::StatusOr<v1::Session> ResetGame(
       const v1::ResetGameRequest& request, const Caller& caller) = 0;
+  virtual absl::StatusOr<v1::Session> Rematch(const v1::RematchRequest& request,
+                                              const Caller& caller) = 0;
 
   // Events after request.after_version, then live ones. after_version is 0
   // to the session's current version (that: only new events);

@@ -2293,15 +2293,15 @@ TEST_F(SessionServiceTest, LeaveSeatFreesAComputersSeat) {
   ASSERT_OK(service_->LeaveSeat(leave, As(b.owner)));
   EXPECT_ERROR(service_->LeaveSeat(leave, As(b.owner)), kFailedPrecondition,
                "is free");
-  // A player frees the computer's seat; no one frees another player's.
+  // A player frees the computer's seat; a player may not free another
+  // player's, the owner may.
   b.red = Join(b.id, v1::RED, "bob");
   leave.set_color(v1::SILVER);
   ASSERT_OK(service_->LeaveSeat(leave, As(b.red)));
   b.silver = Join(b.id, v1::SILVER, "alice");
   EXPECT_ERROR(service_->LeaveSeat(leave, As(b.red)), kPermissionDenied,
                "alice's");
-  EXPECT_ERROR(service_->LeaveSeat(leave, As(b.owner)), kPermissionDenied,
-               "alice's");
+  ASSERT_OK(service_->LeaveSeat(leave, As(b.owner)));
   leave.set_color(v1::RED);
   ASSERT_OK(service_->LeaveSeat(leave, As(b.red)));  // bob's own seat
   search.Release();
@@ -2444,6 +2444,107 @@ TEST(SessionServiceComputerStoreTest, AFailedWriteIsRetried) {
   }
   EXPECT_EQ(service->GetSession(get)->moves_size(), 1);
   service.reset();  // before the search it uses
+}
+
+TEST_F(SessionServiceTest, TheOwnerRemovesAPlayerWhoWalkedAway) {
+  const Board b = NewBoard();
+  ASSERT_OK(Move(b.id, b.silver, "j1L"));
+  v1::LeaveSeatRequest leave;
+  leave.set_session_id(b.id);
+  leave.set_color(v1::RED);
+  // Silver's player may not free Red's seat; the owner may.
+  EXPECT_ERROR(service_->LeaveSeat(leave, As(b.silver)), kPermissionDenied,
+               "only its player or the board's owner may free it");
+  absl::StatusOr<v1::Session> left = service_->LeaveSeat(leave, As(b.owner));
+  ASSERT_OK(left);
+  EXPECT_FALSE(left->seats(1).occupied());
+  EXPECT_EQ(left->status(), v1::IN_PROGRESS);  // a new player may go on
+  const std::vector<v1::Event> events = StoredEvents(b.id);
+  ASSERT_TRUE(events.back().has_seat_changed());
+  EXPECT_EQ(events.back().announcement(),
+            "The board's owner removes bob from the Red seat.");
+  EXPECT_ERROR(Move(b.id, b.red, "a8L"), kPermissionDenied, "");
+}
+
+TEST_F(SessionServiceTest, HintsOffRefusesSuggestionsDuringAGame) {
+  const Board b = NewBoard();
+  v1::UpdateSettingsRequest update;
+  update.set_session_id(b.id);
+  update.mutable_settings()->set_hints(false);
+  absl::StatusOr<v1::Session> updated =
+      service_->UpdateSettings(update, As(b.owner));
+  ASSERT_OK(updated);
+  EXPECT_TRUE(updated->settings().hints_off());
+  EXPECT_ERROR(Suggest(b.id, 1), kFailedPrecondition, "hints are off on board");
+  EXPECT_ERROR(Suggest(b.id, 1), kFailedPrecondition, "setting hints");
+  // Between games hints answer; a player may not change the setting.
+  update.mutable_settings()->set_hints(true);
+  EXPECT_ERROR(service_->UpdateSettings(update, As(b.silver)),
+               kPermissionDenied, "");
+  ASSERT_OK(service_->UpdateSettings(update, As(b.owner)));
+  ASSERT_OK(Suggest(b.id, 1));
+}
+
+TEST_F(SessionServiceTest, HintsOffLeavesTheComputerSeatPlaying) {
+  const Board b = NewBoardAgainstComputer(1);
+  v1::UpdateSettingsRequest update;
+  update.set_session_id(b.id);
+  update.mutable_settings()->set_hints(false);
+  ASSERT_OK(service_->UpdateSettings(update, As(b.owner)));
+  ASSERT_OK(Move(b.id, b.silver, "j1L"));
+  EXPECT_TRUE(WaitFor([&] { return Get(b.id).moves_size() == 2; }));
+}
+
+TEST_F(SessionServiceTest, ARematchSwapsTheSeatsAndStartsANewGame) {
+  const Board b = NewBoard();
+  v1::RematchRequest rematch;
+  rematch.set_session_id(b.id);
+  EXPECT_ERROR(service_->Rematch(rematch, As(b.silver)), kFailedPrecondition,
+               "has a game in progress");
+  PlayToTheEnd(b, 5);
+  const v1::Session ended = Get(b.id);
+  ASSERT_EQ(ended.status(), v1::FINISHED);
+  EXPECT_ERROR(service_->Rematch(rematch, As("nobody")), kPermissionDenied, "");
+  absl::StatusOr<v1::Session> again = service_->Rematch(rematch, As(b.red));
+  ASSERT_OK(again);
+  EXPECT_EQ(again->status(), v1::IN_PROGRESS);
+  EXPECT_EQ(again->seats(0).player_name(), "bob");
+  EXPECT_EQ(again->seats(1).player_name(), "alice");
+  EXPECT_EQ(again->moves_size(), 0);
+  EXPECT_NE(again->game_id(), ended.game_id());
+  // The tokens moved with their players: bob now moves first, as Silver.
+  EXPECT_ERROR(Move(b.id, b.silver, "j1L"), kFailedPrecondition, "");
+  ASSERT_OK(Move(b.id, b.red, "j1L"));
+  const std::vector<v1::Event> events = StoredEvents(b.id);
+  bool announced = false;
+  for (const v1::Event& e : events) {
+    if (e.has_game_started() &&
+        absl::StartsWith(e.announcement(), "Rematch, colours swapped.")) {
+      announced = true;
+      EXPECT_EQ(e.game_started().seats(0).player_name(), "bob");
+    }
+  }
+  EXPECT_TRUE(announced);
+  // The first game is archived with its own players.
+  v1::GetGameRecordRequest get;
+  get.set_session_id(b.id);
+  get.set_game_id(ended.game_id());
+  absl::StatusOr<v1::GetGameRecordResponse> record =
+      service_->GetGameRecord(get);
+  ASSERT_OK(record);
+  EXPECT_EQ(record->game().silver_player(), "alice");
+}
+
+TEST_F(SessionServiceTest, ARematchNeedsBothSeats) {
+  const Board b = NewBoard();
+  PlayToTheEnd(b, 5);
+  v1::LeaveSeatRequest leave;
+  leave.set_session_id(b.id);
+  ASSERT_OK(service_->LeaveSeat(leave, As(b.red)));
+  v1::RematchRequest rematch;
+  rematch.set_session_id(b.id);
+  EXPECT_ERROR(service_->Rematch(rematch, As(b.owner)), kFailedPrecondition,
+               "both seats");
 }
 
 }  // namespace

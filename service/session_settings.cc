@@ -70,6 +70,7 @@ absl::Status ApplySettings(const v1::SettingsUpdate& update,
     next.set_timeout_seconds(update.timeout_seconds());
   }
   if (update.has_quiet()) next.set_quiet(update.quiet());
+  if (update.has_hints()) next.set_hints_off(!update.hints());
   if (update.has_color_scheme()) {
     KHET_RETURN_IF_ERROR(FindColorScheme(update.color_scheme()).status());
     next.set_color_scheme(update.color_scheme());

@@ -99,6 +99,11 @@ absl::StatusOr<v1::SuggestMoveResponse> Suggestions::SuggestMove(
               absl::StrCat("the game in session \"", s.id(),
                            "\" is over: ", s.state().result().text()));
         }
+        if (s.status() == v1::IN_PROGRESS && s.state().settings().hints_off()) {
+          return absl::FailedPreconditionError(absl::StrCat(
+              "hints are off on board \"", s.id(),
+              "\" while a game is in progress (the owner's setting hints)"));
+        }
         pos = s.game().position();
         style = StyleForGame(s.game(), style);
         out.set_version(s.version());

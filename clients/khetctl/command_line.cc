@@ -68,6 +68,7 @@ const std::set<std::string>& CommandLine::Switches() {
                                 "automatic_repetition_draw",
                                 "timeout_enabled",
                                 "quiet",
+                                "hints",
                                 "without_laser",
                                 "no_wait",
                                 "help"};
@@ -157,9 +158,9 @@ absl::StatusOr<double> CommandLine::GetDouble(const std::string& name) const {
 const std::set<std::string> kRulesFlags = {"both_pharaohs_hit_draws",
                                            "automatic_repetition_draw",
                                            "ply_limit", "fischer", "per_move"};
-const std::set<std::string> kSettingsFlags = {"timeout_enabled",
-                                              "timeout_seconds", "quiet",
-                                              "color_scheme", "scale_meters"};
+const std::set<std::string> kSettingsFlags = {
+    "timeout_enabled", "timeout_seconds", "quiet",
+    "color_scheme",    "scale_meters",    "hints"};
 
 std::set<std::string> Union(std::initializer_list<std::set<std::string>> sets) {
   std::set<std::string> out;

@@ -188,6 +188,7 @@ int ListCommand(const Invocation& call);
 int DeleteCommand(const Invocation& call);
 int SetupCommand(const Invocation& call);
 int ResetCommand(const Invocation& call);
+int RematchCommand(const Invocation& call);
 int BoardCommand(const Invocation& call);
 // seats.cc
 int JoinCommand(const Invocation& call);

@@ -54,7 +54,8 @@ Commands (SESSION is the session id, given first or as --session ID):
   leave SESSION [--color silver|red]
                                   leaves your seat (player token), or takes
                                   the computer out of the seat named
-                                  (owner or player token)
+                                  (owner or player token), or removes the
+                                  player there (owner token)
   computer SESSION --level N [--color silver|red]
                                   seats the computer at level N (1-5) in a
                                   free seat (owner or player token)
@@ -74,6 +75,9 @@ Commands (SESSION is the session id, given first or as --session ID):
   claim-draw SESSION              a third repetition (player token)
   settings SESSION [settings]     changes the owner settings (owner token)
   reset SESSION                   ends the game, empties the seats (owner)
+  rematch SESSION                 after a finished game: a new one with the
+                                  same players, colours swapped (owner or
+                                  player token)
   watch SESSION [--after_version V]
                                   prints events as they happen, one a line
   board SESSION [--without_laser] the board as text with the laser path
@@ -113,7 +117,8 @@ Rules flags: --both_pharaohs_hit_draws, --automatic_repetition_draw,
   time runs out loses.
 Flag names may be written with - for _ (--vs-computer).
 Settings flags: --timeout_enabled[=true|false], --timeout_seconds N,
-  --quiet[=true|false], --color_scheme ID, --scale_meters M.
+  --quiet[=true|false], --color_scheme ID, --scale_meters M,
+  --hints[=true|false] (false: no suggestions while a game is in progress).
 
 Errors print the gRPC code and message and exit 1; usage errors exit 2.
 )";
@@ -172,6 +177,7 @@ const std::map<std::string, Command>& Commands() {
       {"settings",
        {Union({{"session"}, kSettingsFlags}), 0, true, &SettingsCommand}},
       {"reset", {{"session"}, 0, true, &ResetCommand}},
+      {"rematch", {{"session"}, 0, true, &RematchCommand}},
       {"watch", {{"session", "after_version"}, 0, true, &WatchCommand}},
       {"board", {{"session", "without_laser"}, 0, true, &BoardCommand}},
       {"play",

@@ -164,13 +164,14 @@ std::string SessionText(const v1::Session& s) {
   }
   const v1::Settings& settings = s.settings();
   absl::StrAppend(
-      &out, absl::StrFormat(
-                "settings: timeout %s, quiet %s, colours %s, scale %g m\n",
-                settings.timeout_enabled()
-                    ? absl::StrCat(settings.timeout_seconds(), " s")
-                    : std::string("off"),
-                settings.quiet() ? "on" : "off", settings.color_scheme(),
-                settings.scale_meters()));
+      &out,
+      absl::StrFormat(
+          "settings: timeout %s, quiet %s, hints %s, colours %s, scale %g m\n",
+          settings.timeout_enabled()
+              ? absl::StrCat(settings.timeout_seconds(), " s")
+              : std::string("off"),
+          settings.quiet() ? "on" : "off", settings.hints_off() ? "off" : "on",
+          settings.color_scheme(), settings.scale_meters()));
   absl::StrAppend(&out, "position: ", s.board().position(), "\n");
   return out;
 }

@@ -188,6 +188,13 @@ int ResetCommand(const Invocation& call) {
                           SessionText);
 }
 
+int RematchCommand(const Invocation& call) {
+  v1::RematchRequest request;
+  request.set_session_id(call.session);
+  return call.client.Call(&v1::KhetService::Stub::Rematch, request,
+                          SessionText);
+}
+
 int BoardCommand(const Invocation& call) {
   v1::RenderBoardRequest request;
   request.set_session_id(call.session);

@@ -634,6 +634,13 @@ grpc::ServerUnaryReactor* KhetGrpcService::ResetGame(
                      &SessionService::ResetGame);
 }
 
+grpc::ServerUnaryReactor* KhetGrpcService::Rematch(
+    grpc::CallbackServerContext* context, const v1::RematchRequest* request,
+    v1::Session* response) {
+  return ServeCaller(context, "Rematch", request, response,
+                     &SessionService::Rematch);
+}
+
 grpc::ServerWriteReactor<grpc::ByteBuffer>* KhetGrpcService::Watch(
     grpc::CallbackServerContext* context, const grpc::ByteBuffer* request) {
   v1::WatchRequest parsed;

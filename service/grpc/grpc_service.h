@@ -110,6 +110,7 @@ using KhetServiceBase =
                         KhetService::WithCallbackMethod_ClaimRepetitionDraw,
                         KhetService::WithCallbackMethod_UpdateSettings,
                         KhetService::WithCallbackMethod_ResetGame,
+                        KhetService::WithCallbackMethod_Rematch,
                         KhetService::WithRawCallbackMethod_Watch,
                         KhetService::WithCallbackMethod_RenderBoard,
                         KhetService::WithCallbackMethod_GetGameRecord,
@@ -201,6 +202,9 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
   grpc::ServerUnaryReactor* ResetGame(grpc::CallbackServerContext* context,
                                       const v1::ResetGameRequest* request,
                                       v1::Session* response) override;
+  grpc::ServerUnaryReactor* Rematch(grpc::CallbackServerContext* context,
+                                    const v1::RematchRequest* request,
+                                    v1::Session* response) override;
   // A stream lasts as long as the client watches; it holds no thread while
   // it waits for events (see WatchReactor). On the wire it is the typed
   // method: a WatchRequest in, the Events' exact bytes out.

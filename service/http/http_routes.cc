@@ -308,6 +308,9 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
   routes.push_back(
       Post("/v1/sessions/{id}:reset",
            WithToken<v1::ResetGameRequest>(core, &SessionService::ResetGame)));
+  routes.push_back(
+      Post("/v1/sessions/{id}:rematch",
+           WithToken<v1::RematchRequest>(core, &SessionService::Rematch)));
 
   routes.push_back(Get("/v1/sessions/{id}/events", LongPollHandler(context)));
   routes.push_back(
