@@ -2033,7 +2033,8 @@ TEST(GameEnd, RepetitionNeedsTheSameSideToMove) {
 // Section 2 / 3.2 (a Scarab has two states, `/` and `\`): a Scarab turned
 // twice is back in the same position, which counts for repetition. (Seed
 // 003's tournament note counts four directions for the Pharaoh and the
-// Scarab; khet-rules.md decides otherwise and the engine follows it.)
+// Scarab; khet-rules.md decides otherwise and the engine follows it, unless
+// the option physical_facings is set: PhysicalFacings.*)
 TEST(GameEnd, ScarabTurnedTwiceRepeatsThePosition) {
   const Position pos = Board2("X j1 N; x a8 S; K b2; k h7; S e4 /; s f5 /");
   Game game(pos);
