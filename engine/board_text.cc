@@ -67,8 +67,12 @@ std::string FileLabels() {
 }
 
 // What one square shows, before padding to kCellWidth.
-std::string CellText(Piece p, bool hit, const LaserMarks& marks, Square s) {
-  if (!p.empty()) return hit ? PieceToken(p) + "*" : PieceToken(p);
+std::string CellText(Piece p, bool physical_facings, bool hit,
+                     const LaserMarks& marks, Square s) {
+  if (!p.empty()) {
+    const std::string token = PieceToken(p, physical_facings);
+    return hit ? token + "*" : token;
+  }
   if (marks.vertical[s] && marks.horizontal[s]) return "+--";
   if (marks.horizontal[s]) return "---";
   if (marks.vertical[s]) return "|";
@@ -92,7 +96,8 @@ std::string RenderBoard(const Position& pos, const BeamTrace* trace) {
     for (int file = 0; file < kFiles; ++file) {
       const Square s = MakeSquare(file, rank);
       const Piece p = pos.at(s);
-      std::string cell = CellText(p, Contains(hit, s), marks, s);
+      std::string cell =
+          CellText(p, pos.physical_facings(), Contains(hit, s), marks, s);
       const char pad = marks.east_border[s] ? '-' : ' ';
       cell.resize(kCellWidth, pad);
       line += cell;

@@ -21,7 +21,9 @@
 //                   Silver upper case, Red lower case, followed by its
 //                   orientation mark: Pyramid ne|se|sw|nw (the way its mirror
 //                   faces), Anubis and Sphinx n|e|s|w (the way it faces),
-//                   Scarab/Djed and Eye / or \, Obelisk 1 or 2 (stack height)
+//                   Scarab/Djed and Eye / or \, Obelisk 1 or 2 (stack height);
+//                   with physical facings Pharaoh n|e|s|w and Scarab/Djed and
+//                   Eye nw|ne|se|sw (the way its front mirror faces)
 //   .               an empty square either colour may enter
 //   .s  .r          an empty square only Silver (s) or only Red (r) may enter
 //   |  -  +         the laser crossing an empty square: north-south,

@@ -53,7 +53,9 @@ std::string_view ResultReasonName(ResultReason r) {
 }
 
 Game::Game(const Position& start, RuleOptions options)
-    : options_(options), history_{start} {}
+    : options_(options), history_{start} {
+  history_.front().SetPhysicalFacings(options.physical_facings);
+}
 
 int Game::RepetitionCount() const {
   const Position& now = position();

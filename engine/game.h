@@ -24,6 +24,11 @@ struct RuleOptions {
   bool automatic_repetition_draw = false;
   // The game is drawn after this many plies without a result; 0: no limit.
   int ply_limit = 0;
+  // Pharaohs, Scarabs/Djeds and Eyes have four facings (the tournament of
+  // seed 003): their two quarter turns are distinct moves, a Pharaoh's a
+  // waiting move, and repetition compares facings. The laser sees only a
+  // Scarab's or Eye's diagonal. See Position::physical_facings().
+  bool physical_facings = false;
 
   friend bool operator==(const RuleOptions&, const RuleOptions&) = default;
 };
@@ -53,7 +58,9 @@ std::string_view ResultReasonName(ResultReason r);  // "pharaoh hit", ...
 
 class Game {
  public:
-  // REQUIRES: start.Validate() is OK.
+  // REQUIRES: start.Validate() is OK. The start is brought to the facings of
+  // `options` (Position::SetPhysicalFacings): a start in the other form has
+  // its facings set or dropped.
   explicit Game(const Position& start, RuleOptions options = {});
 
   const Position& start() const { return history_.front(); }

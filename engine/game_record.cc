@@ -66,6 +66,7 @@ constexpr std::string_view kEditionHeader = "Edition";
 constexpr std::string_view kBothPharaohsHeader = "BothPharaohsHit";
 constexpr std::string_view kRepetitionHeader = "Repetition";
 constexpr std::string_view kPlyLimitHeader = "PlyLimit";
+constexpr std::string_view kFacingsHeader = "Facings";
 constexpr std::string_view kTimeControlHeader = "TimeControl";
 constexpr std::string_view kResultHeader = "Result";
 constexpr std::string_view kTerminationHeader = "Termination";
@@ -77,7 +78,7 @@ constexpr std::string_view kRosterHeaders[] = {"Event", "Site", "Date",
 bool IsGameHeader(std::string_view name) {
   for (std::string_view reserved :
        {kSetupHeader, kPositionHeader, kEditionHeader, kBothPharaohsHeader,
-        kRepetitionHeader, kPlyLimitHeader, kResultHeader,
+        kRepetitionHeader, kPlyLimitHeader, kFacingsHeader, kResultHeader,
         kTerminationHeader}) {
     if (name == reserved) return true;
   }
@@ -211,6 +212,13 @@ absl::StatusOr<RuleOptions> RuleOptionsFromHeaders(const ReadHeaders& read) {
           read.Where(i), "must be a whole number, 0 for no limit"));
     }
     options.ply_limit = limit;
+  }
+  if (const int i = read.Find(kFacingsHeader); i >= 0) {
+    if (read.headers[i].second != "physical") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          read.Where(i), "must be \"physical\" (left out: two-state facings)"));
+    }
+    options.physical_facings = true;
   }
   return options;
 }
@@ -508,6 +516,19 @@ absl::StatusOr<GameRecord> ReadRecord(Reader* reader) {
   if (!start.ok()) return start.status();
   absl::StatusOr<RuleOptions> options = RuleOptionsFromHeaders(read);
   if (!options.ok()) return options.status();
+  if (start->physical_facings() != options->physical_facings) {
+    // A named setup takes the option's facings; a written position has its
+    // own and must agree.
+    if (const int i = read.Find(kPositionHeader); i >= 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          read.Where(i),
+          options->physical_facings
+              ? "has two-state facings, but the Facings header is \"physical\""
+              : "has physical facings (\"f\"), but there is no Facings "
+                "header"));
+    }
+    start->SetPhysicalFacings(options->physical_facings);
+  }
   std::optional<Outcome> claimed;
   int claimed_line = 0;
   if (const int i = read.Find(kResultHeader); i >= 0) {
@@ -748,6 +769,7 @@ std::string FormatGameRecord(const Game& game, const GameHeaders& headers,
   std::string setup_id;
   for (const SetupInfo& info : AllSetups()) {
     absl::StatusOr<Position> setup = SetupPosition(info.id);
+    if (setup.ok()) setup->SetPhysicalFacings(start.physical_facings());
     if (setup.ok() && *setup == start) {
       setup_id = std::string(info.id);
       break;
@@ -765,6 +787,7 @@ std::string FormatGameRecord(const Game& game, const GameHeaders& headers,
   all.emplace_back(kRepetitionHeader,
                    options.automatic_repetition_draw ? "automatic" : "claim");
   all.emplace_back(kPlyLimitHeader, absl::StrCat(options.ply_limit));
+  if (options.physical_facings) all.emplace_back(kFacingsHeader, "physical");
   if (const std::string* value = given_value(kTimeControlHeader)) {
     all.emplace_back(kTimeControlHeader, *value);
   }

@@ -56,13 +56,14 @@ std::string HitComment(const Position& before, Move move);
 //   BothPharaohsHit "mover loses" | "draw"
 //   Repetition "claim" | "automatic"
 //   PlyLimit   a number, 0 for none
+//   Facings "physical"   only with RuleOptions::physical_facings
 //   TimeControl  when the caller gives it (free-form, e.g. "fischer 300+5")
 //   the caller's other headers, in their order
 //   Result "1-0" | "0-1" | "1/2-1/2" | "*"
 //   Termination  once the game is over: ResultReasonName of the reason
 // A caller's header named Setup, Position, Edition, BothPharaohsHit,
-// Repetition, PlyLimit, Result or Termination is left out (the game's own
-// value is written), and of two headers with the same name the first is
+// Repetition, PlyLimit, Facings, Result or Termination is left out (the game's
+// own value is written), and of two headers with the same name the first is
 // kept. Then a blank line and the moves: "1." before Silver's move, "1..."
 // before Red's when it opens the record or follows a comment; after each
 // move its hit comment, if it hit something, then comments[n]; the result
@@ -80,7 +81,8 @@ std::string FormatGameRecord(const GameRecord& record);
 std::string FormatGameRecords(absl::Span<const GameRecord> records);
 
 // Reads one record and replays it: the start from Setup or Position, the
-// rule options from their headers (defaults if absent), every move with
+// rule options from their headers (defaults if absent; a Setup takes the
+// Facings header's facings, a Position must have them), every move with
 // Game::Play. Move numbers are optional but must be right if given. A
 // comment whose text as written ends in " hit" is a hit comment: it must
 // come first after a move and be that move's HitComment, else the record

@@ -238,6 +238,73 @@ TEST(GameRecordTest, RoundTripKeepsHeadersOptionsAndMoves) {
   EXPECT_EQ(FormatGameRecord(record), text);
 }
 
+// RuleOptions::physical_facings: a Facings header, absent when off; a named
+// setup takes the option's starting facings, a written start keeps its own.
+TEST(GameRecordTest, PhysicalFacingsRoundTrip) {
+  RuleOptions options;
+  options.physical_facings = true;
+  Game game(Start("classic-2"), options);
+  PlayAll(&game, {"e1R", "f8L", "e4L", "e5R", "e1L"});
+  EXPECT_EQ(game.moves()[2], Move::Rotate(MakeSquare(4, 3), false));
+  const std::string text = FormatGameRecord(game, {});
+  EXPECT_TRUE(absl::StrContains(text, "[Setup \"classic-2\"]\n")) << text;
+  EXPECT_TRUE(
+      absl::StrContains(text, "[PlyLimit \"0\"]\n[Facings \"physical\"]"))
+      << text;
+  EXPECT_TRUE(absl::StrContains(text, "1. e1R f8L 2. e4L e5R 3. e1L")) << text;
+  const GameRecord record = Replayed(text);
+  ExpectSameGame(record.game, game);
+  EXPECT_TRUE(record.game.options().physical_facings);
+  EXPECT_EQ(FormatGameRecord(record), text);
+
+  // A start that is no setup's: its facings in the Position header.
+  Game custom(game.position(), options);
+  PlayAll(&custom, {"f8R", "e1R"});
+  const std::string custom_text = FormatGameRecord(custom, {});
+  EXPECT_TRUE(absl::StrContains(
+      custom_text,
+      absl::StrCat("[Position \"", FormatPosition(game.position()), "\"]")))
+      << custom_text;
+  EXPECT_TRUE(absl::StrContains(custom_text, " r 2 f\"]")) << custom_text;
+  const GameRecord custom_record = Replayed(custom_text);
+  ExpectSameGame(custom_record.game, custom);
+  EXPECT_EQ(FormatGameRecord(custom_record), custom_text);
+
+  // Without the option no Facings header, and a Pharaoh does not turn.
+  Game plain(Start("classic-2"));
+  EXPECT_FALSE(absl::StrContains(FormatGameRecord(plain, {}), "Facings"));
+  EXPECT_FALSE(PlayText(&plain, "e1R").ok());
+}
+
+TEST(GameRecordTest, PhysicalFacingsErrors) {
+  EXPECT_EQ(Error("[Setup \"classic-2\"]\n[Facings \"four\"]\n\n*"),
+            "line 2: header Facings \"four\": must be \"physical\" (left out: "
+            "two-state facings)");
+  // A written start must have the Facings header's facings.
+  Position turned = Start("classic-2");
+  turned.SetPhysicalFacings(true);
+  const std::string physical =
+      Error(absl::StrCat("[Position \"", FormatPosition(turned), "\"]\n\n*"));
+  EXPECT_TRUE(absl::StartsWith(physical, "line 1: header Position "))
+      << physical;
+  EXPECT_TRUE(absl::EndsWith(
+      physical,
+      ": has physical facings (\"f\"), but there is no Facings header"))
+      << physical;
+  // Imhotep's Scarabs are all '/', so its text needs no escapes here.
+  const std::string plain =
+      Error(absl::StrCat("[Position \"", FormatPosition(Start("imhotep-2")),
+                         "\"]\n[Facings \"physical\"]\n\n*"));
+  EXPECT_TRUE(absl::StartsWith(plain, "line 1: header Position ")) << plain;
+  EXPECT_TRUE(absl::EndsWith(plain,
+                             ": has two-state facings, but the Facings header "
+                             "is \"physical\""))
+      << plain;
+  // Without the header a Pharaoh's turn is illegal.
+  EXPECT_TRUE(absl::StrContains(Error("[Setup \"classic-2\"]\n\n1. e1R *"),
+                                "Pharaoh does not rotate"));
+}
+
 TEST(GameRecordTest, HeaderLineBreaksBecomeSpaces) {
   const Game game(Start("isis"));
   const GameRecord record =

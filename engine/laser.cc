@@ -29,10 +29,11 @@ constexpr Interaction Interact(Piece p, Direction travel) {
       if (face == ((o + 1) & 3)) return {kReflect, Dir(o)};
       return {kHitPiece};
     }
-    case PieceType::kScarab:
-      return {kReflect, o == kSlash ? Dir(d ^ 1) : Dir(3 - d)};
+    case PieceType::kScarab:  // only the diagonal counts, in either form
+      return {kReflect, ScarabDiagonal(o) == kSlash ? Dir(d ^ 1) : Dir(3 - d)};
     case PieceType::kEye:
-      return {kSplitBeam, o == kSlash ? Dir(d ^ 1) : Dir(3 - d)};
+      return {kSplitBeam,
+              ScarabDiagonal(o) == kSlash ? Dir(d ^ 1) : Dir(3 - d)};
     case PieceType::kAnubis:
       return travel == Reverse(Dir(o)) ? Interaction{kBlock}
                                        : Interaction{kHitPiece};

@@ -54,9 +54,10 @@ Bitboard StackTargets(const Position& pos, Square s, Color c) {
 }
 
 // Feeds the moves of the pieces on `pieces` (all of the side to move) to a
-// sink with AddTargets(from, targets, kind) and Add(move).
-template <typename Sink>
-void Generate(const Position& pos, Bitboard pieces, Sink& sink) {
+// sink with AddTargets(from, targets, kind) and Add(move). kPhysical is
+// pos.physical_facings(), a template argument to keep the loop as it was.
+template <bool kPhysical, typename Sink>
+void GenerateFor(const Position& pos, Bitboard pieces, Sink& sink) {
   const Color c = pos.side_to_move();
   const Bitboard empty = kAllSquares & ~pos.occupied();
   const Bitboard steps_allowed = empty & AllowedSquares(c);
@@ -66,6 +67,10 @@ void Generate(const Position& pos, Bitboard pieces, Sink& sink) {
     switch (p.type()) {
       case PieceType::kPharaoh:
         sink.AddTargets(s, Neighbours(s) & steps_allowed, MoveKind::kMove);
+        if (kPhysical) {
+          sink.Add(Move::Rotate(s, true));
+          sink.Add(Move::Rotate(s, false));
+        }
         break;
       case PieceType::kPyramid:
       case PieceType::kAnubis:
@@ -77,6 +82,7 @@ void Generate(const Position& pos, Bitboard pieces, Sink& sink) {
       case PieceType::kEye:
         sink.AddTargets(s, ScarabTargets(pos, s, c, empty), MoveKind::kMove);
         sink.Add(Move::Rotate(s, true));
+        if (kPhysical) sink.Add(Move::Rotate(s, false));
         break;
       case PieceType::kSphinx:
         sink.Add(Move::Rotate(
@@ -97,6 +103,15 @@ void Generate(const Position& pos, Bitboard pieces, Sink& sink) {
       case PieceType::kNone:
         break;
     }
+  }
+}
+
+template <typename Sink>
+void Generate(const Position& pos, Bitboard pieces, Sink& sink) {
+  if (pos.physical_facings()) {
+    GenerateFor<true>(pos, pieces, sink);
+  } else {
+    GenerateFor<false>(pos, pieces, sink);
   }
 }
 
@@ -133,12 +148,14 @@ absl::StatusOr<Move> CheckRotation(const Position& pos, Move move, Piece p) {
   }
   switch (p.type()) {
     case PieceType::kPharaoh:
+      if (pos.physical_facings()) return move;
       return Illegal(s,
                      "a Pharaoh does not rotate (its facing changes nothing)");
     case PieceType::kObelisk:
       return Illegal(s, "an Obelisk does not rotate");
     case PieceType::kScarab:
     case PieceType::kEye:
+      if (pos.physical_facings()) return move;
       // Both quarter turns give the same position: list it as clockwise.
       return Move::Rotate(s, true);
     case PieceType::kSphinx: {

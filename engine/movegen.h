@@ -11,8 +11,10 @@ namespace khet {
 
 // Replaces *list with every legal move of the side to move, each once: a
 // Scarab's or Eye's turn appears only as clockwise, a Pharaoh or Obelisk has
-// no turn, a Sphinx only the turn to its other allowed facing. Does not look
-// at whether the game is over.
+// no turn, a Sphinx only the turn to its other allowed facing. With physical
+// facings (Position::physical_facings()) a Scarab, Eye or Pharaoh has both
+// quarter turns, two distinct moves. Does not look at whether the game is
+// over.
 void GenerateMoves(const Position& pos, MoveList* list);
 
 // The number of moves GenerateMoves would produce, without listing them.
@@ -23,7 +25,8 @@ int CountMoves(const Position& pos);
 void GenerateMovesFrom(const Position& pos, Square from, MoveList* list);
 
 // Returns the move in the form GenerateMoves lists it (a Scarab's or Eye's
-// anticlockwise turn becomes clockwise) if it is legal, or INVALID_ARGUMENT
+// anticlockwise turn becomes clockwise, except with physical facings) if it
+// is legal, or INVALID_ARGUMENT
 // saying exactly why not, e.g. "e4: no piece of yours there".
 absl::StatusOr<Move> CheckMove(const Position& pos, Move move);
 

@@ -60,6 +60,9 @@ bool IsScarabLike(PieceType t) {
 constexpr std::array<std::string_view, 4> kPyramidAttr = {"ne", "se", "sw",
                                                           "nw"};
 constexpr std::array<std::string_view, 4> kDirectionAttr = {"n", "e", "s", "w"};
+// A Scarab's or Eye's physical facing, by orientation (types.h).
+constexpr std::array<std::string_view, 4> kScarabFacingAttr = {"nw", "ne", "se",
+                                                               "sw"};
 constexpr std::array<std::string_view, 4> kDirectionWord = {"north", "east",
                                                             "south", "west"};
 
@@ -107,8 +110,12 @@ std::optional<PieceType> PieceTypeFromLetter(char upper) {
 }
 
 // The attribute that follows a piece's letter in the position notation.
-std::string PieceAttribute(Piece p) {
+std::string PieceAttribute(Piece p, bool physical_facings) {
   const int o = p.orientation();
+  if (physical_facings) {
+    if (p.type() == PieceType::kPharaoh) return std::string(kDirectionAttr[o]);
+    if (IsScarabLike(p.type())) return std::string(kScarabFacingAttr[o]);
+  }
   switch (p.type()) {
     case PieceType::kPyramid:
       return std::string(kPyramidAttr[o]);
@@ -252,24 +259,33 @@ std::string FormatPosition(const Position& pos) {
       }
       if (empty_run > 0) absl::StrAppend(&out, empty_run);
       empty_run = 0;
-      out += PieceToken(p);
+      out += PieceToken(p, pos.physical_facings());
     }
     if (empty_run > 0) absl::StrAppend(&out, empty_run);
     if (rank > 0) out.push_back('/');
   }
   out += pos.side_to_move() == Color::kSilver ? " s" : " r";
   out += pos.edition() == Edition::kKhet1 ? " 1" : " 2";
+  if (pos.physical_facings()) out += " f";
   return out;
 }
 
 absl::StatusOr<Position> ParsePosition(std::string_view text) {
   const std::vector<std::string_view> fields = SplitWhitespace(text);
-  if (fields.size() != 3) {
+  const bool physical = fields.size() == 4;
+  if (physical && fields[3] != "f") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a position's fourth field, if any, is \"f\" (physical "
+                     "facings), got ",
+                     QuotedText(fields[3])));
+  }
+  if (fields.size() != 3 && !physical) {
     return absl::InvalidArgumentError(absl::StrCat(
         "a position has 3 fields, \"<ranks> <side> <edition>\", got ",
         fields.size(), " in ", QuotedText(TrimWhitespace(text))));
   }
   Position pos;
+  pos.SetPhysicalFacings(physical);  // on the empty board: only the form
   if (fields[2] == "1") {
     pos.set_edition(Edition::kKhet1);
   } else if (fields[2] == "2") {
@@ -290,7 +306,8 @@ absl::StatusOr<Position> ParsePosition(std::string_view text) {
   }
 
   // Reads the ranks left to right. "/" separates ranks except right after a
-  // Scarab's or Eye's letter, where it is the piece's diagonal.
+  // Scarab's or Eye's letter in two-state facings, where it is the piece's
+  // diagonal.
   const std::string_view board = fields[0];
   size_t j = 0;
   for (int rank = kRanks - 1; rank >= 0; --rank) {
@@ -360,6 +377,9 @@ absl::StatusOr<Position> ParsePosition(std::string_view text) {
       absl::Status status;
       switch (*type) {
         case PieceType::kPharaoh:
+          if (physical) {
+            status = read_attribute(kDirectionAttr, 1, "a facing");
+          }
           break;
         case PieceType::kPyramid:
           status = read_attribute(kPyramidAttr, 2, "a mirror facing");
@@ -371,7 +391,8 @@ absl::StatusOr<Position> ParsePosition(std::string_view text) {
         case PieceType::kScarab:
         case PieceType::kEye: {
           constexpr std::array<std::string_view, 2> kDiagonals = {"/", "\\"};
-          status = read_attribute(kDiagonals, 1, "a diagonal");
+          status = physical ? read_attribute(kScarabFacingAttr, 2, "a facing")
+                            : read_attribute(kDiagonals, 1, "a diagonal");
           break;
         }
         case PieceType::kObelisk: {
@@ -411,11 +432,11 @@ absl::StatusOr<Position> ParsePosition(std::string_view text) {
 
 // ---- Pieces and beam traces ------------------------------------------------
 
-std::string PieceToken(Piece piece) {
+std::string PieceToken(Piece piece, bool physical_facings) {
   if (piece.empty()) return "";
   char letter = PieceLetter(piece.type());
   if (piece.color() == Color::kRed) letter = absl::ascii_tolower(letter);
-  return std::string(1, letter) + PieceAttribute(piece);
+  return std::string(1, letter) + PieceAttribute(piece, physical_facings);
 }
 
 std::string DescribePiece(Piece piece, Edition edition) {

@@ -47,13 +47,19 @@ absl::StatusOr<Move> ParseMove(const Position& pos, std::string_view text);
 // right after an S or E is its diagonal; any other "/" ends a rank. Classic 2:
 //   xs3askaspse2/2psw7/3Pnw6/pne1Psw1s\s/1pse1Pnw/pse1Pnw1S/S\1pne1Psw/
 //   6pse3/7Pne2/2PnwAnKAn3Xn s 2
-// (one line in practice). FormatPosition writes exactly this canonical
-// form. ParsePosition accepts any whitespace between the fields and runs
-// Position::Validate; errors name the rank or square, e.g.
-// `position rank 3 has 11 files`.
+// (one line in practice). With physical facings (Position::
+// physical_facings(), RuleOptions::physical_facings) a fourth field "f"
+// follows, and a Pharaoh, Scarab or Eye carries its facing instead:
+//   K Pharaoh + n|e|s|w         S Scarab/Djed, E Eye + nw|ne|se|sw (the way
+//                               its front mirror faces; nw and se are '/')
+// e.g. "... Kn ... Snw ... s 2 f"; no "/" then follows a piece letter.
+// FormatPosition writes exactly this canonical form. ParsePosition accepts any
+// whitespace between the fields and runs Position::Validate; errors name the
+// rank or square, e.g. `position rank 3 has 11 files`.
 std::string FormatPosition(const Position& pos);
-// One piece as FormatPosition writes it: "Pne", "s/", "O2", "K".
-std::string PieceToken(Piece piece);
+// One piece as FormatPosition writes it: "Pne", "s/", "O2", "K"; with
+// physical facings "Kn", "sse".
+std::string PieceToken(Piece piece, bool physical_facings = false);
 absl::StatusOr<Position> ParsePosition(std::string_view text);
 
 // A beam trace as readable lines, one per beam, each ending in a newline:

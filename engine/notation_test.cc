@@ -225,6 +225,94 @@ TEST(PositionNotationTest, EverySetupRoundTrips) {
   }
 }
 
+// Physical facings: a fourth field "f", a facing after every Pharaoh,
+// Scarab and Eye; the option's starting facings face the opponent.
+constexpr std::string_view kClassic2Physical =
+    "xs3asksaspse2/2psw7/3Pnw6/pne1Psw1sswsse1pse1Pnw/pse1Pnw1SnwSne1pne1Psw/"
+    "6pse3/7Pne2/2PnwAnKnAn3Xn s 2 f";
+
+Position Physical(Position pos) {
+  pos.SetPhysicalFacings(true);
+  return pos;
+}
+
+TEST(PositionNotationTest, PhysicalFacingsGolden) {
+  EXPECT_EQ(FormatPosition(Physical(Start("classic-2"))), kClassic2Physical);
+  const Position parsed = Parsed(kClassic2Physical);
+  EXPECT_TRUE(parsed.physical_facings());
+  EXPECT_EQ(parsed, Physical(Start("classic-2")));
+  EXPECT_EQ(parsed.at(Sq("e1")), Piece(Color::kSilver, PieceType::kPharaoh,
+                                       static_cast<int>(Direction::kNorth)));
+  EXPECT_EQ(parsed.at(Sq("f5")),
+            Piece(Color::kRed, PieceType::kScarab, kFrontSE));
+  // Any facing reads back, an Eye's too.
+  const std::string custom = "xs4kw4/10/10/4Ese5/4enw5/10/10/4Ke2Ssw1Xn r 2 f";
+  const Position pos = Parsed(custom);
+  EXPECT_EQ(pos.at(Sq("f8")), Piece(Color::kRed, PieceType::kPharaoh,
+                                    static_cast<int>(Direction::kWest)));
+  EXPECT_EQ(pos.at(Sq("e5")), Piece(Color::kSilver, PieceType::kEye, kFrontSE));
+  EXPECT_EQ(pos.at(Sq("e4")), Piece(Color::kRed, PieceType::kEye, kFrontNW));
+  EXPECT_EQ(pos.at(Sq("h1")),
+            Piece(Color::kSilver, PieceType::kScarab, kFrontSW));
+  EXPECT_EQ(FormatPosition(pos), custom);
+  EXPECT_EQ(PieceToken(pos.at(Sq("h1")), true), "Ssw");
+  EXPECT_EQ(PieceToken(pos.at(Sq("h1"))), "S\\");
+}
+
+TEST(PositionNotationTest, PhysicalFacingsErrors) {
+  // Each form's pieces only in its own form.
+  EXPECT_EQ(ErrorOf(ParsePosition("xs4k4/10/10/10/10/10/10/4K4Xn s 2 x")),
+            "a position's fourth field, if any, is \"f\" (physical facings), "
+            "got \"x\"");
+  EXPECT_EQ(ErrorOf(ParsePosition("xs4k4/10/10/10/10/10/10/4K4Xn s 2 f")),
+            "position f8: \"k4\": the letter k needs a facing n, e, s or w");
+  EXPECT_EQ(
+      ErrorOf(ParsePosition("xs4ks4/10/10/4S/5/10/10/10/4Kn4Xn s 2 f")),
+      "position e5: \"S/5\": the letter S needs a facing nw, ne, se or sw");
+  EXPECT_EQ(ErrorOf(ParsePosition("xs4ks4/10/10/10/10/10/10/4Kn4Xn s 2")),
+            "position g8: \"s4\": the letter s needs a diagonal / or \\");
+}
+
+TEST(PositionNotationTest, PhysicalFacingsEverySetupRoundTrips) {
+  for (const SetupInfo& info : AllSetups()) {
+    const Position pos = Physical(Start(info.id));
+    const std::string text = FormatPosition(pos);
+    EXPECT_TRUE(absl::EndsWith(text, " f")) << text;
+    const Position parsed = Parsed(text);
+    EXPECT_EQ(parsed, pos) << info.id << ": " << text;
+    EXPECT_EQ(parsed.hash(), pos.hash()) << info.id;
+    EXPECT_EQ(FormatPosition(parsed), text);
+  }
+}
+
+// Turns with physical facings: a Pharaoh's "e1R" and "e1L", a Scarab's
+// "e4L" kept apart from "e4R"; positions and moves of random games
+// round-trip.
+TEST(MoveNotationTest, PhysicalFacingsTurnsRoundTrip) {
+  const Position classic = Physical(Start("classic-2"));
+  EXPECT_EQ(*ParseMove(classic, "e1R"), Move::Rotate(Sq("e1"), true));
+  EXPECT_EQ(*ParseMove(classic, "e1L"), Move::Rotate(Sq("e1"), false));
+  EXPECT_EQ(FormatMove(classic, Move::Rotate(Sq("e4"), false)), "e4L");
+  EXPECT_EQ(*CheckMove(classic, *ParseMove(classic, "e4L")),
+            Move::Rotate(Sq("e4"), false));
+  std::mt19937 rng(99);
+  for (const SetupInfo& info : AllSetups()) {
+    Position pos = Physical(Start(info.id));
+    for (int ply = 0; ply < 40; ++ply) {
+      EXPECT_EQ(Parsed(FormatPosition(pos)), pos) << FormatPosition(pos);
+      MoveList moves;
+      GenerateMoves(pos, &moves);
+      if (moves.size == 0) break;
+      for (Move m : moves) {
+        const absl::StatusOr<Move> parsed = ParseMove(pos, FormatMove(pos, m));
+        ASSERT_TRUE(parsed.ok()) << FormatMove(pos, m);
+        EXPECT_EQ(*parsed, m) << FormatMove(pos, m);
+      }
+      if (MakeMove(&pos, moves.moves[rng() % moves.size]) != 0) break;
+    }
+  }
+}
+
 TEST(PositionNotationTest, RedToMoveAndEveryPieceKind) {
   // Khet 1.0 with single Obelisks, a stack and an Eye; Red to move.
   const std::string text = "4o1k4/10/10/4E\\5/4e/5/10/10/3O1KO2O13 r 1";

@@ -13,7 +13,8 @@ void MovePiece(Position* pos, Move move) {
     case MoveKind::kRotateClockwise:
     case MoveKind::kRotateAnticlockwise: {
       const bool two_states =
-          p.type() == PieceType::kScarab || p.type() == PieceType::kEye;
+          (p.type() == PieceType::kScarab || p.type() == PieceType::kEye) &&
+          !pos->physical_facings();
       const int turn = move.kind() == MoveKind::kRotateClockwise ? 1 : 3;
       pos->Set(from, p.WithOrientation(two_states ? p.orientation() ^ 1
                                                   : p.orientation() + turn));

@@ -8,10 +8,35 @@
 namespace khet {
 uint64_t Position::ComputeHash() const {
   uint64_t h = side_ == Color::kRed ? internal::Zobrist().red_to_move : 0;
+  if (physical_facings_) h ^= internal::Zobrist().physical_facings;
   for (Square s = 0; s < kSquares; ++s) {
     if (board_[s] != 0) h ^= internal::Zobrist().piece[s][board_[s]];
   }
   return h;
+}
+
+void Position::SetPhysicalFacings(bool on) {
+  if (on == physical_facings_) return;
+  physical_facings_ = on;
+  hash_ ^= internal::Zobrist().physical_facings;
+  for (Square s = 0; s < kSquares; ++s) {
+    const Piece p = at(s);
+    const bool red = !p.empty() && p.color() == Color::kRed;
+    switch (p.type()) {
+      case PieceType::kPharaoh:
+        Set(s, p.WithOrientation(on && red ? static_cast<int>(Direction::kSouth)
+                                           : 0));
+        break;
+      case PieceType::kScarab:
+      case PieceType::kEye:
+        // NW and NE keep the codes of '/' and '\'; Red's face the other way.
+        Set(s, p.WithOrientation(ScarabDiagonal(p.orientation()) +
+                                 (on && red ? 2 : 0)));
+        break;
+      default:
+        break;
+    }
+  }
 }
 
 Square Position::PharaohSquare(Color c) const {
@@ -42,7 +67,7 @@ absl::Status Position::Validate() const {
           return absl::InvalidArgumentError(absl::StrCat(
               SquareName(s), ": ", ColorName(c), " has a second Pharaoh"));
         }
-        if (p.orientation() != 0) {
+        if (!physical_facings_ && p.orientation() != 0) {
           return absl::InvalidArgumentError(
               absl::StrCat(SquareName(s), ": a Pharaoh has no orientation"));
         }
@@ -88,7 +113,7 @@ absl::Status Position::Validate() const {
         break;
       case PieceType::kScarab:
       case PieceType::kEye:
-        if (p.orientation() > 1) {
+        if (!physical_facings_ && p.orientation() > 1) {
           return absl::InvalidArgumentError(absl::StrCat(
               SquareName(s), ": a Scarab or Eye is either / or \\"));
         }

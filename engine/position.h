@@ -1,6 +1,6 @@
-// Position: the pieces on the board, the side to move and the edition, with
-// an incrementally updated Zobrist hash. A 128-byte value type: copy it to
-// try a move (copy-make).
+// Position: the pieces on the board, the side to move, the edition and
+// whether pieces have physical facings, with an incrementally updated Zobrist
+// hash. A 128-byte value type: copy it to try a move (copy-make).
 #ifndef KHET_ENGINE_POSITION_H_
 #define KHET_ENGINE_POSITION_H_
 
@@ -17,6 +17,7 @@ namespace internal {
 struct ZobristKeys {
   uint64_t piece[kSquares][kPieceCodes];  // [square][Piece::code()]
   uint64_t red_to_move;
+  uint64_t physical_facings;
 };
 constexpr uint64_t SplitMix64(uint64_t& state) {
   uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
@@ -33,6 +34,7 @@ constexpr ZobristKeys MakeZobristKeys() {
     }
   }
   keys.red_to_move = SplitMix64(state);
+  keys.physical_facings = SplitMix64(state);
   return keys;
 }
 inline constexpr ZobristKeys kZobristKeys = MakeZobristKeys();
@@ -41,12 +43,15 @@ inline const ZobristKeys& Zobrist() { return kZobristKeys; }
 
 class Position {
  public:
-  // An empty board, Silver to move, Khet 2.0.
+  // An empty board, Silver to move, Khet 2.0, two-state facings.
   Position() = default;
 
   Piece at(Square s) const { return Piece::FromCode(board_[s]); }
   Color side_to_move() const { return side_; }
   Edition edition() const { return edition_; }
+  // RuleOptions::physical_facings: Pharaohs, Scarabs and Eyes have four
+  // facings (types.h), and their quarter turns are moves of their own.
+  bool physical_facings() const { return physical_facings_; }
   uint64_t hash() const { return hash_; }
   Bitboard occupied() const { return occupied_[0] | occupied_[1]; }
   Bitboard occupied(Color c) const { return occupied_[static_cast<int>(c)]; }
@@ -74,6 +79,14 @@ class Position {
   }
   void set_edition(Edition e) { edition_ = e; }
 
+  // Switches between the two forms of facings, turning the pieces already on
+  // the board: to physical facings, each Pharaoh faces the opponent (Silver
+  // north, Red south) and each Scarab or Eye keeps its diagonal with its
+  // front mirror towards the opponent (Silver NW or NE, Red SE or SW); back
+  // to two-state facings, a Pharaoh's facing is dropped and a Scarab or Eye
+  // keeps its diagonal. Does nothing if the position is already in that form.
+  void SetPhysicalFacings(bool on);
+
   // The hash computed from scratch; equals hash() for every position.
   uint64_t ComputeHash() const;
 
@@ -89,7 +102,8 @@ class Position {
 
   friend bool operator==(const Position& a, const Position& b) {
     return a.board_ == b.board_ && a.side_ == b.side_ &&
-           a.edition_ == b.edition_;
+           a.edition_ == b.edition_ &&
+           a.physical_facings_ == b.physical_facings_;
   }
 
  private:
@@ -98,6 +112,7 @@ class Position {
   uint64_t hash_ = 0;
   Color side_ = Color::kSilver;
   Edition edition_ = Edition::kKhet2;
+  bool physical_facings_ = false;
 };
 
 // Square of c's Sphinx in Khet 2.0: j1 for Silver, a8 for Red.

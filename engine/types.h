@@ -57,10 +57,24 @@ enum class PieceType : uint8_t {
 //   Pyramid: the way its mirror faces: 0 NE, 1 SE, 2 SW, 3 NW (clockwise).
 //   Anubis, Sphinx: the way it faces, as a Direction.
 //   Scarab, Eye: 0 '/' (mirrors face NW and SE), 1 '\' (mirrors face NE, SW).
+//     With physical facings (Position::physical_facings()): the way its front
+//     mirror faces, 0 NW, 1 NE, 2 SE, 3 SW (clockwise), so that the diagonal
+//     is always orientation & 1 (ScarabDiagonal) and a quarter turn flips it.
 //   Obelisk: the stack height minus one (0 single, 1 stack of two).
-//   Pharaoh: always 0 (its facing is cosmetic).
+//   Pharaoh: 0 (its facing is cosmetic); with physical facings the way it
+//     faces, as a Direction. Either way it is hit on any face.
 enum PyramidFacing : uint8_t { kNE = 0, kSE = 1, kSW = 2, kNW = 3 };
 enum Diagonal : uint8_t { kSlash = 0, kBackslash = 1 };
+enum ScarabFacing : uint8_t {
+  kFrontNW = 0,
+  kFrontNE = 1,
+  kFrontSE = 2,
+  kFrontSW = 3
+};
+// The mirror diagonal of a Scarab's or Eye's orientation, in either form.
+inline constexpr Diagonal ScarabDiagonal(int orientation) {
+  return static_cast<Diagonal>(orientation & 1);
+}
 
 // A piece in one byte: bits 0-1 orientation, bits 2-4 type, bit 5 colour.
 // The empty square is 0. Cheap to copy and compare.

@@ -9,8 +9,14 @@
 //
 // Perft counts the leaf positions after exactly `depth` moves; a move that
 // hits a Pharaoh ends the game, so its position is a leaf at the last ply and
-// has no children before it. The depth-4 suite, PerftSlow, carries the ctest
-// label `slow` (leave it out with `ctest -LE slow`).
+// has no children before it.
+//
+// The counts with the rule option physical_facings (kFrozenPhysical: every
+// quarter turn of a Pharaoh, Scarab or Eye a move of its own) were frozen
+// the same way: reference_agreement_test's PhysicalFacingsGamesTest (2,800
+// random games) and PhysicalFacingsPerftAgreement* (depths 1-3 of every
+// setup, depth 4 of these three) passed first. The depth-4 suite, PerftSlow,
+// carries the ctest label `slow` (leave it out with `ctest -LE slow`).
 #include "engine/perft.h"
 
 #include <cstdint>
@@ -39,6 +45,14 @@ const FrozenPerft kFrozen[] = {
     {"osiris", {1, 71, 5055, 360397, 25467818}},
     {"isis", {1, 72, 5190, 373680, 26523936}},
     {"dynasty-1b", {1, 70, 4849, 333721, 23063372}},
+};
+
+// Each setup with physical facings: one more move per Pharaoh, Scarab and
+// Eye at depth 1 (a Scarab's or Eye's anticlockwise turn, a Pharaoh's two).
+const FrozenPerft kFrozenPhysical[] = {
+    {"classic-2", {1, 81, 6552, 526446, 41799614}},
+    {"classic-1", {1, 83, 6876, 568010, 46865771}},
+    {"osiris", {1, 76, 5790, 441113, 33318041}},
 };
 
 // For gtest's messages: the setup's id, not the struct's bytes.
@@ -84,6 +98,38 @@ TEST_P(PerftSlow, DepthFour) {
 
 INSTANTIATE_TEST_SUITE_P(Setups, PerftSlow, testing::ValuesIn(kFrozen),
                          TestName);
+
+absl::StatusOr<Position> PhysicalStart(const char* setup) {
+  absl::StatusOr<Position> start = SetupPosition(setup);
+  if (start.ok()) start->SetPhysicalFacings(true);
+  return start;
+}
+
+class PhysicalFacingsPerftTest : public testing::TestWithParam<FrozenPerft> {};
+
+TEST_P(PhysicalFacingsPerftTest, DepthsZeroToThree) {
+  const absl::StatusOr<Position> start = PhysicalStart(GetParam().setup);
+  ASSERT_TRUE(start.ok()) << start.status();
+  for (int depth = 0; depth <= 3; ++depth) {
+    EXPECT_EQ(Perft(*start, depth), GetParam().nodes[depth])
+        << GetParam().setup << " depth " << depth;
+  }
+  EXPECT_EQ(Perft(*start, 2, /*bulk_count=*/false), GetParam().nodes[2]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Setups, PhysicalFacingsPerftTest,
+                         testing::ValuesIn(kFrozenPhysical), TestName);
+
+class PhysicalFacingsPerftSlow : public testing::TestWithParam<FrozenPerft> {};
+
+TEST_P(PhysicalFacingsPerftSlow, DepthFour) {
+  const absl::StatusOr<Position> start = PhysicalStart(GetParam().setup);
+  ASSERT_TRUE(start.ok()) << start.status();
+  EXPECT_EQ(Perft(*start, 4), GetParam().nodes[4]) << GetParam().setup;
+}
+
+INSTANTIATE_TEST_SUITE_P(Setups, PhysicalFacingsPerftSlow,
+                         testing::ValuesIn(kFrozenPhysical), TestName);
 
 }  // namespace
 }  // namespace khet

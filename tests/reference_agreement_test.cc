@@ -2,7 +2,9 @@
 // was written from the rules text alone: over many seeded random games from
 // every setup, at every ply, the legal moves, the move count, both colours'
 // laser traces, the laser hits, the effects of the move played and the hash
-// must agree; and perft counts must agree for the first plies.
+// must agree; and perft counts must agree for the first plies. The same
+// again with the rule option physical_facings (four facings for Pharaohs,
+// Scarabs and Eyes), where the repetition counts must agree too.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -12,9 +14,11 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "engine/game.h"
 #include "engine/laser.h"
 #include "engine/move.h"
 #include "engine/movegen.h"
+#include "engine/notation.h"
 #include "engine/perft.h"
 #include "engine/play.h"
 #include "engine/position.h"
@@ -22,6 +26,7 @@
 #include "gtest/gtest.h"
 #include "tests/reference/engine_conversion.h"
 #include "tests/reference/reference_rules.h"
+#include "tests/reference/reference_setups.h"
 
 namespace khet {
 namespace {
@@ -44,6 +49,11 @@ constexpr int kFullCheckEvery = 8;
 constexpr int kCheckMoveShapesAt = 16;
 // A shard stops after this many failing games, to keep the output readable.
 constexpr int kMaxFailingGames = 3;
+// Random games with physical facings, over kPhysicalShards tests. A third of
+// their moves, when the side to move can, turn its Pharaoh: waiting moves
+// that make positions repeat.
+constexpr int kPhysicalGames = 2800;
+constexpr int kPhysicalShards = 5;
 
 // What the checked games exercised, so that a change that makes random play
 // miss a rule (say, no Eye loop any more) does not go unnoticed.
@@ -59,6 +69,12 @@ struct Coverage {
   int both_pharaohs_hit = 0;
   int own_pieces_hit = 0;  // the mover hit one of its own pieces
   int games_at_ply_limit = 0;
+  // Physical facings only.
+  int pharaoh_turns = 0;
+  int anticlockwise_scarab_turns = 0;  // Scarab or Eye
+  int repetitions = 0;                 // plies whose position occurred before
+  // Pairs of positions of one game that differ only in facings.
+  int facing_only_differences = 0;
 };
 Coverage coverage;
 
@@ -162,6 +178,13 @@ void CountMove(const Position& pos, Move move, const MoveEffects& effects) {
   if (move.is_rotation() && mover.type() == PieceType::kSphinx) {
     ++coverage.sphinx_turns;
   }
+  if (move.is_rotation() && mover.type() == PieceType::kPharaoh) {
+    ++coverage.pharaoh_turns;
+  }
+  if (move.kind() == MoveKind::kRotateAnticlockwise &&
+      (mover.type() == PieceType::kScarab || mover.type() == PieceType::kEye)) {
+    ++coverage.anticlockwise_scarab_turns;
+  }
   for (const Removal& r : effects.removals) {
     if (!r.after.empty()) ++coverage.stack_hits;
     if (r.before.color() == pos.side_to_move()) ++coverage.own_pieces_hit;
@@ -259,8 +282,9 @@ testing::AssertionResult CheckMoveShapes(const Position& pos) {
         for (int kind = 0; kind < 4; ++kind) {
           const Move move(from, to, static_cast<MoveKind>(kind));
           ref::Move listed = ref::ToReference(move);
-          const bool two_state = piece.type() == PieceType::kScarab ||
-                                 piece.type() == PieceType::kEye;
+          const bool two_state =
+              !pos.physical_facings() && (piece.type() == PieceType::kScarab ||
+                                          piece.type() == PieceType::kEye);
           if (two_state && kind == 3) listed.kind = 2;
           const bool expected =
               std::binary_search(legal.begin(), legal.end(), listed);
@@ -303,7 +327,7 @@ testing::AssertionResult CheckPly(const Position& pos, bool full) {
                << ref::MoveToText(ref::ToReference(m));
       }
       const PieceType type = pos.at(m.from()).type();
-      if (m.kind() == MoveKind::kRotateClockwise &&
+      if (m.kind() == MoveKind::kRotateClockwise && !pos.physical_facings() &&
           (type == PieceType::kScarab || type == PieceType::kEye)) {
         const absl::StatusOr<Move> turned =
             khet::CheckMove(pos, Move::Rotate(m.from(), /*clockwise=*/false));
@@ -325,9 +349,79 @@ testing::AssertionResult CheckPly(const Position& pos, bool full) {
   return testing::AssertionSuccess();
 }
 
+// The reference board with its facings reduced to two-state ones, for the
+// coverage count of positions that differ only in facings.
+ref::Board WithoutFacings(ref::Board board) {
+  if (!board.physical_facings) return board;
+  board.physical_facings = false;
+  for (auto& rank : board.cells) {
+    for (ref::Cell& cell : rank) {
+      if (cell.type == 'K') cell.facing = 0;
+      if (cell.type == 'S' || cell.type == 'E') cell.facing = cell.facing & 1;
+    }
+  }
+  return board;
+}
+
+// Repetition with physical facings: the engine's positions of a game so far
+// (history.back() the current one, also game.position()) are equal, and
+// hash alike, exactly when the reference's boards are equal, and
+// Game::RepetitionCount counts the reference's equal boards.
+testing::AssertionResult CheckRepetition(const std::vector<Position>& history,
+                                         const std::vector<ref::Board>& boards,
+                                         const Game& game) {
+  const Position& now = history.back();
+  if (!(game.position() == now)) {
+    return testing::AssertionFailure() << "Game's position differs";
+  }
+  int occurrences = 0;
+  for (size_t i = 0; i < history.size(); ++i) {
+    const bool same = boards[i] == boards.back();
+    if (same) ++occurrences;
+    if ((history[i] == now) != same) {
+      return testing::AssertionFailure()
+             << "position of ply " << i << " is " << (same ? "" : "not ")
+             << "the reference's same, but " << (same ? "not " : "")
+             << "the engine's";
+    }
+    if (same != (history[i].hash() == now.hash())) {
+      return testing::AssertionFailure()
+             << "hash of ply " << i << " is " << (same ? "not " : "")
+             << "the current one's";
+    }
+    if (!same && WithoutFacings(boards[i]) == WithoutFacings(boards.back())) {
+      ++coverage.facing_only_differences;
+    }
+  }
+  if (occurrences > 1) ++coverage.repetitions;
+  if (game.RepetitionCount() != occurrences) {
+    return testing::AssertionFailure()
+           << "RepetitionCount " << game.RepetitionCount()
+           << ", the reference's board occurred " << occurrences << " times";
+  }
+  return testing::AssertionSuccess();
+}
+
+// A random move of `list`; with physical facings, a third of the time a turn
+// of the Pharaoh if it may turn.
+Move PickMove(const Position& pos, const MoveList& list, std::mt19937_64& rng) {
+  if (pos.physical_facings() && rng() % 3 == 0) {
+    std::vector<Move> turns;
+    for (Move m : list) {
+      if (m.is_rotation() && pos.at(m.from()).type() == PieceType::kPharaoh) {
+        turns.push_back(m);
+      }
+    }
+    if (!turns.empty()) return turns[rng() % turns.size()];
+  }
+  return list.moves[rng() % static_cast<uint64_t>(list.size)];
+}
+
 // Plays one seeded random game and checks every ply. Returns false on the
-// first disagreement, having reported it.
-bool PlayAndCheckGame(int game) {
+// first disagreement, having reported it. With physical_facings the game
+// starts from the setup with the option's starting facings, and repetition
+// is checked too.
+bool PlayAndCheckGame(int game, bool physical_facings = false) {
   const auto setups = AllSetups();
   const SetupInfo& setup = setups[game % setups.size()];
   const absl::StatusOr<Position> start = SetupPosition(setup.id);
@@ -335,13 +429,23 @@ bool PlayAndCheckGame(int game) {
     ADD_FAILURE() << start.status();
     return false;
   }
-  std::mt19937_64 rng(static_cast<uint64_t>(game) * 0x9e3779b97f4a7c15ULL + 1);
+  std::mt19937_64 rng(static_cast<uint64_t>(game) * 0x9e3779b97f4a7c15ULL + 1 +
+                      (physical_facings ? 2 : 0));
   Position pos = *start;
+  pos.SetPhysicalFacings(physical_facings);
+  RuleOptions options;
+  options.physical_facings = physical_facings;
+  Game record(*start, options);
+  std::vector<Position> history = {pos};
+  std::vector<ref::Board> boards = {ref::ToReference(pos)};
   for (int ply = 0;; ++ply) {
     const bool full = ply % kFullCheckEvery == 0;
     testing::AssertionResult checked = CheckPly(pos, full);
     if (checked && ply % 32 == kCheckMoveShapesAt) {
       checked = CheckMoveShapes(pos);
+    }
+    if (checked && physical_facings) {
+      checked = CheckRepetition(history, boards, record);
     }
     if (!checked) {
       ADD_FAILURE() << "game " << game << " (" << setup.id << "), ply " << ply
@@ -357,7 +461,7 @@ bool PlayAndCheckGame(int game) {
     MoveList list;
     GenerateMoves(pos, &list);
     if (list.size == 0) break;
-    const Move move = list.moves[rng() % static_cast<uint64_t>(list.size)];
+    const Move move = PickMove(pos, list, rng);
     Position after;
     bool pharaoh_hit = false;
     const testing::AssertionResult played =
@@ -370,6 +474,18 @@ bool PlayAndCheckGame(int game) {
       return false;
     }
     pos = after;
+    if (physical_facings) {
+      if (const absl::StatusOr<MoveEffects> played_in_game = record.Play(move);
+          !played_in_game.ok()) {
+        ADD_FAILURE() << "game " << game << " (" << setup.id << "), ply " << ply
+                      << ": Game refuses "
+                      << ref::MoveToText(ref::ToReference(move)) << ": "
+                      << played_in_game.status();
+        return false;
+      }
+      history.push_back(pos);
+      boards.push_back(ref::ToReference(pos));
+    }
     if (pharaoh_hit) {
       // The game is over; the final position is still checked once.
       const testing::AssertionResult last = CheckPly(pos, /*full=*/false);
@@ -420,6 +536,61 @@ TEST_P(RandomGamesTest, EngineAgreesWithReference) {
 
 INSTANTIATE_TEST_SUITE_P(Shards, RandomGamesTest, testing::Range(0, kShards));
 
+class PhysicalFacingsGamesTest : public testing::TestWithParam<int> {};
+
+TEST_P(PhysicalFacingsGamesTest, EngineAgreesWithReference) {
+  coverage = Coverage{};
+  int failing = 0;
+  for (int game = GetParam(); game < kPhysicalGames; game += kPhysicalShards) {
+    if (!PlayAndCheckGame(game, /*physical_facings=*/true) &&
+        ++failing == kMaxFailingGames) {
+      GTEST_SKIP() << "stopped after " << failing << " failing games";
+    }
+  }
+  const Coverage& c = coverage;
+  std::printf(
+      "plies %d; beams: left board %d, hit %d, absorbed %d, blocked %d, "
+      "split %d, looped %d; swaps %d, stackings %d, pharaoh turns %d, "
+      "anticlockwise scarab turns %d; repetitions %d, facing-only "
+      "differences %d; games: pharaoh hit %d\n",
+      c.plies, c.beam_ends[0], c.beam_ends[1], c.beam_ends[2], c.beam_ends[3],
+      c.beam_ends[4], c.beam_ends[5], c.swaps, c.stackings, c.pharaoh_turns,
+      c.anticlockwise_scarab_turns, c.repetitions, c.facing_only_differences,
+      c.pharaoh_hits);
+  for (int end = 0; end < 6; ++end) EXPECT_GT(c.beam_ends[end], 0) << end;
+  EXPECT_GT(c.swaps, 0);
+  EXPECT_GT(c.stackings, 0);
+  EXPECT_GT(c.pharaoh_turns, 0);
+  EXPECT_GT(c.anticlockwise_scarab_turns, 0);
+  EXPECT_GT(c.repetitions, 0);
+  EXPECT_GT(c.facing_only_differences, 0);
+  EXPECT_GT(c.pharaoh_hits, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shards, PhysicalFacingsGamesTest,
+                         testing::Range(0, kPhysicalShards));
+
+// The option's starting facings are the ones docs/notation.md decides, as
+// the reference gives them to its own transcription of section 7.
+TEST(PhysicalFacingsSetups, EngineGivesTheReferencesStartingFacings) {
+  for (const SetupInfo& info : AllSetups()) {
+    absl::StatusOr<Position> pos = SetupPosition(info.id);
+    ASSERT_TRUE(pos.ok()) << pos.status();
+    pos->SetPhysicalFacings(true);
+    EXPECT_TRUE(pos->Validate().ok()) << info.id << ": " << pos->Validate();
+    ref::Board expected;
+    ASSERT_TRUE(ref::RulesSetup(std::string(info.id), &expected)) << info.id;
+    ref::GivePhysicalFacings(&expected);
+    EXPECT_EQ(ref::BoardToText(ref::ToReference(*pos)),
+              ref::BoardToText(expected));
+    // And in the engine's own notation, read back by the reference.
+    ref::Board read;
+    ASSERT_TRUE(ref::BoardFromText(FormatPosition(*pos), &read))
+        << FormatPosition(*pos);
+    EXPECT_TRUE(read == expected) << FormatPosition(*pos);
+  }
+}
+
 // Disagreements found by the random games, kept as small named cases.
 
 // laser.h: Beam::end_square is "-1 if it left the board" (and end_piece then
@@ -449,9 +620,11 @@ std::string SetupTestName(const testing::TestParamInfo<const char*>& info) {
 
 // Engine perft against reference perft at `depth`; on a difference, names
 // the root moves whose subtrees differ.
-void ExpectPerftAgrees(const char* setup, int depth) {
-  const absl::StatusOr<Position> start = SetupPosition(setup);
+void ExpectPerftAgrees(const char* setup, int depth,
+                       bool physical_facings = false) {
+  absl::StatusOr<Position> start = SetupPosition(setup);
   ASSERT_TRUE(start.ok()) << start.status();
+  start->SetPhysicalFacings(physical_facings);
   const ref::Board board = ref::ToReference(*start);
   const uint64_t expected = ref::Perft(board, depth);
   const uint64_t engine = Perft(*start, depth);
@@ -495,6 +668,38 @@ INSTANTIATE_TEST_SUITE_P(Setups, PerftAgreementTest,
 class PerftAgreementSlow : public testing::TestWithParam<const char*> {};
 
 TEST_P(PerftAgreementSlow, DepthFour) { ExpectPerftAgrees(GetParam(), 4); }
+
+// With physical facings: depths 1-3 of every setup, and depth 4 of the
+// setups whose counts perft_test freezes for the option.
+class PhysicalFacingsPerftAgreementTest
+    : public testing::TestWithParam<const char*> {};
+
+TEST_P(PhysicalFacingsPerftAgreementTest, DepthsOneToThree) {
+  for (int depth = 1; depth <= 3; ++depth) {
+    ExpectPerftAgrees(GetParam(), depth, /*physical_facings=*/true);
+    if (HasFailure()) return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Setups, PhysicalFacingsPerftAgreementTest,
+                         testing::Values("classic-2", "imhotep-2", "dynasty-2",
+                                         "classic-1", "classic-2b", "imhotep-1",
+                                         "dynasty-1", "classic-1b",
+                                         "imhotep-2b", "dynasty-2b",
+                                         "imhotep-1b", "dynasty-1b", "osiris",
+                                         "isis"),
+                         SetupTestName);
+
+class PhysicalFacingsPerftAgreementSlow
+    : public testing::TestWithParam<const char*> {};
+
+TEST_P(PhysicalFacingsPerftAgreementSlow, DepthFour) {
+  ExpectPerftAgrees(GetParam(), 4, /*physical_facings=*/true);
+}
+
+INSTANTIATE_TEST_SUITE_P(Setups, PhysicalFacingsPerftAgreementSlow,
+                         testing::Values("classic-2", "classic-1", "osiris"),
+                         SetupTestName);
 
 INSTANTIATE_TEST_SUITE_P(Setups, PerftAgreementSlow,
                          testing::Values("classic-2", "imhotep-2", "dynasty-2",

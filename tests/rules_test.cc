@@ -45,7 +45,9 @@
 //       GameEnd.ScarabTurnedTwiceRepeatsThePosition
 //   003 tournament rules: GameEnd.PlyLimitDrawsAfter222Plies,
 //       GameEnd.PharaohHitOnTheLastPlyIsNotADraw,
-//       GameEnd.AutomaticDrawOnTheThirdRepetition
+//       GameEnd.AutomaticDrawOnTheThirdRepetition; its four facings of the
+//       Pharaoh and the Scarab (rule 4 and the "3D" rule, the option
+//       RuleOptions::physical_facings): PhysicalFacings.*
 //   000 (Second Life manual): the same rules plus the Khet 1.0 / 2.0 extras,
 //       the Eye of Horus, "you still lose because you killed yourself"
 //       (Eye.BothPharaohsHit*). Its settings (timeout, quiet, scale, colours)
@@ -332,7 +334,8 @@ Move Acw(std::string_view s) { return Move::Rotate(Sq(s), false); }
 Move Listed(const Position& pos, Move m) {
   const PieceType t = pos.at(m.from()).type();
   if ((t == PieceType::kScarab || t == PieceType::kEye) &&
-      m.kind() == MoveKind::kRotateAnticlockwise && m.to() == m.from()) {
+      !pos.physical_facings() && m.kind() == MoveKind::kRotateAnticlockwise &&
+      m.to() == m.from()) {
     return Move::Rotate(m.from(), true);
   }
   return m;
@@ -2030,7 +2033,8 @@ TEST(GameEnd, RepetitionNeedsTheSameSideToMove) {
 // Section 2 / 3.2 (a Scarab has two states, `/` and `\`): a Scarab turned
 // twice is back in the same position, which counts for repetition. (Seed
 // 003's tournament note counts four directions for the Pharaoh and the
-// Scarab; khet-rules.md decides otherwise and the engine follows it.)
+// Scarab; khet-rules.md decides otherwise and the engine follows it, unless
+// the option physical_facings is set: PhysicalFacings.*)
 TEST(GameEnd, ScarabTurnedTwiceRepeatsThePosition) {
   const Position pos = Board2("X j1 N; x a8 S; K b2; k h7; S e4 /; s f5 /");
   Game game(pos);
@@ -2408,9 +2412,15 @@ void CheckEveryMove(const Position& pos) {
     }
     const PieceType t = pos.at(m.from()).type();
     if (m.is_rotation() && (t == PieceType::kScarab || t == PieceType::kEye)) {
+      // Two states: the other turn is the same move; four facings: not.
       Position other = pos;
       ASSERT_TRUE(ApplyMove(&other, Move::Rotate(m.from(), false)).ok());
-      ASSERT_EQ(other, applied);
+      if (pos.physical_facings()) {
+        ASSERT_TRUE(m.kind() == MoveKind::kRotateAnticlockwise ||
+                    !(other == applied));
+      } else {
+        ASSERT_EQ(other, applied);
+      }
     }
   }
 }
@@ -2441,6 +2451,252 @@ TEST(Consistency, CheckMoveAcceptsExactlyTheGeneratedMoves) {
     }
   }
   EXPECT_GT(positions, 14 * 20);
+}
+
+// ---------------------------------------------------------------------------
+// Physical facings: seed 003's "3D" rule counts four directions for the
+// Pharaoh and the Scarab, and its rule 4 makes a quarter turn of any piece a
+// move. The option RuleOptions::physical_facings (Position::
+// physical_facings()); khet-rules.md sections 2, 3.2 and 6 otherwise hold.
+
+Position Physical(Position pos) {
+  pos.SetPhysicalFacings(true);
+  return pos;
+}
+
+// A Silver Pharaoh facing d, for positions with physical facings.
+Piece PharaohFacing(Color c, Direction d) {
+  return Piece(c, PieceType::kPharaoh, static_cast<int>(d));
+}
+
+// The trace as comparable data: beams, segments and hits.
+std::string TraceText(const BeamTrace& t) {
+  std::string text;
+  for (const BeamSegment& s : t.segments) {
+    text += std::to_string(s.beam) + ":" + std::to_string(s.from.file) + "," +
+            std::to_string(s.from.rank) + ">" + std::to_string(s.to.file) +
+            "," + std::to_string(s.to.rank) + " ";
+  }
+  for (const Beam& b : t.beams) {
+    text += "end " + std::to_string(static_cast<int>(b.end)) + "@" +
+            std::to_string(b.end_square) + " ";
+  }
+  return text + "hit " + Squares(t.hit);
+}
+
+// Seed 003 rule 4: a Pharaoh turns a quarter either way, two moves, each a
+// waiting move: the position's identity (equality, hash) changes, the laser
+// does not. Without the option it does not turn (Rotation.PharaohAndObelisk
+// DoNotRotate).
+TEST(PhysicalFacings, PharaohTurnIsAMoveThatChangesIdentityButNotTheLaser) {
+  const Position pos =
+      Physical(Board2("X j1 N; x a8 S; K e1; k f8; P e4 NW; P h4 NE"));
+  EXPECT_EQ(pos.at(Sq("e1")), PharaohFacing(kSilver, kN));
+  EXPECT_EQ(pos.at(Sq("f8")), PharaohFacing(kRed, kS));
+  EXPECT_EQ(MovesFrom(pos, "e1"),
+            Moves({Step("e1", "d1"), Step("e1", "f1"), Step("e1", "d2"),
+                   Step("e1", "e2"), Step("e1", "f2"), Cw("e1"), Acw("e1")}));
+  EXPECT_TRUE(Legal(pos, Cw("e1")));
+  EXPECT_TRUE(Legal(pos, Acw("e1")));
+  const Position cw = After(pos, Cw("e1"));
+  const Position acw = After(pos, Acw("e1"));
+  EXPECT_EQ(cw.at(Sq("e1")), PharaohFacing(kSilver, kE));
+  EXPECT_EQ(acw.at(Sq("e1")), PharaohFacing(kSilver, kW));
+  Position waited = pos;  // the same board, Red to move
+  waited.FlipSideToMove();
+  for (const Position* turned : {&cw, &acw}) {
+    EXPECT_FALSE(*turned == waited);
+    EXPECT_NE(turned->hash(), waited.hash());
+    EXPECT_EQ(turned->hash(), turned->ComputeHash());
+    for (Color shooter : {kSilver, kRed}) {
+      EXPECT_EQ(TraceText(TraceLaser(*turned, shooter)),
+                TraceText(TraceLaser(waited, shooter)));
+    }
+  }
+  EXPECT_FALSE(cw == acw);
+}
+
+// Section 2 ("hit on any face"): with physical facings a Pharaoh facing any
+// way is hit by a beam from any side.
+TEST(PhysicalFacings, PharaohIsHitWhicheverWayItFaces) {
+  for (Direction facing : kDirections) {
+    // Silver's beam goes north, and the Pyramid on j4 turns it west into
+    // Red's Pharaoh on e4.
+    Position pos = Physical(Board2("X j1 N; x a8 S; K b2; k e4; P j4 SW"));
+    pos.Set(Sq("e4"), PharaohFacing(kRed, facing));
+    ASSERT_TRUE(pos.Validate().ok()) << pos.Validate();
+    EXPECT_EQ(Squares(LaserHits(pos, kSilver)), "e4") << DirText(facing);
+  }
+}
+
+// Seed 003's four Scarab facings: a Scarab's (or Eye's) two quarter turns
+// are two moves to two positions, whose optics are the same diagonal.
+TEST(PhysicalFacings, ScarabAndEyeTwoTurnsAreDifferentMoves) {
+  const Position pos =
+      Physical(Board2("X j1 N; x a8 S; K b2; k h7; S e4 /; E f3 \\; P j4 SW"));
+  EXPECT_EQ(pos.at(Sq("e4")).orientation(), kFrontNW);
+  EXPECT_EQ(pos.at(Sq("f3")).orientation(), kFrontNE);
+  for (const char* s : {"e4", "f3"}) {
+    SCOPED_TRACE(s);
+    EXPECT_TRUE(Legal(pos, Cw(s)));
+    EXPECT_TRUE(Legal(pos, Acw(s)));
+    const absl::StatusOr<Move> checked = CheckMove(pos, Acw(s));
+    ASSERT_TRUE(checked.ok());
+    EXPECT_EQ(*checked, Acw(s));  // not folded into the clockwise turn
+    const Position cw = After(pos, Cw(s));
+    const Position acw = After(pos, Acw(s));
+    EXPECT_FALSE(cw == acw);
+    EXPECT_NE(cw.hash(), acw.hash());
+    // Both flip the diagonal, so both reflect the same way.
+    EXPECT_NE(ScarabDiagonal(cw.at(Sq(s)).orientation()),
+              ScarabDiagonal(pos.at(Sq(s)).orientation()));
+    EXPECT_EQ(ScarabDiagonal(cw.at(Sq(s)).orientation()),
+              ScarabDiagonal(acw.at(Sq(s)).orientation()));
+    for (Color shooter : {kSilver, kRed}) {
+      EXPECT_EQ(TraceText(TraceLaser(cw, shooter)),
+                TraceText(TraceLaser(acw, shooter)));
+    }
+  }
+  // e4 NW: clockwise NE, anticlockwise SW.
+  EXPECT_EQ(After(pos, Cw("e4")).at(Sq("e4")).orientation(), kFrontNE);
+  EXPECT_EQ(After(pos, Acw("e4")).at(Sq("e4")).orientation(), kFrontSW);
+  // Silver's beam: j1 north, west at j4 to the Scarab on e4. NW ('/')
+  // sends it south; after either turn ('\') north.
+  EXPECT_EQ(TraceLaser(pos, kSilver).segments[2].travel, kS);
+  EXPECT_EQ(TraceLaser(After(pos, Cw("e4")), kSilver).segments[2].travel, kN);
+}
+
+// Obelisks still do not turn, and the Sphinx rule is unchanged.
+TEST(PhysicalFacings, ObeliskAndSphinxAreUnchanged) {
+  const Position one = Physical(Board1("K b2; k h7; O e4 1; O f6 2"));
+  for (const char* s : {"e4", "f6"}) {
+    EXPECT_TRUE(Refused(one, Cw(s), {s, "Obelisk does not rotate"}));
+    EXPECT_TRUE(Refused(one, Acw(s), {s, "Obelisk does not rotate"}));
+  }
+  const Position two = Physical(Board2("X j1 N; x a8 S; K b2; k h7"));
+  EXPECT_EQ(MovesFrom(two, "j1"), Moves({Acw("j1")}));
+  EXPECT_TRUE(Refused(two, Cw("j1"), {"j1", "Sphinx"}));
+}
+
+// Seed 003's "3D" rule: two positions are the same when every square holds
+// the same piece of the same colour facing the same way, four ways for the
+// Pharaoh and the Scarab. A Scarab turned twice the same way has its
+// diagonal back but not its facing; turned back, the position repeats.
+TEST(PhysicalFacings, RepetitionNeedsTheSameFacings) {
+  RuleOptions options;
+  options.physical_facings = true;
+  const Position start =
+      Board2("X j1 N; x a8 S; K b2; k h7; S e4 /; s f5 /; P j4 SW");
+  {
+    Game game(start, options);
+    EXPECT_TRUE(game.start().physical_facings());
+    for (Move m : {Cw("e4"), Cw("f5"), Cw("e4"), Cw("f5")}) {
+      ASSERT_TRUE(game.Play(m).ok()) << MoveText(m);
+    }
+    // Only the facings differ from the start: not the same position.
+    Position now = game.position(), then = game.start();
+    now.SetPhysicalFacings(false);
+    then.SetPhysicalFacings(false);
+    EXPECT_EQ(now, then);
+    EXPECT_FALSE(game.position() == game.start());
+    EXPECT_NE(game.position().hash(), game.start().hash());
+    EXPECT_EQ(game.RepetitionCount(), 1);
+    for (Move m : {Acw("e4"), Acw("f5"), Acw("e4"), Acw("f5")}) {
+      ASSERT_TRUE(game.Play(m).ok()) << MoveText(m);
+    }
+    EXPECT_EQ(game.position(), game.start());
+    EXPECT_EQ(game.RepetitionCount(), 2);
+  }
+  {
+    // Both Pharaohs turning round: back after four quarter turns each, and
+    // with automatic_repetition_draw the third occurrence draws.
+    RuleOptions automatic = options;
+    automatic.automatic_repetition_draw = true;
+    Game game(start, automatic);
+    for (int ply = 0; ply < 16; ++ply) {
+      const Move m = Cw(ply % 2 == 0 ? "b2" : "h7");
+      ASSERT_TRUE(game.Play(m).ok()) << ply;
+      // Every eighth position is the same: the start's after eight plies.
+      EXPECT_EQ(game.RepetitionCount(), (ply + 1) / 8 + 1) << "ply " << ply;
+    }
+    EXPECT_EQ(game.result(),
+              (GameResult{Outcome::kDraw, ResultReason::kRepetition}));
+  }
+}
+
+// The starting facings of the option (docs/notation.md, "Physical
+// facings"): each piece faces the opponent, a Scarab or Eye keeping its
+// diagonal; the lasers are those of the setup; switching back restores it.
+TEST(PhysicalFacings, SetupsFaceTheOpponent) {
+  const absl::StatusOr<Position> classic = SetupPosition("classic-2");
+  ASSERT_TRUE(classic.ok());
+  const Position pos = Physical(*classic);
+  EXPECT_TRUE(pos.Validate().ok()) << pos.Validate();
+  EXPECT_EQ(pos.at(Sq("e1")), PharaohFacing(kSilver, kN));
+  EXPECT_EQ(pos.at(Sq("f8")), PharaohFacing(kRed, kS));
+  EXPECT_EQ(pos.at(Sq("e4")).orientation(), kFrontNW);  // '/'
+  EXPECT_EQ(pos.at(Sq("f4")).orientation(), kFrontNE);  // '\'
+  EXPECT_EQ(pos.at(Sq("e5")).orientation(), kFrontSW);  // '\'
+  EXPECT_EQ(pos.at(Sq("f5")).orientation(), kFrontSE);  // '/'
+  EXPECT_EQ(pos.hash(), pos.ComputeHash());
+  EXPECT_FALSE(pos == *classic);
+  for (Color shooter : {kSilver, kRed}) {
+    EXPECT_EQ(TraceText(TraceLaser(pos, shooter)),
+              TraceText(TraceLaser(*classic, shooter)));
+  }
+  Position back = pos;
+  back.SetPhysicalFacings(false);
+  EXPECT_EQ(back, *classic);
+  EXPECT_EQ(back.hash(), classic->hash());
+  // Game brings its start to the option's form.
+  RuleOptions options;
+  options.physical_facings = true;
+  EXPECT_EQ(Game(*classic, options).start(), pos);
+  EXPECT_EQ(Game(pos).start(), *classic);
+}
+
+// Section 7's check of custom positions: a facing other than 0 for a
+// Pharaoh, or a Scarab facing beyond '/' and '\', needs the option.
+TEST(PhysicalFacings, FacingsNeedTheOption) {
+  Position pos = Board2("X j1 N; x a8 S; K b2; k h7; S e4 /");
+  pos.Set(Sq("b2"), PharaohFacing(kSilver, kE));
+  EXPECT_FALSE(pos.Validate().ok());
+  pos.Set(Sq("b2"), Pharaoh(kSilver));
+  pos.Set(Sq("e4"), Piece(kSilver, PieceType::kScarab, kFrontSE));
+  EXPECT_FALSE(pos.Validate().ok());
+  Position physical = pos;
+  physical.SetPhysicalFacings(true);
+  physical.Set(Sq("e4"), Piece(kSilver, PieceType::kScarab, kFrontSE));
+  physical.Set(Sq("b2"), PharaohFacing(kSilver, kE));
+  EXPECT_TRUE(physical.Validate().ok()) << physical.Validate();
+}
+
+// Sections 1-3 with the option: the consistency checks of
+// CheckMoveAcceptsExactlyTheGeneratedMoves on random games from every setup.
+TEST(PhysicalFacings, CheckMoveAcceptsExactlyTheGeneratedMoves) {
+  std::mt19937 rng(7654321);
+  int positions = 0;
+  for (const SetupInfo& info : AllSetups()) {
+    SCOPED_TRACE(std::string(info.id));
+    const absl::StatusOr<Position> start = SetupPosition(info.id);
+    ASSERT_TRUE(start.ok()) << start.status();
+    for (int game = 0; game < 2; ++game) {
+      Position pos = Physical(*start);
+      for (int ply = 0; ply < 60; ++ply) {
+        SCOPED_TRACE("game " + std::to_string(game) + " ply " +
+                     std::to_string(ply));
+        CheckEveryMove(pos);
+        if (::testing::Test::HasFatalFailure()) return;
+        ++positions;
+        MoveList list;
+        GenerateMoves(pos, &list);
+        if (list.size == 0) break;
+        std::uniform_int_distribution<int> pick(0, list.size - 1);
+        if (MakeMove(&pos, list.moves[pick(rng)]) != 0) break;
+      }
+    }
+  }
+  EXPECT_GT(positions, 14 * 10);
 }
 
 }  // namespace

@@ -51,10 +51,15 @@ commands:
   setups
       List the named starting setups: id, name, edition.
   perft (--setup ID | --position TEXT) --depth N [--divide] [--no-bulk]
+        [--physical-facings]
       Count the leaf positions N moves deep, with the time taken.
       --divide   also the count below each first move
       --no-bulk  play every last move instead of counting them
+      --physical-facings  the rule option: Pharaohs, Scarabs and Eyes have
+                 four facings, each quarter turn a move (a position written
+                 with the "f" field has them already)
   trace (--setup ID | --position TEXT) [--shooter silver|red]
+        [--physical-facings]
       Show the board with the path of one laser (default: the side to move's)
       as if it fired now, and the beams as text.
   play [--setup ID | --position TEXT] [--plies N] [--seed S] [--delay-ms D]
@@ -168,6 +173,7 @@ absl::StatusOr<Position> PositionFromFlags(const Flags& flags,
       return absl::InvalidArgumentError(
           absl::StrFormat("--position: %s", pos.status().message()));
     }
+    if (flags.Has("physical-facings")) pos->SetPhysicalFacings(true);
     return pos;
   }
   std::string id(fallback_setup);
@@ -180,6 +186,7 @@ absl::StatusOr<Position> PositionFromFlags(const Flags& flags,
     return absl::InvalidArgumentError(absl::StrFormat(
         "--setup: %s (see khet-engine setups)", pos.status().message()));
   }
+  if (flags.Has("physical-facings")) pos->SetPhysicalFacings(true);
   return pos;
 }
 
@@ -591,8 +598,10 @@ int Main(int argc, char** argv) {
   };
   const std::map<std::string, Command> commands = {
       {"setups", {}},
-      {"perft", {{"setup", "position", "depth"}, {"divide", "no-bulk"}}},
-      {"trace", {{"setup", "position", "shooter"}, {}}},
+      {"perft",
+       {{"setup", "position", "depth"},
+        {"divide", "no-bulk", "physical-facings"}}},
+      {"trace", {{"setup", "position", "shooter"}, {"physical-facings"}}},
       {"play", {{"setup", "position", "plies", "seed", "delay-ms"}, {}}},
       {"search",
        {{"setup", "position", "depth", "nodes", "time-ms", "level", "seed"},

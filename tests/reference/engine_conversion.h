@@ -25,6 +25,7 @@ inline Cell ToReference(Piece piece) {
       return Cell{};
     case PieceType::kPharaoh:
       cell.type = 'K';
+      cell.facing = piece.orientation();
       break;
     case PieceType::kPyramid:
       cell.type = 'P';
@@ -58,7 +59,7 @@ inline Piece ToEngine(const Cell& cell) {
   const Color color = cell.red ? Color::kRed : Color::kSilver;
   switch (cell.type) {
     case 'K':
-      return Piece(color, PieceType::kPharaoh);
+      return Piece(color, PieceType::kPharaoh, cell.facing);
     case 'P':
       return Piece(color, PieceType::kPyramid, cell.facing);
     case 'S':
@@ -83,11 +84,13 @@ inline Board ToReference(const Position& pos) {
   }
   board.red_to_move = pos.side_to_move() == Color::kRed;
   board.edition = static_cast<int>(pos.edition());
+  board.physical_facings = pos.physical_facings();
   return board;
 }
 
 inline Position ToEngine(const Board& board) {
   Position pos;
+  pos.SetPhysicalFacings(board.physical_facings);  // empty: only the form
   for (Square s = 0; s < kSquares; ++s) {
     pos.Set(s, ToEngine(board.cells[RankOf(s)][FileOf(s)]));
   }

@@ -83,6 +83,14 @@ int ScarabTurn(int facing, int travel) {
   return -1;
 }
 
+// The diagonal of a Scarab, Djed or Eye: 0 '/', 1 '\'.
+int DiagonalOf(const Board& board, const Cell& cell) {
+  if (!board.physical_facings) return cell.facing;
+  // The front mirror faces NW (0) or SE (2) on '/', NE (1) or SW (3) on '\'.
+  if (cell.facing == 0 || cell.facing == 2) return 0;
+  return 1;
+}
+
 bool IsSwapper(const Cell& cell) {
   return cell.type == 'S' || cell.type == 'E';
 }
@@ -100,7 +108,12 @@ void AddRotations(const Board& board, int file, int rank,
     moves->push_back({square, square, kRotateClockwise});
     moves->push_back({square, square, kRotateAnticlockwise});
   }
-  if (cell.type == 'S' || cell.type == 'E') {
+  if (board.physical_facings &&
+      (cell.type == 'K' || cell.type == 'S' || cell.type == 'E')) {
+    // Four facings: the two quarter turns lead to different positions.
+    moves->push_back({square, square, kRotateClockwise});
+    moves->push_back({square, square, kRotateAnticlockwise});
+  } else if (cell.type == 'S' || cell.type == 'E') {
     // Two states: clockwise and anticlockwise are the same move, listed once.
     moves->push_back({square, square, kRotateClockwise});
   }
@@ -121,7 +134,7 @@ void AddRotations(const Board& board, int file, int rank,
       moves->push_back({square, square, kRotateAnticlockwise});
     }
   }
-  // Pharaohs and Obelisks do not turn.
+  // Obelisks do not turn, nor Pharaohs without physical facings.
 }
 
 void AddMovesToNeighbours(const Board& board, int file, int rank,
@@ -250,7 +263,7 @@ Trace TraceLaser(const Board& board, bool red_shooter) {
 
       int turn = -1;  // the new direction if the beam is reflected
       if (cell.type == 'P') turn = PyramidTurn(cell.facing, travel);
-      if (cell.type == 'S') turn = ScarabTurn(cell.facing, travel);
+      if (cell.type == 'S') turn = ScarabTurn(DiagonalOf(board, cell), travel);
       if (turn != -1) {
         trace.segments.push_back({beam.id, segment_start, here, travel});
         segment_start = here;
@@ -267,7 +280,8 @@ Trace TraceLaser(const Board& board, bool red_shooter) {
         beam.end = kBlocked;
       } else if (cell.type == 'E') {
         beam.end = kSplit;
-        pending.push_back({beam.id, here, ScarabTurn(cell.facing, travel)});
+        pending.push_back(
+            {beam.id, here, ScarabTurn(DiagonalOf(board, cell), travel)});
         pending.push_back({beam.id, here, travel});
       } else {
         // Pharaoh, Obelisk, an Anubis's side or back, a Pyramid's back.
@@ -290,10 +304,11 @@ MoveResult ApplyMove(const Board& board, const Move& move) {
 
   if (move.kind == kRotateClockwise || move.kind == kRotateAnticlockwise) {
     const bool clockwise = move.kind == kRotateClockwise;
-    if (from.type == 'S' || from.type == 'E') {
+    if (!board.physical_facings && (from.type == 'S' || from.type == 'E')) {
       from.facing = from.facing == 0 ? 1 : 0;
     } else if (clockwise) {
-      // Pyramid NE->SE->SW->NW->NE; Anubis and Sphinx N->E->S->W->N.
+      // Pyramid NE->SE->SW->NW->NE; Anubis and Sphinx N->E->S->W->N; with
+      // physical facings Pharaoh N->E->S->W->N, Scarab NW->NE->SE->SW->NW.
       from.facing = from.facing == 3 ? 0 : from.facing + 1;
     } else {
       from.facing = from.facing == 0 ? 3 : from.facing - 1;
@@ -369,14 +384,19 @@ namespace {
 
 const char* const kPyramidFacings[4] = {"ne", "se", "sw", "nw"};
 const char* const kDirections[4] = {"n", "e", "s", "w"};
+const char* const kScarabFacings[4] = {"nw", "ne", "se", "sw"};
 
-std::string CellToText(const Cell& cell) {
+std::string CellToText(const Cell& cell, bool physical_facings) {
   std::string text(1, cell.type);
   if (cell.red) text[0] = static_cast<char>(text[0] - 'A' + 'a');
   if (cell.type == 'P') text += kPyramidFacings[cell.facing & 3];
   if (cell.type == 'A' || cell.type == 'X')
     text += kDirections[cell.facing & 3];
-  if (cell.type == 'S' || cell.type == 'E')
+  if (cell.type == 'K' && physical_facings)
+    text += kDirections[cell.facing & 3];
+  if ((cell.type == 'S' || cell.type == 'E') && physical_facings)
+    text += kScarabFacings[cell.facing & 3];
+  if ((cell.type == 'S' || cell.type == 'E') && !physical_facings)
     text += cell.facing == 0 ? "/" : "\\";
   if (cell.type == 'O') text += cell.height == 2 ? "2" : "1";
   return text;
@@ -396,18 +416,24 @@ std::string BoardToText(const Board& board) {
       }
       if (empty > 0) text += std::to_string(empty);
       empty = 0;
-      text += CellToText(cell);
+      text += CellToText(cell, board.physical_facings);
     }
     if (empty > 0) text += std::to_string(empty);
     if (rank > 0) text += '/';
   }
   text += board.red_to_move ? " r " : " s ";
   text += std::to_string(board.edition);
+  if (board.physical_facings) text += " f";
   return text;
 }
 
-bool BoardFromText(const std::string& text, Board* board) {
+bool BoardFromText(const std::string& full_text, Board* board) {
   *board = Board{};
+  std::string text = full_text;
+  if (text.size() > 2 && text.compare(text.size() - 2, 2, " f") == 0) {
+    board->physical_facings = true;
+    text.resize(text.size() - 2);
+  }
   size_t i = 0;
   for (int rank = 7; rank >= 0; --rank) {
     int file = 0;
@@ -433,7 +459,25 @@ bool BoardFromText(const std::string& text, Board* board) {
         return text.compare(i, std::string(word).size(), word) == 0;
       };
       bool ok = false;
-      if (cell.type == 'K') ok = true;
+      if (cell.type == 'K' && !board->physical_facings) ok = true;
+      if (cell.type == 'K' && board->physical_facings) {
+        for (int d = 0; d < 4 && !ok; ++d) {
+          if (starts(kDirections[d])) {
+            cell.facing = d;
+            i += 1;
+            ok = true;
+          }
+        }
+      }
+      if ((cell.type == 'S' || cell.type == 'E') && board->physical_facings) {
+        for (int f = 0; f < 4 && !ok; ++f) {
+          if (starts(kScarabFacings[f])) {
+            cell.facing = f;
+            i += 2;
+            ok = true;
+          }
+        }
+      }
       if (cell.type == 'P') {
         for (int f = 0; f < 4 && !ok; ++f) {
           if (starts(kPyramidFacings[f])) {
@@ -452,8 +496,8 @@ bool BoardFromText(const std::string& text, Board* board) {
           }
         }
       }
-      if ((cell.type == 'S' || cell.type == 'E') && i < text.size() &&
-          (text[i] == '/' || text[i] == '\\')) {
+      if ((cell.type == 'S' || cell.type == 'E') && !board->physical_facings &&
+          i < text.size() && (text[i] == '/' || text[i] == '\\')) {
         cell.facing = text[i] == '/' ? 0 : 1;
         i += 1;
         ok = true;

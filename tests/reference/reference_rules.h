@@ -30,6 +30,10 @@ inline constexpr int kWest = 3;
 //           Anubis and Sphinx: the way it faces, a direction above;
 //           Scarab and Eye: 0 '/' (mirrors face NW and SE), 1 '\' (NE, SW);
 //           Pharaoh and Obelisk: 0.
+//           With physical facings (Board::physical_facings): a Pharaoh's is
+//           the way it faces, a direction above; a Scarab's or Eye's the way
+//           its front mirror faces, 0 NW, 1 NE, 2 SE, 3 SW, where NW and SE
+//           are the '/' diagonal and NE and SW the '\' one.
 //   height: Obelisk: 1, or 2 for a stack; every other piece: 0.
 struct Cell {
   char type = 0;
@@ -43,6 +47,9 @@ struct Board {
   Cell cells[8][10];  // [rank][file]; rank 0 is rank 1, file 0 is the a-file
   bool red_to_move = false;
   int edition = 2;  // 1: Khet 1.0, 2: Khet 2.0
+  // The rule option of the tournament of seed 003: a Pharaoh and a Scarab
+  // (Djed, Eye) have four facings, and turning one a quarter is a move.
+  bool physical_facings = false;
   friend bool operator==(const Board&, const Board&) = default;
 };
 
@@ -75,7 +82,8 @@ bool MayEnter(const Board& board, bool red, int file, int rank);
 
 // Every legal move of the side to move, each once (section 3). A Scarab,
 // Djed or Eye turn is listed once, as clockwise; a Pharaoh or Obelisk never
-// turns; a Sphinx turns only to its other allowed facing.
+// turns; a Sphinx turns only to its other allowed facing. With physical
+// facings a Pharaoh, Scarab, Djed or Eye turns both ways, two moves.
 std::vector<Move> LegalMoves(const Board& board);
 
 // How a beam ended; the numbers match engine/laser.h's BeamEnd.
@@ -149,7 +157,8 @@ MoveResult ApplyMove(const Board& board, const Move& move);
 uint64_t Perft(const Board& board, int depth);
 
 // Text in the notation of docs/notation.md ("<rank 8>/.../<rank 1> <side>
-// <edition>", e.g. "x3k.../... s 2"), for messages and hand-written tests.
+// <edition>", e.g. "x3k.../... s 2"; with physical facings "Kn", "Snw" and a
+// last field "f"), for messages and hand-written tests.
 std::string BoardToText(const Board& board);
 // Parses that notation; returns false on malformed text (no rule checks).
 bool BoardFromText(const std::string& text, Board* board);

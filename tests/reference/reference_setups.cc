@@ -176,4 +176,20 @@ bool RulesSetup(const std::string& id, Board* board) {
   return true;
 }
 
+void GivePhysicalFacings(Board* board) {
+  board->physical_facings = true;
+  for (auto& rank : board->cells) {
+    for (Cell& cell : rank) {
+      if (cell.type == 'K') cell.facing = cell.red ? kSouth : kNorth;
+      if (cell.type == 'S' || cell.type == 'E') {
+        const bool slash = cell.facing == 0;
+        if (!cell.red && slash) cell.facing = 0;   // NW
+        if (!cell.red && !slash) cell.facing = 1;  // NE
+        if (cell.red && slash) cell.facing = 2;    // SE
+        if (cell.red && !slash) cell.facing = 3;   // SW
+      }
+    }
+  }
+}
+
 }  // namespace khet::reference

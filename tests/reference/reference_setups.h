@@ -18,6 +18,13 @@ std::vector<std::string> RulesSetupIds();
 // file does not know.
 bool RulesSetup(const std::string& id, Board* board);
 
+// Gives a setup's pieces the starting facings of physical facings
+// (docs/notation.md, "Physical facings"): every Pharaoh faces the opponent,
+// Silver's north and Red's south, and every Scarab, Djed or Eye keeps its
+// diagonal with its front mirror towards the opponent: Silver's '/' NW and
+// '\' NE, Red's '/' SE and '\' SW.
+void GivePhysicalFacings(Board* board);
+
 }  // namespace khet::reference
 
 #endif  // KHET_TESTS_REFERENCE_REFERENCE_SETUPS_H_
