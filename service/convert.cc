@@ -357,6 +357,7 @@ v1::RuleOptions OptionsToProto(const RuleOptions& options) {
   out.set_both_pharaohs_hit_draws(options.both_pharaohs_hit_draws);
   out.set_automatic_repetition_draw(options.automatic_repetition_draw);
   out.set_ply_limit(options.ply_limit);
+  out.set_physical_facings(options.physical_facings);
   return out;
 }
 
@@ -369,6 +370,7 @@ absl::StatusOr<RuleOptions> OptionsFromProto(const v1::RuleOptions& options) {
   out.both_pharaohs_hit_draws = options.both_pharaohs_hit_draws();
   out.automatic_repetition_draw = options.automatic_repetition_draw();
   out.ply_limit = options.ply_limit();
+  out.physical_facings = options.physical_facings();
   return out;
 }
 

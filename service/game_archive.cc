@@ -296,10 +296,10 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSessionFromRecord(
         absl::StrCat("ply ", request.ply(), " needs a record to replay"));
   }
   if (!request.setup_id().empty() || !request.position().empty() ||
-      request.has_rules()) {
+      request.has_rules() || !request.preset().empty()) {
     return absl::InvalidArgumentError(
-        "give a record or setup_id, position and rules, not both: the "
-        "record's headers choose the start and the rules");
+        "give a record or setup_id, position, rules and preset, not both: "
+        "the record's headers choose the start and the rules");
   }
   if (request.ply() < 0) {
     return absl::InvalidArgumentError(

@@ -528,6 +528,7 @@ v1::Session Session::ToProto() const {
     *out.mutable_last_move_at() = state_.last_move_at();
   }
   if (has_clocks()) *out.mutable_clocks() = ClocksToProto();
+  out.set_preset(state_.preset());
   absl::StatusOr<v1::ColorScheme> scheme =
       FindColorScheme(state_.settings().color_scheme());
   if (scheme.ok()) *out.mutable_color_scheme() = *scheme;

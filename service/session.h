@@ -145,6 +145,8 @@ class Session {
   void OfferDraw(Color by) { state_.set_draw_offered_by(ToV1(by)); }
   std::optional<Color> draw_offered_by() const;
   void set_settings(const v1::Settings& s) { *state_.mutable_settings() = s; }
+  // The preset the setup and rules were chosen with ("" for none).
+  void set_preset(std::string id) { state_.set_preset(std::move(id)); }
   // Keeps the answer to the request `key` names, for its retries: `reply`
   // without what the MoveMade event at `move_event_version` holds. The last
   // `keep` answers are kept. A new game forgets them all (EndGame).

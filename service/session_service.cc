@@ -15,6 +15,7 @@
 #include "service/game_archive.h"
 #include "service/game_endings.h"
 #include "service/move_path.h"
+#include "service/presets.h"
 #include "service/search_tables.h"
 #include "service/seats.h"
 #include "service/service_core.h"
@@ -70,6 +71,12 @@ class SessionServiceImpl final : public SessionService {
   v1::ListColorSchemesResponse ListColorSchemes() override {
     v1::ListColorSchemesResponse out;
     for (const v1::ColorScheme& s : AllColorSchemes()) *out.add_schemes() = s;
+    return out;
+  }
+
+  v1::ListPresetsResponse ListPresets() override {
+    v1::ListPresetsResponse out;
+    for (const v1::Preset& p : AllPresets()) *out.add_presets() = p;
     return out;
   }
 

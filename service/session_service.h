@@ -288,6 +288,7 @@ class SessionService {
   virtual absl::StatusOr<v1::SuggestMoveResponse> SuggestMove(
       const v1::SuggestMoveRequest& request, const CallControl& control) = 0;
   virtual v1::ListLevelsResponse ListLevels() = 0;
+  virtual v1::ListPresetsResponse ListPresets() = 0;
   // Puts the computer into a free seat (owner or seated player).
   virtual absl::StatusOr<v1::Session> SeatComputer(
       const v1::SeatComputerRequest& request, const Caller& caller) = 0;

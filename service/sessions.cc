@@ -1,5 +1,6 @@
 #include "service/sessions.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "service/convert.h"
 #include "service/game_archive.h"
 #include "service/game_events.h"
+#include "service/presets.h"
 #include "service/quoted_input.h"
 #include "service/session_access.h"
 #include "service/session_settings.h"
@@ -70,6 +72,24 @@ absl::StatusOr<ChosenSetup> ResolveSetup(std::string_view setup_id,
   return chosen;
 }
 
+// The setup id and rules of a request that may name a preset instead of
+// rules; *preset is the preset found, if any.
+absl::Status ApplyPreset(std::string_view preset_id, bool has_rules,
+                         std::string_view position, std::string* setup_id,
+                         v1::RuleOptions* rules,
+                         std::optional<v1::Preset>* preset) {
+  if (preset_id.empty()) return absl::OkStatus();
+  if (has_rules) {
+    return absl::InvalidArgumentError(
+        "give a preset or rules, not both: the preset sets the rules");
+  }
+  KHET_ASSIGN_OR_RETURN(v1::Preset found, FindPreset(preset_id));
+  *rules = found.rules();
+  if (setup_id->empty() && position.empty()) *setup_id = found.setup_id();
+  *preset = std::move(found);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<v1::Session> ChooseSetupIn(const ServiceCore& core,
                                           SessionEntry& entry,
                                           const v1::ChooseSetupRequest& request,
@@ -83,12 +103,25 @@ absl::StatusOr<v1::Session> ChooseSetupIn(const ServiceCore& core,
         absl::StrCat("a game is in progress in session \"", s.id(),
                      "\"; reset the game first"));
   }
-  KHET_ASSIGN_OR_RETURN(ChosenSetup setup,
-                        ResolveSetup(request.setup_id(), request.position(),
-                                     request.rules(), *core.limits));
+  std::string setup_id = request.setup_id();
+  v1::RuleOptions rules = request.rules();
+  std::optional<v1::Preset> preset;
+  KHET_RETURN_IF_ERROR(ApplyPreset(request.preset(), request.has_rules(),
+                                   request.position(), &setup_id, &rules,
+                                   &preset));
+  KHET_ASSIGN_OR_RETURN(
+      ChosenSetup setup,
+      ResolveSetup(setup_id, request.position(), rules, *core.limits));
+  v1::Settings settings = s.state().settings();
+  if (preset.has_value() && s.IsOwner(caller.token)) {
+    KHET_RETURN_IF_ERROR(ApplySettings(preset->settings(), &settings,
+                                       core.limits->min_timeout_seconds));
+  }
   Session next = s;
   next.ChooseSetup(setup.id, setup.start, setup.options);
   next.set_time_control(setup.time_control);
+  next.set_preset(preset.has_value() ? preset->id() : "");
+  next.set_settings(settings);
   std::vector<v1::Event> events;
   v1::Event chosen;
   chosen.set_announcement(SetupAnnouncement(next.SetupName(), setup.options));
@@ -116,24 +149,35 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(
   KHET_ASSIGN_OR_RETURN(
       std::string name,
       CheckDisplayName("name", request.name(), core.limits->max_name_length));
-  KHET_ASSIGN_OR_RETURN(ChosenSetup setup,
-                        ResolveSetup(request.setup_id(), request.position(),
-                                     request.rules(), *core.limits));
+  std::string setup_id = request.setup_id();
+  v1::RuleOptions rules = request.rules();
+  std::optional<v1::Preset> preset;
+  KHET_RETURN_IF_ERROR(ApplyPreset(request.preset(), request.has_rules(),
+                                   request.position(), &setup_id, &rules,
+                                   &preset));
+  KHET_ASSIGN_OR_RETURN(
+      ChosenSetup setup,
+      ResolveSetup(setup_id, request.position(), rules, *core.limits));
   v1::Settings settings = DefaultSettings();
+  if (preset.has_value()) {
+    KHET_RETURN_IF_ERROR(ApplySettings(preset->settings(), &settings,
+                                       core.limits->min_timeout_seconds));
+  }
   KHET_RETURN_IF_ERROR(ApplySettings(request.settings(), &settings,
                                      core.limits->min_timeout_seconds));
   const std::string owner_token = core.random->NewToken();
   const absl::Time now = core.registry->clock()->Now();
-  KHET_ASSIGN_OR_RETURN(std::shared_ptr<SessionEntry> entry,
-                        core.registry->Create(
-                            [&](const std::string& id) {
-                              Session s = Session::New(
-                                  id, name, TokenHash(owner_token), setup.id,
-                                  setup.start, setup.options, settings, now);
-                              s.set_time_control(setup.time_control);
-                              return s;
-                            },
-                            [&] { return core.random->NewSessionId(); }));
+  KHET_ASSIGN_OR_RETURN(
+      std::shared_ptr<SessionEntry> entry,
+      core.registry->Create(
+          [&](const std::string& id) {
+            Session s = Session::New(id, name, TokenHash(owner_token), setup.id,
+                                     setup.start, setup.options, settings, now);
+            s.set_time_control(setup.time_control);
+            s.set_preset(preset.has_value() ? preset->id() : "");
+            return s;
+          },
+          [&] { return core.random->NewSessionId(); }));
   v1::CreateSessionResponse out;
   {
     MutexLock lock(&entry->mu);

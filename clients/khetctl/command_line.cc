@@ -55,6 +55,7 @@ const std::set<std::string>& CommandLine::Valued() {
                                 "ply",
                                 "record",
                                 "ms_per_ply",
+                                "preset",
                                 "fischer",
                                 "per_move"};
   return *kValued;

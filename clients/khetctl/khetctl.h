@@ -189,6 +189,7 @@ int DeleteCommand(const Invocation& call);
 int SetupCommand(const Invocation& call);
 int ResetCommand(const Invocation& call);
 int RematchCommand(const Invocation& call);
+int PresetsCommand(const Invocation& call);
 int BoardCommand(const Invocation& call);
 // seats.cc
 int JoinCommand(const Invocation& call);

@@ -39,9 +39,14 @@ Global flags (anywhere on the line):
 
 Commands (SESSION is the session id, given first or as --session ID):
   setups                          the named starting setups
+  presets                         the rule presets (casual, tournament-2009,
+                                  club): a setup, rules and owner settings
   schemes                         the colour schemes
   create [--name N] [--setup ID | --position TEXT] [rules] [settings]
                                   a new board; prints the owner token
+  create --preset ID [--name N] [--setup ID] [settings]
+                                  a new board with a preset's setup, rules
+                                  and settings (khetctl presets)
   create --record FILE [--ply N] [--name N] [settings]
                                   a new board going on from a game record,
                                   replayed to its end or to ply N
@@ -64,6 +69,7 @@ Commands (SESSION is the session id, given first or as --session ID):
                                   the computer's move for the side to move,
                                   its score and line (default level 3)
   setup SESSION (--setup ID | --position TEXT) [rules]
+  setup SESSION --preset ID [--setup ID]
                                   chooses the setup while no game runs
   move SESSION MOVE [--expected_version V] [--request_id R]
                                   plays a move in notation: e4-e5, f4=g3,
@@ -135,7 +141,7 @@ const std::map<std::string, Command>& Commands() {
       {"setups", {{}, 0, false, &SetupsCommand}},
       {"schemes", {{}, 0, false, &SchemesCommand}},
       {"create",
-       {Union({{"name", "setup", "position", "record", "ply"},
+       {Union({{"name", "setup", "position", "record", "ply", "preset"},
                kRulesFlags,
                kSettingsFlags}),
         0, false, &CreateCommand}},
@@ -165,8 +171,9 @@ const std::map<std::string, Command>& Commands() {
         true,
         &SuggestCommand}},
       {"setup",
-       {Union({{"session", "setup", "position"}, kRulesFlags}), 0, true,
-        &SetupCommand}},
+       {Union({{"session", "setup", "position", "preset"}, kRulesFlags}), 0,
+        true, &SetupCommand}},
+      {"presets", {{}, 0, false, &PresetsCommand}},
       {"move",
        {{"session", "expected_version", "request_id"}, 1, true, &MoveCommand}},
       {"moves", {{"session", "square"}, 0, true, &MovesCommand}},

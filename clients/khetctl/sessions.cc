@@ -12,6 +12,17 @@
 
 namespace khet::ctl {
 
+// With --preset and no rules flag, the request's rules stay unset (the
+// preset sets them); a rules flag beside --preset is left for khetd to
+// refuse.
+bool PresetWithoutRules(const CommandLine& flags) {
+  if (!flags.Has("preset")) return false;
+  for (const std::string& flag : kRulesFlags) {
+    if (flags.Has(flag)) return false;
+  }
+  return true;
+}
+
 absl::Status RulesFromFlags(const CommandLine& flags, v1::RuleOptions* rules) {
   rules->set_both_pharaohs_hit_draws(flags.Switch("both_pharaohs_hit_draws"));
   rules->set_automatic_repetition_draw(
@@ -95,9 +106,12 @@ int CreateCommand(const Invocation& call) {
     request.set_ply(static_cast<int32_t>(*ply));
   } else {
     if (call.flags.Has("ply")) return UsageError("--ply needs --record FILE");
-    if (absl::Status s = RulesFromFlags(call.flags, request.mutable_rules());
-        !s.ok()) {
-      return UsageError(s.message());
+    request.set_preset(call.flags.Get("preset"));
+    if (!PresetWithoutRules(call.flags)) {
+      if (absl::Status s = RulesFromFlags(call.flags, request.mutable_rules());
+          !s.ok()) {
+        return UsageError(s.message());
+      }
     }
   }
   if (absl::Status s =
@@ -173,12 +187,28 @@ int SetupCommand(const Invocation& call) {
   request.set_session_id(call.session);
   request.set_setup_id(call.flags.Get("setup"));
   request.set_position(call.flags.Get("position"));
-  if (absl::Status s = RulesFromFlags(call.flags, request.mutable_rules());
-      !s.ok()) {
-    return UsageError(s.message());
+  request.set_preset(call.flags.Get("preset"));
+  if (!PresetWithoutRules(call.flags)) {
+    if (absl::Status s = RulesFromFlags(call.flags, request.mutable_rules());
+        !s.ok()) {
+      return UsageError(s.message());
+    }
   }
   return call.client.Call(&v1::KhetService::Stub::ChooseSetup, request,
                           SessionText);
+}
+
+int PresetsCommand(const Invocation& call) {
+  return call.client.Call(
+      &v1::KhetService::Stub::ListPresets, v1::ListPresetsRequest(),
+      [](const v1::ListPresetsResponse& r) {
+        std::string out;
+        for (const v1::Preset& p : r.presets()) {
+          absl::StrAppend(
+              &out, absl::StrFormat("%-16s %s\n", p.id(), p.description()));
+        }
+        return out;
+      });
 }
 
 int ResetCommand(const Invocation& call) {

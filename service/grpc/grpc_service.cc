@@ -585,6 +585,16 @@ grpc::ServerUnaryReactor* KhetGrpcService::ListLevels(
                });
 }
 
+grpc::ServerUnaryReactor* KhetGrpcService::ListPresets(
+    grpc::CallbackServerContext* context, const v1::ListPresetsRequest*,
+    v1::ListPresetsResponse* response) {
+  return Serve(context, RequestLog(this, "ListPresets", ""),
+               /*touches_session=*/false, response,
+               [this](RequestLog&) -> absl::StatusOr<v1::ListPresetsResponse> {
+                 return core_->ListPresets();
+               });
+}
+
 grpc::ServerUnaryReactor* KhetGrpcService::SeatComputer(
     grpc::CallbackServerContext* context,
     const v1::SeatComputerRequest* request, v1::Session* response) {

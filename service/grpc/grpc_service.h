@@ -104,6 +104,7 @@ using KhetServiceBase =
                         KhetService::WithCallbackMethod_MakeMove,
                         KhetService::WithCallbackMethod_ListLegalMoves,
                         KhetService::WithCallbackMethod_ListLevels,
+                        KhetService::WithCallbackMethod_ListPresets,
                         KhetService::WithCallbackMethod_Resign,
                         KhetService::WithCallbackMethod_OfferDraw,
                         KhetService::WithCallbackMethod_AcceptDraw,
@@ -180,6 +181,10 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
       grpc::CallbackServerContext* context,
       const v1::ListLevelsRequest* request,
       v1::ListLevelsResponse* response) override;
+  grpc::ServerUnaryReactor* ListPresets(
+      grpc::CallbackServerContext* context,
+      const v1::ListPresetsRequest* request,
+      v1::ListPresetsResponse* response) override;
   grpc::ServerUnaryReactor* SeatComputer(grpc::CallbackServerContext* context,
                                          const v1::SeatComputerRequest* request,
                                          v1::Session* response) override;

@@ -162,6 +162,11 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
     Reply(call, ToJson(core->ListLevels()));
     return absl::OkStatus();
   }));
+  routes.push_back(Get("/v1/presets", [core](HttpCall& call) {
+    KHET_RETURN_IF_ERROR(NoQuery(call));
+    Reply(call, ToJson(core->ListPresets()));
+    return absl::OkStatus();
+  }));
 
   routes.push_back(Post("/v1/sessions", [core](HttpCall& call) {
     KHET_ASSIGN_OR_RETURN(Query query, Query::Read(call.request, {"view"}));
