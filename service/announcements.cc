@@ -2,185 +2,234 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
 #include "engine/names.h"
-#include "engine/notation.h"
+#include "service/i18n/names.h"
 
 namespace khet {
 namespace {
 
-std::string JoinWithAnd(const std::vector<std::string>& parts) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += i + 1 == parts.size() ? " and " : ", ";
-    out += parts[i];
+// "a", "a and b", "a, b and c" (the language's "and").
+std::string JoinWithAnd(const std::vector<std::string>& parts,
+                        Language language) {
+  if (parts.empty()) return "";
+  std::string list = parts[0];
+  for (size_t i = 1; i + 1 < parts.size(); ++i) {
+    absl::StrAppend(&list, ", ", parts[i]);
   }
-  return out;
+  if (parts.size() == 1) return list;
+  return Format(language, Message::kListAnd,
+                {{"list", list}, {"last", parts.back()}});
 }
 
-std::string Winner(Outcome outcome) {
+std::string Winner(Outcome outcome, Language language) {
   switch (outcome) {
     case Outcome::kSilverWins:
-      return "Silver wins";
+      return Format(language, Message::kSilverWins);
     case Outcome::kRedWins:
-      return "Red wins";
+      return Format(language, Message::kRedWins);
     case Outcome::kDraw:
-      return "the game is drawn";
+      return Format(language, Message::kGameDrawn);
     case Outcome::kOngoing:
       break;
   }
-  return "the game goes on";
+  return Format(language, Message::kGameGoesOn);
 }
 
 }  // namespace
 
-std::string PlayerLabel(Color color, std::string_view name) {
-  if (name.empty()) return ColorName(color);
-  return absl::StrCat(ColorName(color), " (", std::string(name), ")");
+std::string PlayerLabel(Color color, std::string_view name, Language language) {
+  const std::string side = ColorText(language, color);
+  if (name.empty()) return side;
+  return Format(language, Message::kPlayerLabel,
+                {{"color", side}, {"name", name}});
 }
 
-std::string SeatAnnouncement(Color color, std::string_view name, bool joined) {
-  return absl::StrCat(std::string(name), joined ? " takes" : " leaves", " the ",
-                      ColorName(color), " seat.");
+std::string SeatAnnouncement(Color color, std::string_view name, bool joined,
+                             Language language) {
+  return Format(language, joined ? Message::kSeatTaken : Message::kSeatLeft,
+                {{"name", name}, {"color", ColorText(language, color)}});
 }
 
-std::string RemovedFromSeatAnnouncement(Color color, std::string_view name) {
-  return absl::StrCat("The board's owner removes ", std::string(name),
-                      " from the ", ColorName(color), " seat.");
+std::string RemovedFromSeatAnnouncement(Color color, std::string_view name,
+                                        Language language) {
+  return Format(language, Message::kRemovedFromSeat,
+                {{"name", name}, {"color", ColorText(language, color)}});
+}
+
+std::string RematchAnnouncement(Language language) {
+  return Format(language, Message::kRematch);
 }
 
 std::string ComputerSeatAnnouncement(Color color, int level,
-                                     std::string_view level_name, bool joined) {
-  return absl::StrCat(
-      "The computer (level ", level, ", ", std::string(level_name), ")",
-      joined ? " takes" : " leaves", " the ", ColorName(color), " seat.");
+                                     std::string_view level_name, bool joined,
+                                     Language language) {
+  return Format(
+      language,
+      joined ? Message::kComputerSeatTaken : Message::kComputerSeatLeft,
+      {{"level", absl::StrCat(level)},
+       {"level_name", level_name},
+       {"color", ColorText(language, color)}});
 }
 
 std::string GameStartAnnouncement(std::string_view setup_name,
                                   std::string_view silver_name,
-                                  std::string_view red_name,
-                                  Color side_to_move) {
-  std::string out = absl::StrCat(
+                                  std::string_view red_name, Color side_to_move,
+                                  Language language) {
+  const std::string silver = PlayerLabel(Color::kSilver, silver_name, language);
+  const std::string red = PlayerLabel(Color::kRed, red_name, language);
+  std::string out =
       setup_name.empty()
-          ? std::string("A new game from a custom position")
-          : absl::StrCat("A new game of ", std::string(setup_name)),
-      " begins: ", PlayerLabel(Color::kSilver, silver_name), " against ",
-      PlayerLabel(Color::kRed, red_name), ".");
-  if (side_to_move == Color::kRed) out += " Red moves first.";
+          ? Format(language, Message::kGameStartCustom,
+                   {{"silver", silver}, {"red", red}})
+          : Format(language, Message::kGameStart,
+                   {{"setup", setup_name}, {"silver", silver}, {"red", red}});
+  if (side_to_move == Color::kRed) {
+    absl::StrAppend(&out, " ", Format(language, Message::kRedMovesFirst));
+  }
   return out;
 }
 
 std::string MoveAnnouncement(Color mover, std::string_view name,
                              std::string_view notation,
                              const std::vector<Removal>& removals,
-                             Edition edition, bool quiet) {
+                             Edition edition, bool quiet, Language language) {
   if (removals.empty() && quiet) return "";
-  std::string out = absl::StrCat(PlayerLabel(mover, name), " plays ",
-                                 std::string(notation), ".");
+  std::string out = Format(
+      language, Message::kMovePlayed,
+      {{"player", PlayerLabel(mover, name, language)}, {"move", notation}});
   if (removals.empty()) return out;
   std::vector<std::string> hits;
   for (const Removal& r : removals) {
-    std::string hit = absl::StrCat(DescribePiece(r.before, edition), " on ",
-                                   SquareName(r.square));
-    if (!r.after.empty()) hit += " (its top Obelisk falls)";
-    hits.push_back(std::move(hit));
+    hits.push_back(Format(
+        language, r.after.empty() ? Message::kHitOn : Message::kHitStackOn,
+        {{"piece", PieceText(language, r.before, edition)},
+         {"square", SquareName(r.square)}}));
   }
-  absl::StrAppend(&out, " The laser hits ", JoinWithAnd(hits), ".");
+  absl::StrAppend(&out, " ",
+                  Format(language, Message::kLaserHits,
+                         {{"hits", JoinWithAnd(hits, language)}}));
   return out;
 }
 
 std::string GameOverAnnouncement(const Game& game, std::string_view silver_name,
-                                 std::string_view red_name) {
+                                 std::string_view red_name, Language language) {
   const GameResult& r = game.result();
   const Color to_move = game.position().side_to_move();
   const Color last_mover = Opponent(to_move);
   auto label = [&](Color c) {
-    return PlayerLabel(c, c == Color::kSilver ? silver_name : red_name);
+    return PlayerLabel(c, c == Color::kSilver ? silver_name : red_name,
+                       language);
   };
   const Color loser =
       r.outcome == Outcome::kSilverWins ? Color::kRed : Color::kSilver;
+  const std::string result = Winner(r.outcome, language);
   switch (r.reason) {
     case ResultReason::kPharaohHit:
-      return absl::StrCat(ColorName(loser),
-                          "'s Pharaoh is hit: ", Winner(r.outcome), ".");
+      return Format(
+          language, Message::kPharaohHit,
+          {{"owner", ColorOwnerText(language, loser)}, {"result", result}});
     case ResultReason::kBothPharaohsHit:
-      return absl::StrCat("Both Pharaohs are hit by ", ColorName(last_mover),
-                          "'s laser: ", Winner(r.outcome), ".");
+      return Format(language, Message::kBothPharaohsHit,
+                    {{"owner", ColorOwnerText(language, last_mover)},
+                     {"result", result}});
     case ResultReason::kResignation:
-      return absl::StrCat(label(loser), " resigns: ", Winner(r.outcome), ".");
+      return Format(language, Message::kResigns,
+                    {{"player", label(loser)}, {"result", result}});
     case ResultReason::kAgreedDraw:
-      return absl::StrCat(label(Color::kSilver), " and ", label(Color::kRed),
-                          " agree to a draw.");
+      return Format(
+          language, Message::kAgreedDraw,
+          {{"silver", label(Color::kSilver)}, {"red", label(Color::kRed)}});
     case ResultReason::kRepetitionClaimed:
-      return absl::StrCat(label(to_move),
-                          " claims a draw: the position occurred three times.");
+      return Format(language, Message::kRepetitionClaimed,
+                    {{"player", label(to_move)}});
     case ResultReason::kRepetition:
-      return "The position occurred three times: the game is drawn.";
+      return Format(language, Message::kRepetition);
     case ResultReason::kPlyLimit:
-      return absl::StrCat(game.options().ply_limit,
-                          " plies without a result: the game is drawn.");
+      return Format(language, Message::kPlyLimit,
+                    {{"plies", absl::StrCat(game.options().ply_limit)}});
     case ResultReason::kTimeForfeit:
-      return absl::StrCat(label(loser),
-                          " runs out of time: ", Winner(r.outcome), ".");
+      return Format(language, Message::kTimeForfeit,
+                    {{"player", label(loser)}, {"result", result}});
     case ResultReason::kNone:
       break;
   }
   return "";
 }
 
-std::string DrawOfferAnnouncement(Color by, std::string_view name) {
-  return absl::StrCat(PlayerLabel(by, name), " offers a draw.");
+std::string DrawOfferAnnouncement(Color by, std::string_view name,
+                                  Language language) {
+  return Format(language, Message::kDrawOffer,
+                {{"player", PlayerLabel(by, name, language)}});
 }
 
 std::string SetupAnnouncement(std::string_view setup_name,
-                              const RuleOptions& options) {
+                              const RuleOptions& options, Language language) {
   std::string out =
-      absl::StrCat("The setup is now ", std::string(setup_name), ".");
-  if (options.both_pharaohs_hit_draws) out += " Both Pharaohs hit: a draw.";
+      Format(language, Message::kSetupChosen, {{"setup", setup_name}});
+  if (options.both_pharaohs_hit_draws) {
+    absl::StrAppend(&out, " ",
+                    Format(language, Message::kRuleBothPharaohsDraw));
+  }
   if (options.automatic_repetition_draw) {
-    out += " A third repetition draws at once.";
+    absl::StrAppend(&out, " ", Format(language, Message::kRuleRepetitionDraws));
   }
   if (options.ply_limit > 0) {
-    absl::StrAppend(&out, " Draw after ", options.ply_limit, " plies.");
+    absl::StrAppend(&out, " ",
+                    Format(language, Message::kRulePlyLimit,
+                           {{"plies", absl::StrCat(options.ply_limit)}}));
   }
   return out;
 }
 
 std::string SettingsAnnouncement(const v1::Settings& settings,
-                                 std::string_view scheme_name) {
-  return absl::StrFormat(
-      "Settings: %s, %s, colours %s, scale %g m.",
-      settings.timeout_enabled()
-          ? absl::StrCat("timeout after ",
-                         DurationText(settings.timeout_seconds()))
-          : std::string("no timeout"),
-      settings.quiet() ? "quiet" : "not quiet", std::string(scheme_name),
-      settings.scale_meters());
+                                 std::string_view scheme_name,
+                                 Language language) {
+  std::string scale = absl::StrFormat("%g", settings.scale_meters());
+  // A decimal comma outside English.
+  if (language != Language::kEnglish) absl::StrReplaceAll({{".", ","}}, &scale);
+  return Format(
+      language, Message::kSettings,
+      {{"timeout",
+        settings.timeout_enabled()
+            ? Format(language, Message::kTimeoutAfter,
+                     {{"duration",
+                       DurationText(settings.timeout_seconds(), language)}})
+            : Format(language, Message::kNoTimeout)},
+       {"quiet", Format(language, settings.quiet() ? Message::kQuiet
+                                                   : Message::kNotQuiet)},
+       {"scheme", scheme_name},
+       {"scale", scale}});
 }
 
-std::string ResetAnnouncement(bool timed_out, int64_t timeout_seconds) {
+std::string ResetAnnouncement(bool timed_out, int64_t timeout_seconds,
+                              Language language) {
   if (timed_out) {
-    return absl::StrCat("No move for ", DurationText(timeout_seconds),
-                        ": the game is reset; both seats are free.");
+    return Format(language, Message::kResetTimedOut,
+                  {{"duration", DurationText(timeout_seconds, language)}});
   }
-  return "The owner reset the game; both seats are free.";
+  return Format(language, Message::kResetByOwner);
 }
 
-std::string DeletedAnnouncement(std::string_view session_name) {
-  return absl::StrCat("The board \"", std::string(session_name),
-                      "\" is closed.");
+std::string DeletedAnnouncement(std::string_view session_name,
+                                Language language) {
+  return Format(language, Message::kBoardDeleted, {{"board", session_name}});
 }
 
-std::string DurationText(int64_t seconds) {
+std::string DurationText(int64_t seconds, Language language) {
+  Message unit = Message::kSeconds;
+  int64_t count = seconds;
   if (seconds > 0 && seconds % 86400 == 0) {
-    return absl::StrCat(seconds / 86400, " d");
+    unit = Message::kDays;
+    count = seconds / 86400;
+  } else if (seconds > 0 && seconds % 3600 == 0) {
+    unit = Message::kHours;
+    count = seconds / 3600;
+  } else if (seconds > 0 && seconds % 60 == 0) {
+    unit = Message::kMinutes;
+    count = seconds / 60;
   }
-  if (seconds > 0 && seconds % 3600 == 0) {
-    return absl::StrCat(seconds / 3600, " h");
-  }
-  if (seconds > 0 && seconds % 60 == 0) {
-    return absl::StrCat(seconds / 60, " min");
-  }
-  return absl::StrCat(seconds, " s");
+  return Format(language, unit, {{"count", absl::StrCat(count)}});
 }
 
 }  // namespace khet

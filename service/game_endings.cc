@@ -54,7 +54,8 @@ absl::StatusOr<v1::Session> OfferDrawIn(const ServiceCore& core,
   Session next = s;
   next.OfferDraw(color);
   v1::Event offered;
-  offered.set_announcement(DrawOfferAnnouncement(color, next.SeatLabel(color)));
+  offered.set_announcement(
+      DrawOfferAnnouncement(color, next.SeatLabel(color), next.language()));
   offered.mutable_draw_offered()->set_by(ToProto(color));
   KHET_RETURN_IF_ERROR(
       core.registry->Commit(entry, std::move(next), {std::move(offered)}));
@@ -143,8 +144,8 @@ absl::StatusOr<v1::Session> Rematch(const ServiceCore& core,
         next.SwapSeats();
         next.StartGame(core.registry->clock()->Now());
         v1::Event started = GameStartedEvent(next);
-        started.set_announcement(
-            absl::StrCat("Rematch, colours swapped. ", started.announcement()));
+        started.set_announcement(absl::StrCat(
+            RematchAnnouncement(next.language()), " ", started.announcement()));
         KHET_RETURN_IF_ERROR(core.registry->Commit(entry, std::move(next),
                                                    {std::move(started)}));
         return entry.session.ToProto();
@@ -156,8 +157,8 @@ absl::Status ResetSession(SessionRegistry& registry, SessionEntry& entry,
   Session next = entry.session;
   next.EndGame(/*empty_seats=*/true);
   v1::Event reset;
-  reset.set_announcement(
-      ResetAnnouncement(timed_out, next.state().settings().timeout_seconds()));
+  reset.set_announcement(ResetAnnouncement(
+      timed_out, next.state().settings().timeout_seconds(), next.language()));
   reset.mutable_game_reset()->set_timed_out(timed_out);
   return registry.Commit(entry, std::move(next), {std::move(reset)});
 }

@@ -124,9 +124,10 @@ absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
 
   std::vector<v1::Event> events;
   v1::Event made;
-  made.set_announcement(MoveAnnouncement(
-      color, next.SeatLabel(color), reply.move().notation(),
-      played.effects.removals, edition, next.state().settings().quiet()));
+  made.set_announcement(
+      MoveAnnouncement(color, next.SeatLabel(color), reply.move().notation(),
+                       played.effects.removals, edition,
+                       next.state().settings().quiet(), next.language()));
   v1::MoveMade* mm = made.mutable_move_made();
   mm->set_mover(ToProto(color));
   *mm->mutable_move() = reply.move();
@@ -135,9 +136,9 @@ absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
   *mm->mutable_result() = reply.result();
   *mm->mutable_board() = reply.board();
   events.push_back(std::move(made));
-  std::string announcement =
-      MoveAnnouncement(color, next.SeatLabel(color), reply.move().notation(),
-                       played.effects.removals, edition, /*quiet=*/false);
+  std::string announcement = MoveAnnouncement(
+      color, next.SeatLabel(color), reply.move().notation(),
+      played.effects.removals, edition, /*quiet=*/false, next.language());
   if (game.over()) {
     events.push_back(GameOverEvent(next));
     absl::StrAppend(&announcement, " ", events.back().announcement());

@@ -110,9 +110,9 @@ absl::StatusOr<v1::JoinSeatResponse> JoinSeatIn(const ServiceCore& core,
   Session next = entry.session;
   const std::string token = core.random->NewToken();
   next.TakeSeat(color, name, TokenHash(token));
-  std::vector<v1::Event> events =
-      SeatTakenEvents(next, color, SeatAnnouncement(color, name, true),
-                      core.registry->clock()->Now());
+  std::vector<v1::Event> events = SeatTakenEvents(
+      next, color, SeatAnnouncement(color, name, true, next.language()),
+      core.registry->clock()->Now());
   KHET_RETURN_IF_ERROR(
       core.registry->Commit(entry, std::move(next), std::move(events)));
   v1::JoinSeatResponse out;
@@ -134,10 +134,13 @@ absl::StatusOr<v1::Session> LeaveSeatIn(const ServiceCore& core,
   next.LeaveSeat(color);
   v1::Event left;
   left.set_announcement(
-      seat.computer() ? ComputerSeatAnnouncement(color, seat.computer_level(),
-                                                 seat.player_name(), false)
-      : removed       ? RemovedFromSeatAnnouncement(color, seat.player_name())
-                      : SeatAnnouncement(color, seat.player_name(), false));
+      seat.computer()
+          ? ComputerSeatAnnouncement(color, seat.computer_level(),
+                                     seat.player_name(), false, next.language())
+      : removed ? RemovedFromSeatAnnouncement(color, seat.player_name(),
+                                              next.language())
+                : SeatAnnouncement(color, seat.player_name(), false,
+                                   next.language()));
   *left.mutable_seat_changed()->mutable_seat() = next.SeatToProto(color);
   left.mutable_seat_changed()->set_joined(false);
   KHET_RETURN_IF_ERROR(
@@ -156,10 +159,11 @@ absl::StatusOr<v1::Session> SeatComputerIn(const ServiceCore& core,
   KHET_ASSIGN_OR_RETURN(Color color, FreeSeat(s, wanted));
   Session next = s;
   next.TakeComputerSeat(color, level.number, std::string(level.name));
-  std::vector<v1::Event> events = SeatTakenEvents(
-      next, color,
-      ComputerSeatAnnouncement(color, level.number, level.name, true),
-      core.registry->clock()->Now());
+  std::vector<v1::Event> events =
+      SeatTakenEvents(next, color,
+                      ComputerSeatAnnouncement(color, level.number, level.name,
+                                               true, next.language()),
+                      core.registry->clock()->Now());
   KHET_RETURN_IF_ERROR(
       core.registry->Commit(entry, std::move(next), std::move(events)));
   return entry.session.ToProto();

@@ -265,6 +265,12 @@ void Session::StartGame(absl::Time now) {
   *state_.mutable_game_started_at() = TimeToProto(now);
 }
 
+Language Session::language() const {
+  absl::StatusOr<Language> language =
+      ParseLanguage(state_.settings().language());
+  return language.ok() ? *language : Language::kEnglish;
+}
+
 bool Session::has_clocks() const {
   return HasClocks(state_.rules().time_control());
 }

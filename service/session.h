@@ -21,6 +21,7 @@
 #include "engine/play.h"
 #include "engine/position.h"
 #include "khet/v1/khet_service.pb.h"
+#include "service/i18n/messages.h"
 #include "service/store/session_store.h"
 #include "session_state.pb.h"
 
@@ -145,6 +146,8 @@ class Session {
   void OfferDraw(Color by) { state_.set_draw_offered_by(ToV1(by)); }
   std::optional<Color> draw_offered_by() const;
   void set_settings(const v1::Settings& s) { *state_.mutable_settings() = s; }
+  // The language of the board's announcements (settings.language).
+  Language language() const;
   // The preset the setup and rules were chosen with ("" for none).
   void set_preset(std::string id) { state_.set_preset(std::move(id)); }
   // Keeps the answer to the request `key` names, for its retries: `reply`

@@ -308,7 +308,7 @@ absl::Status SessionRegistry::Delete(SessionEntry& entry) {
 void SessionRegistry::Forget(SessionEntry& entry) {
   const Session& s = entry.session;
   v1::Event e = NewEvent(s, s.version() + 1);
-  e.set_announcement(DeletedAnnouncement(s.state().name()));
+  e.set_announcement(DeletedAnnouncement(s.state().name(), s.language()));
   e.mutable_session_deleted();
   entry.deleted = true;
   entry.session.set_version(e.version());

@@ -2535,6 +2535,34 @@ TEST_F(SessionServiceTest, ARematchSwapsTheSeatsAndStartsANewGame) {
   EXPECT_EQ(record->game().silver_player(), "alice");
 }
 
+TEST_F(SessionServiceTest, ABoardSpeaksItsLanguage) {
+  const Board b = NewBoard();
+  v1::UpdateSettingsRequest update;
+  update.set_session_id(b.id);
+  update.mutable_settings()->set_language("xx");
+  EXPECT_ERROR(service_->UpdateSettings(update, As(b.owner)), kInvalidArgument,
+               "settings.language: unknown language \"xx\"");
+  update.mutable_settings()->set_language("DE");
+  absl::StatusOr<v1::Session> updated =
+      service_->UpdateSettings(update, As(b.owner));
+  ASSERT_OK(updated);
+  EXPECT_EQ(updated->settings().language(), "de");
+  ASSERT_OK(Move(b.id, b.silver, "j5L"));
+  v1::ResignRequest resign;
+  resign.set_session_id(b.id);
+  ASSERT_OK(service_->Resign(resign, As(b.red)));
+  const std::vector<v1::Event> events = StoredEvents(b.id);
+  ASSERT_GE(events.size(), 3u);
+  const v1::Event& moved = events[events.size() - 2];
+  ASSERT_TRUE(moved.has_move_made());
+  EXPECT_TRUE(absl::StrContains(moved.announcement(), "Silber"))
+      << moved.announcement();
+  EXPECT_EQ(events.back().announcement(),
+            "Rot (bob) gibt auf: Silber gewinnt.");
+  // The result's text for programs stays as it is.
+  EXPECT_EQ(Get(b.id).result().text(), "Silver wins: Red resigned");
+}
+
 TEST_F(SessionServiceTest, ARematchNeedsBothSeats) {
   const Board b = NewBoard();
   PlayToTheEnd(b, 5);

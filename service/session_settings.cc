@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "service/announcements.h"
 #include "service/color_schemes.h"
+#include "service/i18n/messages.h"
 #include "service/session_access.h"
 #include "service/status_macros.h"
 
@@ -33,8 +34,8 @@ absl::StatusOr<v1::Session> UpdateSettingsIn(
   next.set_settings(settings);
   v1::Session view = next.ToProto();
   v1::Event changed;
-  changed.set_announcement(
-      SettingsAnnouncement(view.settings(), view.color_scheme().name()));
+  changed.set_announcement(SettingsAnnouncement(
+      view.settings(), view.color_scheme().name(), next.language()));
   *changed.mutable_settings_changed()->mutable_settings() = view.settings();
   KHET_RETURN_IF_ERROR(
       core.registry->Commit(entry, std::move(next), {std::move(changed)}));
@@ -71,6 +72,14 @@ absl::Status ApplySettings(const v1::SettingsUpdate& update,
   }
   if (update.has_quiet()) next.set_quiet(update.quiet());
   if (update.has_hints()) next.set_hints_off(!update.hints());
+  if (update.has_language()) {
+    absl::StatusOr<Language> language = ParseLanguage(update.language());
+    if (!language.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("settings.language: ", language.status().message()));
+    }
+    next.set_language(std::string(LanguageCode(*language)));
+  }
   if (update.has_color_scheme()) {
     KHET_RETURN_IF_ERROR(FindColorScheme(update.color_scheme()).status());
     next.set_color_scheme(update.color_scheme());

@@ -124,7 +124,8 @@ absl::StatusOr<v1::Session> ChooseSetupIn(const ServiceCore& core,
   next.set_settings(settings);
   std::vector<v1::Event> events;
   v1::Event chosen;
-  chosen.set_announcement(SetupAnnouncement(next.SetupName(), setup.options));
+  chosen.set_announcement(
+      SetupAnnouncement(next.SetupName(), setup.options, next.language()));
   v1::SetupChosen* sc = chosen.mutable_setup_chosen();
   sc->set_setup_id(setup.id);
   *sc->mutable_rules() = next.state().rules();

@@ -56,6 +56,7 @@ const std::set<std::string>& CommandLine::Valued() {
                                 "record",
                                 "ms_per_ply",
                                 "preset",
+                                "language",
                                 "fischer",
                                 "per_move"};
   return *kValued;
@@ -160,8 +161,8 @@ const std::set<std::string> kRulesFlags = {"both_pharaohs_hit_draws",
                                            "automatic_repetition_draw",
                                            "ply_limit", "fischer", "per_move"};
 const std::set<std::string> kSettingsFlags = {
-    "timeout_enabled", "timeout_seconds", "quiet",
-    "color_scheme",    "scale_meters",    "hints"};
+    "timeout_enabled", "timeout_seconds", "quiet",   "color_scheme",
+    "scale_meters",    "hints",           "language"};
 
 std::set<std::string> Union(std::initializer_list<std::set<std::string>> sets) {
   std::set<std::string> out;

@@ -124,7 +124,8 @@ Rules flags: --both_pharaohs_hit_draws, --automatic_repetition_draw,
 Flag names may be written with - for _ (--vs-computer).
 Settings flags: --timeout_enabled[=true|false], --timeout_seconds N,
   --quiet[=true|false], --color_scheme ID, --scale_meters M,
-  --hints[=true|false] (false: no suggestions while a game is in progress).
+  --hints[=true|false] (false: no suggestions while a game is in progress),
+  --language en|de|fr|nl (the board's announcements).
 
 Errors print the gRPC code and message and exit 1; usage errors exit 2.
 )";

@@ -16,6 +16,7 @@ absl::Status SettingsFromFlags(const CommandLine& flags,
   }
   if (flags.Has("quiet")) update->set_quiet(flags.Switch("quiet"));
   if (flags.Has("hints")) update->set_hints(flags.Switch("hints"));
+  if (flags.Has("language")) update->set_language(flags.Get("language"));
   if (flags.Has("color_scheme")) {
     update->set_color_scheme(flags.Get("color_scheme"));
   }
