@@ -1,6 +1,7 @@
 // Fuzzes the rules on positions built from fuzz bytes: a setup (byte 0),
-// then up to 15 edits (byte 1 says how many) of a square and a piece code,
-// then move choices. A position counts only if its canonical text parses
+// then up to 15 edits (byte 1 says how many; its bit 0x40 turns on the rule
+// option physical_facings, 0x80 gives Red the move) of a square and a piece
+// code, then move choices. A position counts only if its canonical text parses
 // and validates (ParsePosition). On it, and after each move chosen, checks:
 // - GenerateMoves lists exactly the moves of the tests' independent
 //   reference (tests/reference/), and CountMoves agrees;
@@ -102,6 +103,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto setups = AllSetups();
   Position pos = *SetupPosition(setups[data[0] % setups.size()].id);
   if (data[1] & 0x80) pos.FlipSideToMove();
+  if (data[1] & 0x40) pos.SetPhysicalFacings(true);
   size_t at = 2;
   for (int edits = data[1] & 15; edits > 0 && at + 1 < size; --edits) {
     pos.Set(data[at] % kSquares, Piece::FromCode(data[at + 1]));
