@@ -176,9 +176,14 @@ v1::Piece PieceToProto(Square square, Piece piece, Edition edition) {
 v1::Board BoardToProto(const Position& pos) {
   v1::Board out;
   out.set_position(FormatPosition(pos));
+  // Each piece is filled where it lies, with no temporary message.
+  out.mutable_pieces()->Reserve(PopCount(pos.occupied()));
   for (Square s = 0; s < kSquares; ++s) {
     const Piece p = pos.at(s);
-    if (!p.empty()) *out.add_pieces() = PieceToProto(s, p, pos.edition());
+    if (p.empty()) continue;
+    v1::Piece* piece = out.add_pieces();
+    *piece = CachedPieceFields(p, pos.edition());
+    piece->set_square(SquareName(s));
   }
   out.set_side_to_move(ToProto(pos.side_to_move()));
   out.set_edition(ToProto(pos.edition()));

@@ -113,43 +113,45 @@ absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
 
   const Edition edition = played.before.edition();
   const Game& game = next.game();
-  v1::MakeMoveResponse reply;
-  *reply.mutable_move() = MoveToProto(played.before, played.effects.move);
-  *reply.mutable_shot() = ShotToProto(played.trace, edition);
+  // The MoveMade event is built once and written; the reply then takes its
+  // parts (the published event is its written bytes), so the board is
+  // neither built twice nor copied.
+  std::vector<v1::Event> events(1);
+  events.reserve(2);
+  v1::MoveMade* mm = events[0].mutable_move_made();
+  mm->set_mover(ToProto(color));
+  *mm->mutable_move() = MoveToProto(played.before, played.effects.move);
+  *mm->mutable_shot() = ShotToProto(played.trace, edition);
   for (const Removal& r : played.effects.removals) {
-    *reply.add_removals() = RemovalToProto(r, edition);
+    *mm->add_removals() = RemovalToProto(r, edition);
   }
-  *reply.mutable_result() = ResultToProto(game);
-  *reply.mutable_board() = BoardToProto(game.position());
-
-  std::vector<v1::Event> events;
-  v1::Event made;
-  made.set_announcement(
-      MoveAnnouncement(color, next.SeatLabel(color), reply.move().notation(),
+  *mm->mutable_result() = ResultToProto(game);
+  *mm->mutable_board() = BoardToProto(game.position());
+  events[0].set_announcement(
+      MoveAnnouncement(color, next.SeatLabel(color), mm->move().notation(),
                        played.effects.removals, edition,
                        next.state().settings().quiet(), next.language()));
-  v1::MoveMade* mm = made.mutable_move_made();
-  mm->set_mover(ToProto(color));
-  *mm->mutable_move() = reply.move();
-  *mm->mutable_shot() = reply.shot();
-  *mm->mutable_removals() = reply.removals();
-  *mm->mutable_result() = reply.result();
-  *mm->mutable_board() = reply.board();
-  events.push_back(std::move(made));
   std::string announcement = MoveAnnouncement(
-      color, next.SeatLabel(color), reply.move().notation(),
+      color, next.SeatLabel(color), mm->move().notation(),
       played.effects.removals, edition, /*quiet=*/false, next.language());
   if (game.over()) {
     events.push_back(GameOverEvent(next));
     absl::StrAppend(&announcement, " ", events.back().announcement());
   }
-  reply.set_announcement(announcement);
+  v1::MakeMoveResponse reply;
+  reply.set_announcement(std::move(announcement));
   reply.set_version(version + static_cast<int64_t>(events.size()));
   if (!key.request_id.empty()) {
     // MoveMade is the first of the events: version + 1.
     next.KeepReply(key, reply, version + 1, core.limits->max_replies_kept);
   }
-  KHET_RETURN_IF_ERROR(core.registry->CommitInPlace(entry, std::move(events)));
+  KHET_RETURN_IF_ERROR(core.registry->CommitInPlace(entry, events));
+  mm = events[0].mutable_move_made();
+  reply.set_allocated_move(mm->release_move());
+  reply.set_allocated_shot(mm->release_shot());
+  reply.mutable_removals()->Swap(mm->mutable_removals());
+  reply.set_allocated_result(mm->release_result());
+  reply.set_allocated_board(mm->release_board());
   return reply;
 }
 

@@ -1,7 +1,8 @@
 // The move path: a player's MakeMove and the computer's moves end in
-// PlayMove, which plays the move on a copy of the session, builds the reply
-// and the MoveMade (and GameOver) events, keeps the reply for retries and
-// commits. Also ListLegalMoves, which reads the same position.
+// PlayMove, which plays the move on the session in place, builds the
+// MoveMade (and GameOver) events, keeps the reply for retries, commits and
+// answers with the MoveMade's parts. Also ListLegalMoves, which reads the
+// same position.
 #ifndef KHET_SERVICE_MOVE_PATH_H_
 #define KHET_SERVICE_MOVE_PATH_H_
 

@@ -220,7 +220,7 @@ v1::Event SessionRegistry::NewEvent(const Session& s, int64_t version) const {
 }
 
 absl::StatusOr<std::vector<SharedEventPtr>> SessionRegistry::Write(
-    Session& next, int64_t old_version, std::vector<v1::Event> events) {
+    Session& next, int64_t old_version, std::vector<v1::Event>& events) {
   std::vector<EventRecord> records;
   records.reserve(events.size());
   const v1::Event stamp = NewEvent(next, 0);
@@ -247,7 +247,7 @@ absl::StatusOr<std::vector<SharedEventPtr>> SessionRegistry::Write(
   shared.reserve(events.size());
   for (size_t i = 0; i < events.size(); ++i) {
     shared.push_back(std::make_shared<const SharedEvent>(
-        std::move(events[i]), std::move(records[i].event)));
+        records[i].version, std::move(records[i].event)));
   }
   return shared;
 }
@@ -256,7 +256,7 @@ absl::Status SessionRegistry::Commit(SessionEntry& entry, Session next,
                                      std::vector<v1::Event> events) {
   KHET_ASSIGN_OR_RETURN(
       std::vector<SharedEventPtr> shared,
-      Write(next, entry.session.version(), std::move(events)));
+      Write(next, entry.session.version(), events));
   entry.session = std::move(next);
   entry.hub->Publish(shared);
   change_hook_(entry);
@@ -264,10 +264,10 @@ absl::Status SessionRegistry::Commit(SessionEntry& entry, Session next,
 }
 
 absl::Status SessionRegistry::CommitInPlace(SessionEntry& entry,
-                                            std::vector<v1::Event> events) {
+                                            std::vector<v1::Event>& events) {
   const int64_t old_version = entry.session.version();
   absl::StatusOr<std::vector<SharedEventPtr>> written =
-      Write(entry.session, old_version, std::move(events));
+      Write(entry.session, old_version, events);
   if (!written.ok()) {
     entry.session.set_version(old_version);
     entry.lost = true;

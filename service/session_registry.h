@@ -111,8 +111,11 @@ class SessionRegistry {
   // copy of the whole session per move. On a failed write the session is
   // read back from the store (publishing what other replicas wrote
   // meanwhile); if that fails too the entry is lost until a later Fresh
-  // reads it back. Returns the write's error.
-  absl::Status CommitInPlace(SessionEntry& entry, std::vector<v1::Event> events)
+  // reads it back. Returns the write's error. `events` are left stamped:
+  // the published events are their bytes, so the caller may take the
+  // messages apart afterwards (the move path moves them into its reply).
+  absl::Status CommitInPlace(SessionEntry& entry,
+                             std::vector<v1::Event>& events)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
   // Deletes the session from the store, then forgets it.
@@ -217,10 +220,10 @@ class SessionRegistry {
  private:
   // Numbers and stamps the events after `old_version`, raises next's
   // version past them and writes both, expecting `old_version` in the
-  // store. On success the events, stamped, are shared with their stored
-  // bytes as their wire format, ready to publish.
+  // store. `events` are stamped in place; on success they are shared as
+  // their stored bytes, ready to publish.
   absl::StatusOr<std::vector<SharedEventPtr>> Write(
-      Session& next, int64_t old_version, std::vector<v1::Event> events);
+      Session& next, int64_t old_version, std::vector<v1::Event>& events);
 
   // After a write from an in-place change failed: the stored session back
   // in the entry (see CommitInPlace).

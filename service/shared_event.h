@@ -1,6 +1,7 @@
 // One event as published: immutable, shared by every watcher that receives
 // it, with each encoding made once, by the first watcher that needs it, and
-// then shared too.
+// then shared too. An event made from its wire format alone (a commit's)
+// is parsed only if a reader asks for the message.
 #ifndef KHET_SERVICE_SHARED_EVENT_H_
 #define KHET_SERVICE_SHARED_EVENT_H_
 
@@ -17,15 +18,15 @@ namespace khet {
 
 class SharedEvent {
  public:
-  explicit SharedEvent(v1::Event event) : event_(std::move(event)) {}
-  // REQUIRES: `wire` is event.SerializeAsString() (made already elsewhere).
-  SharedEvent(v1::Event event, std::string wire);
+  explicit SharedEvent(v1::Event event);
+  // REQUIRES: `wire` is the serialization of an event of `version`.
+  SharedEvent(int64_t version, std::string wire);
 
   SharedEvent(const SharedEvent&) = delete;
   SharedEvent& operator=(const SharedEvent&) = delete;
 
-  const v1::Event& event() const { return event_; }
-  int64_t version() const { return event_.version(); }
+  const v1::Event& event() const;
+  int64_t version() const { return version_; }
 
   // The event's protobuf wire format: the bytes a typed gRPC write sends.
   const std::string& wire() const;
@@ -37,8 +38,12 @@ class SharedEvent {
       absl::FunctionRef<std::string(const v1::Event&)> encode) const;
 
  private:
-  const v1::Event event_;
-  mutable std::once_flag wire_once_;
+  const int64_t version_;
+  // Which of the two the event was made from; the other is made from it
+  // once, on the first call that needs it.
+  const bool from_wire_;
+  mutable std::once_flag made_once_;
+  mutable v1::Event event_;
   mutable std::string wire_;
   mutable std::once_flag json_once_;
   mutable std::string json_;

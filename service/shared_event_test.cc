@@ -28,11 +28,22 @@ TEST(SharedEventTest, WireIsTheTypedSerialization) {
   EXPECT_EQ(&shared.wire(), &shared.wire());  // made once
 }
 
-TEST(SharedEventTest, WireGivenAtConstructionIsKept) {
+TEST(SharedEventTest, AnEventMadeFromItsWireParsesItOnceForAllReaders) {
   const v1::Event event = AMove();
-  SharedEvent shared(event, event.SerializeAsString());
-  EXPECT_EQ(shared.wire(), event.SerializeAsString());
+  const std::string wire = event.SerializeAsString();
+  const SharedEvent shared(7, wire);
   EXPECT_EQ(shared.version(), 7);
+  EXPECT_EQ(shared.wire(), wire);
+  std::vector<std::thread> readers;
+  std::vector<const v1::Event*> seen(4);
+  for (int i = 0; i < 4; ++i) {
+    readers.emplace_back([&, i] { seen[i] = &shared.event(); });
+  }
+  for (std::thread& t : readers) t.join();
+  for (const v1::Event* e : seen) {
+    EXPECT_EQ(e, seen[0]);
+    EXPECT_EQ(e->SerializeAsString(), wire);
+  }
 }
 
 TEST(SharedEventTest, JsonIsMadeOnceBySomeCaller) {
