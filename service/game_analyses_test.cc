@@ -15,25 +15,12 @@
 #include "gtest/gtest.h"
 #include "service/clock.h"
 #include "service/session_service.h"
+#include "service/status_or_matchers.h"
 #include "service/store/memory_store.h"
 #include "service/test_fakes.h"
 
 namespace khet {
 namespace {
-
-#define ASSERT_OK(expr)                                  \
-  do {                                                   \
-    const auto& status_or_ = (expr);                     \
-    ASSERT_TRUE(status_or_.ok()) << status_or_.status(); \
-  } while (false)
-
-#define EXPECT_ERROR(expr, want, text)                             \
-  do {                                                             \
-    const absl::Status status_ = (expr).status();                  \
-    EXPECT_EQ(status_.code(), absl::StatusCode::want) << status_;  \
-    EXPECT_TRUE(absl::StrContains(status_.message(), text))        \
-        << "message: " << status_.message() << "; want: " << text; \
-  } while (false)
 
 // A fixed-depth search, the same answer every run, whatever the budget.
 SearchFunction DepthThree() {
