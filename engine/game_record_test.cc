@@ -583,7 +583,7 @@ TEST(GameRecordTest, ErrorsNameLineAndProblem) {
             "line 2: header Termination \"boredom\": not a known reason "
             "(\"none\", \"pharaoh hit\", \"both pharaohs hit\", "
             "\"resignation\", \"agreed draw\", \"repetition claimed\", "
-            "\"repetition\", \"ply limit\")");
+            "\"repetition\", \"ply limit\", \"time forfeit\")");
   EXPECT_EQ(Error("[Setup \"classic-2\"]\n[Termination \"resignation\"]\n"
                   "[Result \"1/2-1/2\"]\n"),
             "line 2: header Termination \"resignation\": needs a result of "
