@@ -254,9 +254,8 @@ absl::StatusOr<std::vector<SharedEventPtr>> SessionRegistry::Write(
 
 absl::Status SessionRegistry::Commit(SessionEntry& entry, Session next,
                                      std::vector<v1::Event> events) {
-  KHET_ASSIGN_OR_RETURN(
-      std::vector<SharedEventPtr> shared,
-      Write(next, entry.session.version(), events));
+  KHET_ASSIGN_OR_RETURN(std::vector<SharedEventPtr> shared,
+                        Write(next, entry.session.version(), events));
   entry.session = std::move(next);
   entry.hub->Publish(shared);
   change_hook_(entry);

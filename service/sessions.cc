@@ -31,6 +31,7 @@ struct ChosenSetup {
   Position start;
   RuleOptions options;
   v1::TimeControl time_control;
+  std::optional<v1::Preset> preset;  // the request's, if it named one
 };
 
 // A named setup (default classic-2) or a custom position, and rule options.
@@ -72,22 +73,31 @@ absl::StatusOr<ChosenSetup> ResolveSetup(std::string_view setup_id,
   return chosen;
 }
 
-// The setup id and rules of a request that may name a preset instead of
-// rules; *preset is the preset found, if any.
-absl::Status ApplyPreset(std::string_view preset_id, bool has_rules,
-                         std::string_view position, std::string* setup_id,
-                         v1::RuleOptions* rules,
-                         std::optional<v1::Preset>* preset) {
-  if (preset_id.empty()) return absl::OkStatus();
-  if (has_rules) {
-    return absl::InvalidArgumentError(
-        "give a preset or rules, not both: the preset sets the rules");
+// ResolveSetup for a CreateSession or ChooseSetup request, which may name
+// a preset instead of rules: the preset's rules, and its setup unless the
+// request gives one; setup.preset is the preset, if any.
+template <typename Request>
+absl::StatusOr<ChosenSetup> ResolveRequestSetup(const Request& request,
+                                                const ServiceLimits& limits) {
+  std::string setup_id = request.setup_id();
+  v1::RuleOptions rules = request.rules();
+  std::optional<v1::Preset> preset;
+  if (!request.preset().empty()) {
+    if (request.has_rules()) {
+      return absl::InvalidArgumentError(
+          "give a preset or rules, not both: the preset sets the rules");
+    }
+    KHET_ASSIGN_OR_RETURN(preset, FindPreset(request.preset()));
+    rules = preset->rules();
+    if (setup_id.empty() && request.position().empty()) {
+      setup_id = preset->setup_id();
+    }
   }
-  KHET_ASSIGN_OR_RETURN(v1::Preset found, FindPreset(preset_id));
-  *rules = found.rules();
-  if (setup_id->empty() && position.empty()) *setup_id = found.setup_id();
-  *preset = std::move(found);
-  return absl::OkStatus();
+  KHET_ASSIGN_OR_RETURN(
+      ChosenSetup setup,
+      ResolveSetup(setup_id, request.position(), rules, limits));
+  setup.preset = std::move(preset);
+  return setup;
 }
 
 absl::StatusOr<v1::Session> ChooseSetupIn(const ServiceCore& core,
@@ -103,15 +113,9 @@ absl::StatusOr<v1::Session> ChooseSetupIn(const ServiceCore& core,
         absl::StrCat("a game is in progress in session \"", s.id(),
                      "\"; reset the game first"));
   }
-  std::string setup_id = request.setup_id();
-  v1::RuleOptions rules = request.rules();
-  std::optional<v1::Preset> preset;
-  KHET_RETURN_IF_ERROR(ApplyPreset(request.preset(), request.has_rules(),
-                                   request.position(), &setup_id, &rules,
-                                   &preset));
-  KHET_ASSIGN_OR_RETURN(
-      ChosenSetup setup,
-      ResolveSetup(setup_id, request.position(), rules, *core.limits));
+  KHET_ASSIGN_OR_RETURN(ChosenSetup setup,
+                        ResolveRequestSetup(request, *core.limits));
+  const std::optional<v1::Preset>& preset = setup.preset;
   v1::Settings settings = s.state().settings();
   if (preset.has_value() && s.IsOwner(caller.token)) {
     KHET_RETURN_IF_ERROR(ApplySettings(preset->settings(), &settings,
@@ -150,15 +154,9 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(
   KHET_ASSIGN_OR_RETURN(
       std::string name,
       CheckDisplayName("name", request.name(), core.limits->max_name_length));
-  std::string setup_id = request.setup_id();
-  v1::RuleOptions rules = request.rules();
-  std::optional<v1::Preset> preset;
-  KHET_RETURN_IF_ERROR(ApplyPreset(request.preset(), request.has_rules(),
-                                   request.position(), &setup_id, &rules,
-                                   &preset));
-  KHET_ASSIGN_OR_RETURN(
-      ChosenSetup setup,
-      ResolveSetup(setup_id, request.position(), rules, *core.limits));
+  KHET_ASSIGN_OR_RETURN(ChosenSetup setup,
+                        ResolveRequestSetup(request, *core.limits));
+  const std::optional<v1::Preset>& preset = setup.preset;
   v1::Settings settings = DefaultSettings();
   if (preset.has_value()) {
     KHET_RETURN_IF_ERROR(ApplySettings(preset->settings(), &settings,
