@@ -188,7 +188,7 @@ class Harness {
   void Step() {
     Tracked* s = PickSession();
     const std::string id = SessionId(s);
-    const int op = in_.ConsumeIntegralInRange(0, 17);
+    const int op = in_.ConsumeIntegralInRange(0, 20);
     switch (op) {
       case 0: {
         v1::CreateSessionRequest request;
@@ -346,6 +346,24 @@ class Harness {
         const absl::Status deleted =
             service_->DeleteSession(request, PickCaller(s));
         Answer(deleted);
+        return;
+      }
+      case 18: {
+        v1::RequestTakebackRequest request;
+        request.set_session_id(id);
+        Answer(service_->RequestTakeback(request, PickCaller(s)));
+        return;
+      }
+      case 19: {
+        v1::AcceptTakebackRequest request;
+        request.set_session_id(id);
+        Answer(service_->AcceptTakeback(request, PickCaller(s)));
+        return;
+      }
+      case 20: {
+        v1::DeclineTakebackRequest request;
+        request.set_session_id(id);
+        Answer(service_->DeclineTakeback(request, PickCaller(s)));
         return;
       }
     }

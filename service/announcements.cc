@@ -163,6 +163,28 @@ std::string DrawOfferAnnouncement(Color by, std::string_view name,
                 {{"player", PlayerLabel(by, name, language)}});
 }
 
+std::string TakebackAskedAnnouncement(Color by, std::string_view name,
+                                      int plies, Language language) {
+  const std::string count = absl::StrCat(plies);
+  return Format(
+      language, Message::kTakebackAsked,
+      {{"player", PlayerLabel(by, name, language)}, {"count", count}});
+}
+
+std::string TakebackDoneAnnouncement(Color by, std::string_view name, int plies,
+                                     Language language) {
+  const std::string count = absl::StrCat(plies);
+  return Format(
+      language, Message::kTakebackDone,
+      {{"player", PlayerLabel(by, name, language)}, {"count", count}});
+}
+
+std::string TakebackDeclinedAnnouncement(Color by, std::string_view name,
+                                         Language language) {
+  return Format(language, Message::kTakebackDeclined,
+                {{"player", PlayerLabel(by, name, language)}});
+}
+
 std::string SetupAnnouncement(std::string_view setup_name,
                               const RuleOptions& options, Language language) {
   std::string out =

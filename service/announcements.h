@@ -70,6 +70,14 @@ std::string GameOverAnnouncement(const Game& game, std::string_view silver_name,
 // "Silver (alice) offers a draw."
 std::string DrawOfferAnnouncement(Color by, std::string_view name,
                                   Language language = Language::kEnglish);
+// "Silver (Ann) asks to take back 2 move(s)." and the like: a takeback
+// asked for, done or declined, `plies` plies.
+std::string TakebackAskedAnnouncement(Color by, std::string_view name,
+                                      int plies, Language language);
+std::string TakebackDoneAnnouncement(Color by, std::string_view name, int plies,
+                                     Language language);
+std::string TakebackDeclinedAnnouncement(Color by, std::string_view name,
+                                         Language language);
 
 // "The setup is now Classic 2." with the rule options that differ from the
 // defaults, e.g. " Both Pharaohs hit: a draw. Draw after 222 plies."

@@ -41,6 +41,10 @@ ArchivedGame ArchiveOf(const Session& s, absl::Time ended_at) {
   out.started_at = s.game_started_at();
   out.ended_at = ended_at;
   out.plies = game.ply();
+  if (game.over() && s.game_rated()) {
+    out.silver_id = s.state().rated_silver_id();
+    out.red_id = s.state().rated_red_id();
+  }
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include "service/convert.h"
 #include "service/enum_fields.h"
 #include "service/game_events.h"
+#include "service/player_ratings.h"
 #include "service/search_setup.h"
 #include "service/session_access.h"
 #include "service/status_macros.h"
@@ -104,12 +105,13 @@ std::vector<v1::Event> SeatTakenEvents(Session& next, Color color,
 absl::StatusOr<v1::JoinSeatResponse> JoinSeatIn(const ServiceCore& core,
                                                 SessionEntry& entry,
                                                 const std::string& name,
+                                                const std::string& player_id,
                                                 v1::Color wanted)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
   KHET_ASSIGN_OR_RETURN(Color color, FreeSeat(entry.session, wanted));
   Session next = entry.session;
   const std::string token = core.random->NewToken();
-  next.TakeSeat(color, name, TokenHash(token));
+  next.TakeSeat(color, name, TokenHash(token), player_id);
   std::vector<v1::Event> events = SeatTakenEvents(
       next, color, SeatAnnouncement(color, name, true, next.language()),
       core.registry->clock()->Now());
@@ -177,8 +179,11 @@ absl::StatusOr<v1::JoinSeatResponse> JoinSeat(
   KHET_ASSIGN_OR_RETURN(std::string name,
                         CheckDisplayName("player_name", request.player_name(),
                                          core.limits->max_name_length));
+  if (!request.player_id().empty()) {
+    KHET_RETURN_IF_ERROR(CheckPlayerId(request.player_id()));
+  }
   return core.registry->Change(request.session_id(), [&](SessionEntry& entry) {
-    return JoinSeatIn(core, entry, name, request.color());
+    return JoinSeatIn(core, entry, name, request.player_id(), request.color());
   });
 }
 

@@ -195,15 +195,24 @@ bool Session::BothSeatsTaken() const {
   return seat(Color::kSilver).occupied() && seat(Color::kRed).occupied();
 }
 
-void Session::TakeSeat(Color c, std::string player_name,
-                       std::string token_hash) {
+void Session::TakeSeat(Color c, std::string player_name, std::string token_hash,
+                       std::string player_id) {
+  const std::string& rated_id =
+      c == Color::kSilver ? state_.rated_silver_id() : state_.rated_red_id();
+  if (game_rated() && rated_id != player_id) {
+    state_.clear_rated_silver_id();
+    state_.clear_rated_red_id();
+  }
   store::StoredSeat* s = state_.mutable_seats(SeatIndex(c));
   s->set_occupied(true);
   s->set_player_name(std::move(player_name));
   s->set_token_hash(std::move(token_hash));
+  s->set_player_id(std::move(player_id));
 }
 
 void Session::TakeComputerSeat(Color c, int level, std::string level_name) {
+  state_.clear_rated_silver_id();
+  state_.clear_rated_red_id();
   store::StoredSeat* s = state_.mutable_seats(SeatIndex(c));
   *s = store::StoredSeat();
   s->set_occupied(true);
@@ -219,6 +228,7 @@ v1::Seat Session::SeatToProto(Color c) const {
   out.set_player_name(seat(c).player_name());
   out.set_computer(seat(c).computer());
   out.set_computer_level(seat(c).computer_level());
+  out.set_player_id(seat(c).player_id());
   return out;
 }
 
@@ -232,11 +242,13 @@ std::string Session::SeatLabel(Color c) const {
 void Session::SwapSeats() {
   state_.mutable_seats()->SwapElements(0, 1);
   state_.clear_draw_offered_by();
+  state_.clear_takeback_requested_by();
 }
 
 void Session::LeaveSeat(Color c) {
   *state_.mutable_seats(SeatIndex(c)) = store::StoredSeat();
   if (draw_offered_by() == c) state_.clear_draw_offered_by();
+  if (takeback_requested_by() == c) state_.clear_takeback_requested_by();
 }
 
 void Session::ChooseSetup(std::string setup_id, const Position& start,
@@ -263,6 +275,14 @@ void Session::StartGame(absl::Time now) {
   state_.set_status(v1::IN_PROGRESS);
   *state_.mutable_last_move_at() = TimeToProto(now);
   *state_.mutable_game_started_at() = TimeToProto(now);
+  const store::StoredSeat& silver = seat(Color::kSilver);
+  const store::StoredSeat& red = seat(Color::kRed);
+  if (state_.settings().rated() && !silver.player_id().empty() &&
+      !red.player_id().empty() && silver.player_id() != red.player_id() &&
+      !silver.computer() && !red.computer()) {
+    state_.set_rated_silver_id(silver.player_id());
+    state_.set_rated_red_id(red.player_id());
+  }
 }
 
 Language Session::language() const {
@@ -368,6 +388,9 @@ void Session::EndGame(bool empty_seats) {
   state_.clear_moves();
   state_.clear_result();
   state_.clear_draw_offered_by();
+  state_.clear_takeback_requested_by();
+  state_.clear_rated_silver_id();
+  state_.clear_rated_red_id();
   state_.clear_last_shot();
   state_.clear_last_move_at();
   state_.clear_recent_replies();
@@ -412,6 +435,7 @@ absl::StatusOr<PlayedMove> Session::Play(Move move, absl::Time now) {
   if (draw_offered_by() == Opponent(played.mover)) {
     state_.clear_draw_offered_by();
   }
+  state_.clear_takeback_requested_by();
   if (game_.over()) SetFinished();
   return played;
 }
@@ -443,6 +467,7 @@ absl::Status Session::ClaimRepetitionDraw(Color claimer) {
 void Session::SetFinished() {
   state_.set_status(v1::FINISHED);
   state_.clear_draw_offered_by();
+  state_.clear_takeback_requested_by();
   *state_.mutable_result() = ResultToProto(game_);
 }
 
@@ -450,6 +475,45 @@ std::optional<Color> Session::draw_offered_by() const {
   if (state_.draw_offered_by() == v1::SILVER) return Color::kSilver;
   if (state_.draw_offered_by() == v1::RED) return Color::kRed;
   return std::nullopt;
+}
+
+int Session::TakebackPlies(Color by) const {
+  const int ply = game_.ply();
+  if (ply == 0) return 0;
+  const Color last_mover = Opponent(game_.position().side_to_move());
+  const int plies = last_mover == by ? 1 : 2;
+  return plies <= ply ? plies : 0;
+}
+
+std::optional<Color> Session::takeback_requested_by() const {
+  if (state_.takeback_requested_by() == v1::SILVER) return Color::kSilver;
+  if (state_.takeback_requested_by() == v1::RED) return Color::kRed;
+  return std::nullopt;
+}
+
+absl::Status Session::TakeBack(int plies, absl::Time now) {
+  if (state_.status() != v1::IN_PROGRESS || plies < 1 ||
+      plies > state_.moves_size()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot take back ", plies, " of the game's ",
+                     state_.moves_size(), " moves"));
+  }
+  StopClocks(now);
+  store::SessionState state = state_;
+  state.mutable_moves()->DeleteSubrange(state.moves_size() - plies, plies);
+  state.clear_draw_offered_by();
+  state.clear_takeback_requested_by();
+  state.clear_recent_replies();
+  state.clear_last_shot();
+  *state.mutable_last_move_at() = TimeToProto(now);
+  KHET_ASSIGN_OR_RETURN(Session earlier, FromState(state));
+  if (!state.moves().empty()) {
+    *earlier.state_.mutable_last_shot() =
+        ShotToProto(earlier.last_trace_, earlier.game_.position().edition());
+  }
+  earlier.abandoned_ = std::move(abandoned_);
+  *this = std::move(earlier);
+  return absl::OkStatus();
 }
 
 void Session::KeepReply(const ReplyKey& key, const v1::MakeMoveResponse& reply,
@@ -526,6 +590,8 @@ v1::Session Session::ToProto() const {
     *out.mutable_result() = ResultToProto(game_);
   }
   out.set_draw_offered_by(state_.draw_offered_by());
+  out.set_takeback_requested_by(state_.takeback_requested_by());
+  out.set_game_rated(game_rated());
   out.set_repetition_count(game_.RepetitionCount());
   if (state_.has_last_shot()) *out.mutable_last_shot() = state_.last_shot();
   *out.mutable_created_at() = state_.created_at();

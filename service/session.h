@@ -109,7 +109,10 @@ class Session {
 
   // ---- Changes (the caller bumps the version) ----
   void set_version(int64_t v) { state_.set_version(v); }
-  void TakeSeat(Color c, std::string player_name, std::string token_hash);
+  // `player_id` may be empty. A rated game in progress whose seat `c` gets
+  // another player id is no longer rated.
+  void TakeSeat(Color c, std::string player_name, std::string token_hash,
+                std::string player_id = "");
   // The computer takes the seat at `level`, named `level_name`; it has no
   // token.
   void TakeComputerSeat(Color c, int level, std::string level_name);
@@ -124,8 +127,12 @@ class Session {
   // The clocks' rules (REQUIRES: CheckTimeControl is OK); only while no
   // game is in progress. The clocks are set to their starting times.
   void set_time_control(const v1::TimeControl& tc);
-  // A new game from the start: IN_PROGRESS, last_move_at = now.
+  // A new game from the start: IN_PROGRESS, last_move_at = now. Rated
+  // (game_rated) when the settings say so and both seats hold players
+  // with ids.
   void StartGame(absl::Time now);
+  // The current game counts for ratings.
+  bool game_rated() const { return !state_.rated_silver_id().empty(); }
   // No game: the board at the start, WAITING_FOR_PLAYERS, no kept replies;
   // with `empty_seats` both seats are freed too. A game that had moves or
   // a result ends for good: the next one gets the next number, and one not
@@ -145,6 +152,20 @@ class Session {
   absl::Status ClaimRepetitionDraw(Color claimer);
   void OfferDraw(Color by) { state_.set_draw_offered_by(ToV1(by)); }
   std::optional<Color> draw_offered_by() const;
+
+  // ---- Takebacks ----
+  // How many plies `by`'s takeback would undo: 1 if `by` moved last, 2 if
+  // the opponent replied since; 0 if `by` has no move in this game.
+  int TakebackPlies(Color by) const;
+  void RequestTakeback(Color by) { state_.set_takeback_requested_by(ToV1(by)); }
+  std::optional<Color> takeback_requested_by() const;
+  void ClearTakebackRequest() { state_.clear_takeback_requested_by(); }
+  // Undoes the game's last `plies` moves (1 <= plies <= ply, a game in
+  // progress): the board, the repetition history and the last shot are
+  // those before them, kept answers and standing offers are dropped, and
+  // with clocks the times stay as they are at `now` while the side now to
+  // move's clock runs from `now`.
+  absl::Status TakeBack(int plies, absl::Time now);
   void set_settings(const v1::Settings& s) { *state_.mutable_settings() = s; }
   // The language of the board's announcements (settings.language).
   Language language() const;

@@ -243,6 +243,9 @@ absl::StatusOr<std::vector<SharedEventPtr>> SessionRegistry::Write(
   KHET_RETURN_IF_ERROR(
       store_->Update(RecordOf(next), old_version, records,
                      archive.has_value() ? &*archive : nullptr));
+  if (archive.has_value() && !archive->silver_id.empty() && rated_game_hook_) {
+    rated_game_hook_();
+  }
   std::vector<SharedEventPtr> shared;
   shared.reserve(events.size());
   for (size_t i = 0; i < events.size(); ++i) {

@@ -65,6 +65,11 @@ class SessionRegistry {
 
   // Set once, before Load. REQUIRES: hook not empty.
   void SetChangeHook(ChangeHook hook) { change_hook_ = std::move(hook); }
+  // Called (entry lock held) after a write that archived a rated game; may
+  // be left unset. Set once, before Load.
+  void SetRatedGameHook(std::function<void()> hook) {
+    rated_game_hook_ = std::move(hook);
+  }
 
   // Loads every stored session; INTERNAL naming a corrupt one. On a shared
   // store, listens for changes first, so that none made meanwhile is lost.
@@ -242,6 +247,7 @@ class SessionRegistry {
   const int max_sessions_;
   const int watcher_buffer_;
   ChangeHook change_hook_;
+  std::function<void()> rated_game_hook_;
 
   Mutex map_mu_;
   std::map<std::string, std::shared_ptr<SessionEntry>> sessions_

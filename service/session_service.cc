@@ -4,9 +4,12 @@
 
 #include "service/session_service.h"
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "engine/setups.h"
 #include "service/color_schemes.h"
 #include "service/computer_seats.h"
@@ -15,6 +18,7 @@
 #include "service/game_archive.h"
 #include "service/game_endings.h"
 #include "service/move_path.h"
+#include "service/player_ratings.h"
 #include "service/presets.h"
 #include "service/search_tables.h"
 #include "service/seats.h"
@@ -25,6 +29,7 @@
 #include "service/sessions.h"
 #include "service/status_macros.h"
 #include "service/suggestions.h"
+#include "service/takebacks.h"
 #include "service/timeouts.h"
 #include "service/watcher_limit.h"
 #include "service/watching.h"
@@ -37,12 +42,14 @@ class SessionServiceImpl final : public SessionService {
   explicit SessionServiceImpl(const ServiceOptions& options)
       : store_(options.store),
         limits_(options.limits),
+        log_(options.log),
         registry_(options.store, options.clock, limits_.max_sessions,
                   limits_.watcher_buffer),
         core_{&registry_, &limits_, options.random},
         search_(SearchOrDefault(options.search, limits_.kept_search_tables)),
         suggestions_(core_, search_),
         computers_(core_, search_, options.log, options.computer_search_done) {
+    registry_.SetRatedGameHook([this] { ApplyRatings(); });
     registry_.SetChangeHook(
         [this](SessionEntry& entry) ABSL_NO_THREAD_SAFETY_ANALYSIS {
           computers_.Schedule(entry);
@@ -58,7 +65,13 @@ class SessionServiceImpl final : public SessionService {
     computers_.Shutdown();
   }
 
-  absl::Status Load() { return registry_.Load(); }
+  // Loads the sessions, then applies the ratings of rated games a process
+  // archived but did not get to rate.
+  absl::Status Load() {
+    KHET_RETURN_IF_ERROR(registry_.Load());
+    ApplyRatings();
+    return absl::OkStatus();
+  }
 
   v1::ListSetupsResponse ListSetups() override {
     v1::ListSetupsResponse out;
@@ -153,6 +166,20 @@ class SessionServiceImpl final : public SessionService {
       const Caller& caller) override {
     return khet::ClaimRepetitionDraw(core_, request, caller);
   }
+  absl::StatusOr<v1::Session> RequestTakeback(
+      const v1::RequestTakebackRequest& request,
+      const Caller& caller) override {
+    return khet::RequestTakeback(core_, request, caller);
+  }
+  absl::StatusOr<v1::Session> AcceptTakeback(
+      const v1::AcceptTakebackRequest& request, const Caller& caller) override {
+    return khet::AcceptTakeback(core_, request, caller);
+  }
+  absl::StatusOr<v1::Session> DeclineTakeback(
+      const v1::DeclineTakebackRequest& request,
+      const Caller& caller) override {
+    return khet::DeclineTakeback(core_, request, caller);
+  }
 
   absl::StatusOr<v1::Session> UpdateSettings(
       const v1::UpdateSettingsRequest& request, const Caller& caller) override {
@@ -195,6 +222,15 @@ class SessionServiceImpl final : public SessionService {
     return analyses_.Analyze(request);
   }
 
+  absl::StatusOr<v1::Player> GetPlayer(
+      const v1::GetPlayerRequest& request) override {
+    return ratings_.GetPlayer(request);
+  }
+  absl::StatusOr<v1::ListPlayersResponse> ListPlayers(
+      const v1::ListPlayersRequest& request) override {
+    return ratings_.ListPlayers(request);
+  }
+
   int SweepTimeouts() override {
     return khet::SweepTimeouts(registry_, &flags_);
   }
@@ -205,8 +241,18 @@ class SessionServiceImpl final : public SessionService {
   }
 
  private:
+  // Applies pending ratings; a failure is logged and left for the next
+  // rated game or start-up (a store without ratings is left alone).
+  void ApplyRatings() {
+    absl::StatusOr<int> applied = ratings_.ApplyPending();
+    if (!applied.ok() && !absl::IsUnimplemented(applied.status()) && log_) {
+      log_(absl::StrCat("ratings: ", applied.status().ToString()));
+    }
+  }
+
   SessionStore* const store_;
   const ServiceLimits limits_;
+  const std::function<void(const std::string& line)> log_;
   WatcherLimit watchers_{limits_.max_watchers};  // live EventStreams
   FlagTimes flags_;  // before the registry, whose change hook notes flags
   SessionRegistry registry_;
@@ -216,6 +262,7 @@ class SessionServiceImpl final : public SessionService {
   // After the registry and the search, so that their threads are joined
   // before either goes.
   GameAnalyses analyses_{core_, search_};
+  PlayerRatings ratings_{store_};
   // Last, so that its threads are joined before anything else goes.
   ComputerSeats computers_;
 };

@@ -300,6 +300,13 @@ class SessionService {
       const v1::AcceptDrawRequest& request, const Caller& caller) = 0;
   virtual absl::StatusOr<v1::Session> ClaimRepetitionDraw(
       const v1::ClaimRepetitionDrawRequest& request, const Caller& caller) = 0;
+  // Takebacks (service/takebacks.h).
+  virtual absl::StatusOr<v1::Session> RequestTakeback(
+      const v1::RequestTakebackRequest& request, const Caller& caller) = 0;
+  virtual absl::StatusOr<v1::Session> AcceptTakeback(
+      const v1::AcceptTakebackRequest& request, const Caller& caller) = 0;
+  virtual absl::StatusOr<v1::Session> DeclineTakeback(
+      const v1::DeclineTakebackRequest& request, const Caller& caller) = 0;
 
   virtual absl::StatusOr<v1::Session> UpdateSettings(
       const v1::UpdateSettingsRequest& request, const Caller& caller) = 0;
@@ -330,6 +337,12 @@ class SessionService {
   // The computer's analysis of a finished game (service/game_analyses.h).
   virtual absl::StatusOr<v1::GameAnalysis> AnalyzeGame(
       const v1::AnalyzeGameRequest& request) = 0;
+
+  // Ratings (service/player_ratings.h).
+  virtual absl::StatusOr<v1::Player> GetPlayer(
+      const v1::GetPlayerRequest& request) = 0;
+  virtual absl::StatusOr<v1::ListPlayersResponse> ListPlayers(
+      const v1::ListPlayersRequest& request) = 0;
 
   // Resets every game with timeout on (and no clocks) whose last move (or
   // start) is older than its timeout, and ends every game whose side to

@@ -72,6 +72,8 @@ absl::Status ApplySettings(const v1::SettingsUpdate& update,
   }
   if (update.has_quiet()) next.set_quiet(update.quiet());
   if (update.has_hints()) next.set_hints_off(!update.hints());
+  if (update.has_takebacks()) next.set_takebacks_off(!update.takebacks());
+  if (update.has_rated()) next.set_rated(update.rated());
   if (update.has_language()) {
     absl::StatusOr<Language> language = ParseLanguage(update.language());
     if (!language.ok()) {

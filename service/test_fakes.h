@@ -42,7 +42,8 @@ class FakeRandom final : public RandomSource {
 class FlakyStore final : public SessionStore {
  public:
   std::atomic<bool> fail_writes{false};
-  std::atomic<bool> fail_reads{false};  // Get only
+  std::atomic<bool> fail_reads{false};    // Get only
+  std::atomic<bool> fail_ratings{false};  // ApplyRating only
   MemoryStore inner;
 
   absl::Status Create(const SessionRecord& record,
@@ -87,6 +88,24 @@ class FlakyStore final : public SessionStore {
   absl::StatusOr<std::vector<ArchivedGame>> ListGames(
       const GameQuery& query) override {
     return inner.ListGames(query);
+  }
+  absl::StatusOr<PlayerRecord> GetPlayer(std::string_view player_id) override {
+    return inner.GetPlayer(player_id);
+  }
+  absl::StatusOr<std::vector<PlayerRecord>> ListPlayers(int64_t offset,
+                                                        int limit) override {
+    return inner.ListPlayers(offset, limit);
+  }
+  absl::StatusOr<std::vector<ArchivedGame>> PendingRatedGames(
+      int limit) override {
+    return inner.PendingRatedGames(limit);
+  }
+  absl::Status ApplyRating(std::string_view game_id, const PlayerRecord& silver,
+                           const PlayerRecord& red) override {
+    if (fail_writes || fail_ratings) {
+      return absl::UnavailableError("disk on fire");
+    }
+    return inner.ApplyRating(game_id, silver, red);
   }
 };
 

@@ -630,6 +630,27 @@ grpc::ServerUnaryReactor* KhetGrpcService::ClaimRepetitionDraw(
                      &SessionService::ClaimRepetitionDraw);
 }
 
+grpc::ServerUnaryReactor* KhetGrpcService::RequestTakeback(
+    grpc::CallbackServerContext* context,
+    const v1::RequestTakebackRequest* request, v1::Session* response) {
+  return ServeCaller(context, "RequestTakeback", request, response,
+                     &SessionService::RequestTakeback);
+}
+
+grpc::ServerUnaryReactor* KhetGrpcService::AcceptTakeback(
+    grpc::CallbackServerContext* context,
+    const v1::AcceptTakebackRequest* request, v1::Session* response) {
+  return ServeCaller(context, "AcceptTakeback", request, response,
+                     &SessionService::AcceptTakeback);
+}
+
+grpc::ServerUnaryReactor* KhetGrpcService::DeclineTakeback(
+    grpc::CallbackServerContext* context,
+    const v1::DeclineTakebackRequest* request, v1::Session* response) {
+  return ServeCaller(context, "DeclineTakeback", request, response,
+                     &SessionService::DeclineTakeback);
+}
+
 grpc::ServerUnaryReactor* KhetGrpcService::UpdateSettings(
     grpc::CallbackServerContext* context,
     const v1::UpdateSettingsRequest* request, v1::Session* response) {
@@ -711,6 +732,24 @@ grpc::ServerUnaryReactor* KhetGrpcService::AnalyzeGame(
       context, RequestLog(this, "AnalyzeGame", request->session_id()),
       /*touches_session=*/true, response,
       [this, request](RequestLog&) { return core_->AnalyzeGame(*request); });
+}
+
+grpc::ServerUnaryReactor* KhetGrpcService::GetPlayer(
+    grpc::CallbackServerContext* context, const v1::GetPlayerRequest* request,
+    v1::Player* response) {
+  return Serve(
+      context, RequestLog(this, "GetPlayer", ""),
+      /*touches_session=*/false, response,
+      [this, request](RequestLog&) { return core_->GetPlayer(*request); });
+}
+
+grpc::ServerUnaryReactor* KhetGrpcService::ListPlayers(
+    grpc::CallbackServerContext* context, const v1::ListPlayersRequest* request,
+    v1::ListPlayersResponse* response) {
+  return Serve(
+      context, RequestLog(this, "ListPlayers", ""),
+      /*touches_session=*/false, response,
+      [this, request](RequestLog&) { return core_->ListPlayers(*request); });
 }
 
 CallControl KhetGrpcService::ControlOf(grpc::ServerContext& context) {

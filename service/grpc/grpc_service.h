@@ -109,9 +109,14 @@ using KhetServiceBase =
                         KhetService::WithCallbackMethod_OfferDraw,
                         KhetService::WithCallbackMethod_AcceptDraw,
                         KhetService::WithCallbackMethod_ClaimRepetitionDraw,
+                        KhetService::WithCallbackMethod_RequestTakeback,
+                        KhetService::WithCallbackMethod_AcceptTakeback,
+                        KhetService::WithCallbackMethod_DeclineTakeback,
                         KhetService::WithCallbackMethod_UpdateSettings,
                         KhetService::WithCallbackMethod_ResetGame,
                         KhetService::WithCallbackMethod_Rematch,
+                        KhetService::WithCallbackMethod_GetPlayer,
+                        KhetService::WithCallbackMethod_ListPlayers,
                         KhetService::WithRawCallbackMethod_Watch,
                         KhetService::WithCallbackMethod_RenderBoard,
                         KhetService::WithCallbackMethod_GetGameRecord,
@@ -234,6 +239,24 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
   grpc::ServerUnaryReactor* AnalyzeGame(grpc::CallbackServerContext* context,
                                         const v1::AnalyzeGameRequest* request,
                                         v1::GameAnalysis* response) override;
+  grpc::ServerUnaryReactor* RequestTakeback(
+      grpc::CallbackServerContext* context,
+      const v1::RequestTakebackRequest* request,
+      v1::Session* response) override;
+  grpc::ServerUnaryReactor* AcceptTakeback(
+      grpc::CallbackServerContext* context,
+      const v1::AcceptTakebackRequest* request, v1::Session* response) override;
+  grpc::ServerUnaryReactor* DeclineTakeback(
+      grpc::CallbackServerContext* context,
+      const v1::DeclineTakebackRequest* request,
+      v1::Session* response) override;
+  grpc::ServerUnaryReactor* GetPlayer(grpc::CallbackServerContext* context,
+                                      const v1::GetPlayerRequest* request,
+                                      v1::Player* response) override;
+  grpc::ServerUnaryReactor* ListPlayers(
+      grpc::CallbackServerContext* context,
+      const v1::ListPlayersRequest* request,
+      v1::ListPlayersResponse* response) override;
 
  private:
   class RequestLog;

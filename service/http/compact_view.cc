@@ -306,6 +306,7 @@ void AddSession(const v1::Session& session, CompactObject& out) {
   out.String("silver", SeatName(session, v1::SILVER), Cut::kNames);
   out.String("red", SeatName(session, v1::RED), Cut::kNames);
   out.String("draw", Side(session.draw_offered_by()));
+  out.String("tb", Side(session.takeback_requested_by()));
   out.String("setup", session.setup_id());
   out.String("scheme", session.settings().color_scheme());
   if (session.has_clocks()) {
@@ -333,6 +334,10 @@ absl::string_view KindName(v1::Event::KindCase kind) {
       return "settings";
     case v1::Event::kSessionDeleted:
       return "deleted";
+    case v1::Event::kTakebackRequested:
+      return "takeback";
+    case v1::Event::kTakebackAnswered:
+      return "takeback-answer";
     default:
       return "";
   }
@@ -457,6 +462,19 @@ std::string CompactEvent(const v1::Event& event, size_t limit) {
     case v1::Event::kDrawOffered:
       out.String("by", Side(event.draw_offered().by()));
       break;
+    case v1::Event::kTakebackRequested:
+      out.String("by", Side(event.takeback_requested().by()));
+      out.Number("plies", event.takeback_requested().plies());
+      break;
+    case v1::Event::kTakebackAnswered: {
+      const v1::TakebackAnswered& answered = event.takeback_answered();
+      out.String("by", Side(answered.requested_by()));
+      out.Bool("accepted", answered.accepted());
+      out.Number("plies", answered.plies());
+      out.String("turn", Side(answered.board().side_to_move()));
+      out.String("pos", answered.board().position());
+      break;
+    }
     case v1::Event::kSettingsChanged: {
       const v1::Settings& settings = event.settings_changed().settings();
       out.Bool("quiet", settings.quiet());

@@ -308,6 +308,79 @@ TEST_F(HttpGatewayTest, ResignsOverHttp) {
   EXPECT_EQ(resigned.body["result"]["outcome"], "SILVER_WINS");
 }
 
+TEST_F(HttpGatewayTest, TakesAMoveBackOverHttp) {
+  const Game game = NewGame();
+  const std::string start =
+      Get("/v1/sessions/" + game.id).body["board"]["position"];
+  ASSERT_EQ(Post("/v1/sessions/" + game.id + ":move",
+                 R"({"move":{"notation":"j1L"}})", game.silver)
+                .status,
+            200);
+  Answer asked =
+      Post("/v1/sessions/" + game.id + ":requestTakeback?view=compact", "",
+           game.silver);
+  ASSERT_EQ(asked.status, 200) << asked.text;
+  EXPECT_EQ(asked.body["tb"], "s");
+  // Only the other player answers.
+  Answer own =
+      Post("/v1/sessions/" + game.id + ":acceptTakeback", "", game.silver);
+  EXPECT_EQ(own.status, 400) << own.text;
+  Answer done =
+      Post("/v1/sessions/" + game.id + ":acceptTakeback", "", game.red);
+  ASSERT_EQ(done.status, 200) << done.text;
+  EXPECT_EQ(done.body["board"]["position"], start);
+  EXPECT_TRUE(done.body.value("moves", json::array()).empty()) << done.text;
+  Answer none =
+      Post("/v1/sessions/" + game.id + ":declineTakeback", "", game.red);
+  EXPECT_EQ(none.status, 400) << none.text;
+  EXPECT_NE(none.body["error"]["message"].get<std::string>().find(
+                "no takeback request stands"),
+            std::string::npos)
+      << none.text;
+  Answer events =
+      Get("/v1/sessions/" + game.id + "/events?afterVersion=4&view=compact");
+  ASSERT_EQ(events.status, 200) << events.text;
+  ASSERT_EQ(events.body["events"].size(), 2u) << events.text;
+  EXPECT_EQ(events.body["events"][0]["kind"], "takeback");
+  EXPECT_EQ(events.body["events"][1]["kind"], "takeback-answer");
+  EXPECT_EQ(events.body["events"][1]["accepted"], true);
+  EXPECT_EQ(events.body["events"][1]["pos"], start);
+}
+
+TEST_F(HttpGatewayTest, RatedPlayersAndTheLeaderboard) {
+  Answer created =
+      Post("/v1/sessions", R"({"name":"rated","settings":{"rated":true}})");
+  ASSERT_EQ(created.status, 200) << created.text;
+  const std::string id = created.body["session"]["id"];
+  Answer silver = Post("/v1/sessions/" + id + ":join",
+                       R"({"playerName":"alice","playerId":"irc:alice"})");
+  ASSERT_EQ(silver.status, 200) << silver.text;
+  Answer red = Post("/v1/sessions/" + id + ":join",
+                    R"({"playerName":"bob","playerId":"sl/bob-key"})");
+  ASSERT_EQ(red.status, 200) << red.text;
+  EXPECT_EQ(red.body["session"]["gameRated"], true);
+  ASSERT_EQ(Post("/v1/sessions/" + id + ":resign", "",
+                 red.body["playerToken"].get<std::string>())
+                .status,
+            200);
+  Answer alice = Get("/v1/player?playerId=irc%3Aalice");
+  ASSERT_EQ(alice.status, 200) << alice.text;
+  EXPECT_EQ(alice.body["name"], "alice");
+  EXPECT_GT(alice.body["rating"].get<double>(), 1500);
+  EXPECT_EQ(alice.body["wins"], 1);
+  Answer board = Get("/v1/players?pageSize=1");
+  ASSERT_EQ(board.status, 200) << board.text;
+  ASSERT_EQ(board.body["players"].size(), 1u);
+  EXPECT_EQ(board.body["players"][0]["playerId"], "irc:alice");
+  EXPECT_EQ(board.body["nextPageToken"], "1");
+  Answer unknown = Get("/v1/player?playerId=nobody");
+  EXPECT_EQ(unknown.status, 404) << unknown.text;
+  Answer bad = Get("/v1/player?playerId=a%20b");
+  EXPECT_EQ(bad.status, 400) << bad.text;
+  Answer extra = Get("/v1/players?page=2");
+  EXPECT_EQ(extra.status, 400) << extra.text;
+}
+
 // Every error maps to its status with a JSON body naming the problem, and
 // changes nothing.
 TEST_F(HttpGatewayTest, ErrorsMapToStatusesAndChangeNothing) {
@@ -582,8 +655,8 @@ TEST_F(HttpGatewayTest, CompactViews) {
 // The fields of GetSession's compact view, in order.
 const std::vector<std::string>& CompactSessionKeys() {
   static const auto* const keys = new std::vector<std::string>{
-      "id", "name", "v",   "st",     "turn", "pos",  "last",  "laser",
-      "rm", "res",  "why", "silver", "red",  "draw", "setup", "scheme"};
+      "id",  "name", "v",      "st",  "turn", "pos", "last",  "laser", "rm",
+      "res", "why",  "silver", "red", "draw", "tb",  "setup", "scheme"};
   return *keys;
 }
 

@@ -307,6 +307,15 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
   routes.push_back(Post("/v1/sessions/{id}:claimRepetitionDraw",
                         WithToken<v1::ClaimRepetitionDrawRequest>(
                             core, &SessionService::ClaimRepetitionDraw)));
+  routes.push_back(Post("/v1/sessions/{id}:requestTakeback",
+                        WithToken<v1::RequestTakebackRequest>(
+                            core, &SessionService::RequestTakeback)));
+  routes.push_back(Post("/v1/sessions/{id}:acceptTakeback",
+                        WithToken<v1::AcceptTakebackRequest>(
+                            core, &SessionService::AcceptTakeback)));
+  routes.push_back(Post("/v1/sessions/{id}:declineTakeback",
+                        WithToken<v1::DeclineTakebackRequest>(
+                            core, &SessionService::DeclineTakeback)));
   routes.push_back(Post("/v1/sessions/{id}:updateSettings",
                         WithToken<v1::UpdateSettingsRequest>(
                             core, &SessionService::UpdateSettings)));
@@ -342,6 +351,28 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
     return absl::OkStatus();
   }));
 
+  // Player ids may hold ':' and '/', so the id is a query parameter.
+  routes.push_back(Get("/v1/player", [core](HttpCall& call) {
+    KHET_ASSIGN_OR_RETURN(Query query, Query::Read(call.request, {"playerId"}));
+    v1::GetPlayerRequest request;
+    request.set_player_id(query.Text("playerId", ""));
+    KHET_ASSIGN_OR_RETURN(v1::Player player, core->GetPlayer(request));
+    Reply(call, ToJson(player));
+    return absl::OkStatus();
+  }));
+  routes.push_back(Get("/v1/players", [core](HttpCall& call) {
+    KHET_ASSIGN_OR_RETURN(Query query,
+                          Query::Read(call.request, {"pageSize", "pageToken"}));
+    v1::ListPlayersRequest request;
+    KHET_ASSIGN_OR_RETURN(const int64_t page_size,
+                          query.Number("pageSize", 0, 0, 1000000));
+    request.set_page_size(static_cast<int32_t>(page_size));
+    request.set_page_token(query.Text("pageToken", ""));
+    KHET_ASSIGN_OR_RETURN(v1::ListPlayersResponse response,
+                          core->ListPlayers(request));
+    Reply(call, ToJson(response));
+    return absl::OkStatus();
+  }));
   routes.push_back(Get("/v1/games", [core](HttpCall& call) {
     return ServeGames(core, call, /*session_in_query=*/true);
   }));

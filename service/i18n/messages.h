@@ -92,6 +92,10 @@ enum class Message : uint8_t {
   kRematch,
   // {player}
   kDrawOffer,
+  // Takebacks: {player} {count}; {player} {count}; {player}.
+  kTakebackAsked,
+  kTakebackDone,
+  kTakebackDeclined,
   // Setup: {setup}; none; none; {plies}.
   kSetupChosen,
   kRuleBothPharaohsDraw,

@@ -57,6 +57,7 @@ absl::Status MemoryStore::Update(const SessionRecord& record,
     kept = *archive;
     kept.sequence = last_sequence_;
     kept.analysis.clear();
+    kept.rating_applied = false;
   }
   it->second.record = record;
   it->second.events.insert(it->second.events.end(), events.begin(),
@@ -146,6 +147,73 @@ absl::StatusOr<std::vector<EventRecord>> MemoryStore::EventsAfter(
     }
   }
   return out;
+}
+
+absl::StatusOr<PlayerRecord> MemoryStore::GetPlayer(
+    std::string_view player_id) {
+  MutexLock lock(&mu_);
+  auto it = players_.find(player_id);
+  if (it == players_.end()) return NoPlayer(player_id);
+  return it->second;
+}
+
+absl::StatusOr<std::vector<PlayerRecord>> MemoryStore::ListPlayers(
+    int64_t offset, int limit) {
+  MutexLock lock(&mu_);
+  std::vector<PlayerRecord> all;
+  for (const auto& [id, player] : players_) all.push_back(player);
+  std::sort(all.begin(), all.end(), RanksAbove);
+  std::vector<PlayerRecord> page;
+  for (int64_t i = std::max<int64_t>(offset, 0);
+       i < static_cast<int64_t>(all.size()) &&
+       static_cast<int>(page.size()) < limit;
+       ++i) {
+    page.push_back(all[i]);
+  }
+  return page;
+}
+
+absl::StatusOr<std::vector<ArchivedGame>> MemoryStore::PendingRatedGames(
+    int limit) {
+  MutexLock lock(&mu_);
+  std::vector<ArchivedGame> out;
+  for (const auto& [sequence, game] : games_) {
+    if (static_cast<int>(out.size()) >= limit) break;
+    if (!game.silver_id.empty() && !game.rating_applied) out.push_back(game);
+  }
+  return out;
+}
+
+absl::Status MemoryStore::ApplyRating(std::string_view game_id,
+                                      const PlayerRecord& silver,
+                                      const PlayerRecord& red) {
+  MutexLock lock(&mu_);
+  ArchivedGame* game = nullptr;
+  for (auto& [sequence, g] : games_) {
+    if (g.id == game_id) game = &g;
+  }
+  if (game == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat("no archived game \"", std::string(game_id), "\""));
+  }
+  if (game->silver_id.empty() || game->rating_applied) {
+    return RatingNotPending(game_id, game->rating_applied);
+  }
+  if (game->silver_id != silver.id || game->red_id != red.id) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("game \"", std::string(game_id), "\" was rated between \"",
+                     game->silver_id, "\" and \"", game->red_id, "\", not \"",
+                     silver.id, "\" and \"", red.id, "\""));
+  }
+  for (const PlayerRecord* p : {&silver, &red}) {
+    auto it = players_.find(p->id);
+    const int64_t stored = it == players_.end() ? 0 : it->second.games;
+    if (stored != p->games - 1) return PlayerMoved(p->id, stored, p->games);
+  }
+  players_[silver.id] = silver;
+  players_[red.id] = red;
+  game->rating_applied = true;
+  return absl::OkStatus();
 }
 
 }  // namespace khet

@@ -34,6 +34,13 @@ class MemoryStore final : public SessionStore {
       const GameQuery& query) override;
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
                                 absl::Time now, absl::Duration ttl) override;
+  absl::StatusOr<PlayerRecord> GetPlayer(std::string_view player_id) override;
+  absl::StatusOr<std::vector<PlayerRecord>> ListPlayers(int64_t offset,
+                                                        int limit) override;
+  absl::StatusOr<std::vector<ArchivedGame>> PendingRatedGames(
+      int limit) override;
+  absl::Status ApplyRating(std::string_view game_id, const PlayerRecord& silver,
+                           const PlayerRecord& red) override;
 
  private:
   struct Entry {
@@ -46,6 +53,8 @@ class MemoryStore final : public SessionStore {
   // Archived games by sequence, oldest first.
   std::map<int64_t, ArchivedGame> games_ ABSL_GUARDED_BY(mu_);
   int64_t last_sequence_ ABSL_GUARDED_BY(mu_) = 0;
+  std::map<std::string, PlayerRecord, std::less<>> players_
+      ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace khet

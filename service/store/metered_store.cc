@@ -180,6 +180,30 @@ absl::Status MeteredStore::SetGameAnalysis(std::string_view game_id,
   return status;
 }
 
+absl::StatusOr<PlayerRecord> MeteredStore::GetPlayer(
+    std::string_view player_id) {
+  return inner_->GetPlayer(player_id);
+}
+
+absl::StatusOr<std::vector<PlayerRecord>> MeteredStore::ListPlayers(
+    int64_t offset, int limit) {
+  return inner_->ListPlayers(offset, limit);
+}
+
+absl::StatusOr<std::vector<ArchivedGame>> MeteredStore::PendingRatedGames(
+    int limit) {
+  return inner_->PendingRatedGames(limit);
+}
+
+absl::Status MeteredStore::ApplyRating(std::string_view game_id,
+                                       const PlayerRecord& silver,
+                                       const PlayerRecord& red) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = inner_->ApplyRating(game_id, silver, red);
+  metrics_->RecordWrite("rating", status, Since(start));
+  return status;
+}
+
 absl::StatusOr<std::vector<ArchivedGame>> MeteredStore::ListGames(
     const GameQuery& query) {
   return inner_->ListGames(query);

@@ -99,6 +99,13 @@ class MeteredStore final : public SessionStore {
       const GameQuery& query) override;
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
                                 absl::Time now, absl::Duration ttl) override;
+  absl::StatusOr<PlayerRecord> GetPlayer(std::string_view player_id) override;
+  absl::StatusOr<std::vector<PlayerRecord>> ListPlayers(int64_t offset,
+                                                        int limit) override;
+  absl::StatusOr<std::vector<ArchivedGame>> PendingRatedGames(
+      int limit) override;
+  absl::Status ApplyRating(std::string_view game_id, const PlayerRecord& silver,
+                           const PlayerRecord& red) override;
   bool shared() const override;
   void SetChangeListener(ChangeListener listener) override;
 

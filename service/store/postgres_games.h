@@ -80,9 +80,10 @@ $$;
 inline constexpr char kSetAnalysis[] =
     "SELECT code, stored FROM khet_set_analysis($1::text, $2::bytea)";
 
-#define KHET_POSTGRES_GAME_COLUMNS                                    \
-  "sequence, id, session_id, record, silver, red, setup_id, result, " \
-  "ending, started_micros, ended_micros, plies, analysis"
+#define KHET_POSTGRES_GAME_COLUMNS                                     \
+  "sequence, id, session_id, record, silver, red, setup_id, result, "  \
+  "ending, started_micros, ended_micros, plies, analysis, silver_id, " \
+  "red_id, rating_applied"
 
 // $1 game id.
 inline constexpr char kGetGame[] =
@@ -98,6 +99,13 @@ inline constexpr char kListGames[] =
     "($4::text = '' OR result = $4::text) AND "
     "($5::bigint <= 0 OR sequence < $5::bigint) "
     "ORDER BY sequence DESC LIMIT $6::bigint";
+
+// Rated games whose ratings are not applied yet, oldest first; $1 at most
+// this many.
+inline constexpr char kPendingRatedGames[] =
+    "SELECT " KHET_POSTGRES_GAME_COLUMNS
+    " FROM khet_games WHERE silver_id <> '' AND NOT rating_applied "
+    "ORDER BY sequence LIMIT $1::bigint";
 
 #undef KHET_POSTGRES_GAME_COLUMNS
 

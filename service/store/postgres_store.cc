@@ -13,9 +13,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "service/status_macros.h"
 #include "service/store/postgres_games.h"
 #include "service/store/postgres_leases.h"
+#include "service/store/postgres_ratings.h"
 
 namespace khet {
 namespace {
@@ -123,6 +125,8 @@ $$;
     postgres_games::kMigration,
     // 5: the computer's analysis of archived games.
     postgres_games::kMigrationAnalysis,
+    // 6: rated games and the players' ratings.
+    postgres_ratings::kMigration,
 };
 static_assert(std::size(kMigrations) == PostgresStore::kSchemaVersion);
 
@@ -135,6 +139,11 @@ enum WriteCode : int64_t {
   kIdTaken = 4,
   kGameTaken = 5,  // khet_update_archiving's (migration 4)
   kNoGame = 6,     // khet_set_analysis's (migration 5)
+  // khet_apply_rating's (migration 6):
+  kRatingNotPending = 7,
+  kSilverMoved = 8,
+  kRedMoved = 9,
+  kOtherPlayers = 10,
 };
 
 // At most this many batches commit at once. PostgreSQL commits
@@ -175,6 +184,11 @@ constexpr StatementText kStatements[] = {
     {"get_game", postgres_games::kGetGame, 1},
     {"list_games", postgres_games::kListGames, 6},
     {"set_analysis", postgres_games::kSetAnalysis, 2},
+    {"update_archiving_rated", postgres_ratings::kUpdateArchivingRated, 18},
+    {"apply_rating", postgres_ratings::kApplyRating, 20},
+    {"get_player", postgres_ratings::kGetPlayer, 1},
+    {"list_players", postgres_ratings::kListPlayers, 2},
+    {"pending_rated_games", postgres_games::kPendingRatedGames, 1},
 };
 
 absl::Status NotFound(std::string_view id) {
@@ -314,6 +328,16 @@ struct PostgresStore::PendingWrite {
       case kNoGame:
         return absl::NotFoundError(
             absl::StrCat("no archived game \"", id, "\""));
+      case kRatingNotPending:
+        return RatingNotPending(id, stored != 0);
+      case kSilverMoved:
+        return PlayerMoved(player_ids[0], stored, player_games[0]);
+      case kRedMoved:
+        return PlayerMoved(player_ids[1], stored, player_games[1]);
+      case kOtherPlayers:
+        return absl::InvalidArgumentError(
+            absl::StrCat("game \"", id, "\" was not rated between \"",
+                         player_ids[0], "\" and \"", player_ids[1], "\""));
     }
     return absl::InternalError(absl::StrCat("postgres: unexpected result (",
                                             code, ", ", stored, ") of ",
@@ -325,6 +349,8 @@ struct PostgresStore::PendingWrite {
   const char* const doing;               // for error messages
   int64_t expected_version = 0;          // Update's
   std::string game_id;                   // Update's archived game, if any
+  std::string player_ids[2];             // ApplyRating's, Silver then Red
+  int64_t player_games[2] = {0, 0};      // ApplyRating's
   absl::Span<const EventRecord> events;  // for code 3's message
   std::deque<std::string> owned;         // what `values` points at
   std::vector<const char*> values;
@@ -777,7 +803,10 @@ absl::Status PostgresStore::Update(const SessionRecord& record,
     KHET_RETURN_IF_ERROR(
         CheckNewEvents(record.id, events.front().version - 1, events));
   }
-  PendingWrite write(archive != nullptr ? "update_archiving" : "update",
+  const bool rated = archive != nullptr && !archive->silver_id.empty();
+  PendingWrite write(archive == nullptr ? "update"
+                     : rated            ? "update_archiving_rated"
+                                        : "update_archiving",
                      record.id, "update the session");
   write.expected_version = expected_version;
   write.events = events;
@@ -797,6 +826,10 @@ absl::Status PostgresStore::Update(const SessionRecord& record,
     write.AddText(absl::StrCat(absl::ToUnixMicros(archive->started_at)));
     write.AddText(absl::StrCat(absl::ToUnixMicros(archive->ended_at)));
     write.AddText(absl::StrCat(archive->plies));
+    if (rated) {
+      write.AddText(archive->silver_id);
+      write.AddText(archive->red_id);
+    }
   }
   return Commit(write);
 }
@@ -812,6 +845,29 @@ absl::Status PostgresStore::SetGameAnalysis(std::string_view game_id,
   PendingWrite write("set_analysis", game_id, "keep a game's analysis");
   write.AddText(std::string(game_id));
   write.AddBinary(analysis);
+  return Commit(write);
+}
+
+absl::Status PostgresStore::ApplyRating(std::string_view game_id,
+                                        const PlayerRecord& silver,
+                                        const PlayerRecord& red) {
+  PendingWrite write("apply_rating", game_id, "apply a game's ratings");
+  write.player_ids[0] = silver.id;
+  write.player_ids[1] = red.id;
+  write.player_games[0] = silver.games;
+  write.player_games[1] = red.games;
+  write.AddText(std::string(game_id));
+  write.AddText(absl::StrCat(absl::ToUnixMicros(silver.updated_at)));
+  for (const PlayerRecord* p : {&silver, &red}) {
+    write.AddText(p->id);
+    write.AddText(p->name);
+    for (double value : {p->rating, p->deviation, p->volatility}) {
+      write.AddText(absl::StrFormat("%.17g", value));
+    }
+    for (int64_t count : {p->games, p->wins, p->draws, p->losses}) {
+      write.AddText(absl::StrCat(count));
+    }
+  }
   return Commit(write);
 }
 
@@ -901,7 +957,71 @@ ArchivedGame PostgresStore::GameFromRow(const Result& rows, int r) {
   game.ended_at = absl::FromUnixMicros(rows.Int(r, 10));
   game.plies = rows.Int(r, 11);
   game.analysis = rows.Bytes(r, 12);
+  game.silver_id = rows.Bytes(r, 13);
+  game.red_id = rows.Bytes(r, 14);
+  game.rating_applied = rows.Bytes(r, 15) != std::string(1, '\0');
   return game;
+}
+
+absl::StatusOr<PlayerRecord> PostgresStore::PlayerFromRow(const Result& rows,
+                                                          int r) {
+  PlayerRecord player;
+  player.id = rows.Bytes(r, 0);
+  player.name = rows.Bytes(r, 1);
+  double* values[] = {&player.rating, &player.deviation, &player.volatility};
+  for (int i = 0; i < 3; ++i) {
+    if (!absl::SimpleAtod(rows.Bytes(r, 2 + i), values[i])) {
+      return absl::InternalError(absl::StrCat("postgres: player \"", player.id,
+                                              "\" has an unreadable rating"));
+    }
+  }
+  player.games = rows.Int(r, 5);
+  player.wins = rows.Int(r, 6);
+  player.draws = rows.Int(r, 7);
+  player.losses = rows.Int(r, 8);
+  player.updated_at = absl::FromUnixMicros(rows.Int(r, 9));
+  return player;
+}
+
+absl::StatusOr<PlayerRecord> PostgresStore::GetPlayer(
+    std::string_view player_id) {
+  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
+    return c.Run("get_player", {player_id}, "read a player");
+  });
+  if (!rows.ok()) return rows.status();
+  if (rows->rows() == 0) return NoPlayer(player_id);
+  return PlayerFromRow(*rows, 0);
+}
+
+absl::StatusOr<std::vector<PlayerRecord>> PostgresStore::ListPlayers(
+    int64_t offset, int limit) {
+  std::vector<PlayerRecord> players;
+  if (limit <= 0) return players;
+  const std::string most = absl::StrCat(limit);
+  const std::string skip = absl::StrCat(std::max<int64_t>(offset, 0));
+  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
+    return c.Run("list_players", {most, skip}, "list players");
+  });
+  if (!rows.ok()) return rows.status();
+  for (int r = 0; r < rows->rows(); ++r) {
+    absl::StatusOr<PlayerRecord> player = PlayerFromRow(*rows, r);
+    if (!player.ok()) return player.status();
+    players.push_back(*std::move(player));
+  }
+  return players;
+}
+
+absl::StatusOr<std::vector<ArchivedGame>> PostgresStore::PendingRatedGames(
+    int limit) {
+  std::vector<ArchivedGame> games;
+  if (limit <= 0) return games;
+  const std::string most = absl::StrCat(limit);
+  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
+    return c.Run("pending_rated_games", {most}, "list pending rated games");
+  });
+  if (!rows.ok()) return rows.status();
+  for (int r = 0; r < rows->rows(); ++r) games.push_back(GameFromRow(*rows, r));
+  return games;
 }
 
 absl::StatusOr<ArchivedGame> PostgresStore::GetGame(std::string_view game_id) {

@@ -83,7 +83,7 @@ struct PostgresStoreOptions {
 class PostgresStore final : public SessionStore {
  public:
   // The highest migration this build knows.
-  static constexpr int kSchemaVersion = 5;
+  static constexpr int kSchemaVersion = 6;
   // The NOTIFY channel of session changes.
   static constexpr std::string_view kChannel = "khet_session_changes";
 
@@ -121,6 +121,13 @@ class PostgresStore final : public SessionStore {
       const GameQuery& query) override;
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
                                 absl::Time now, absl::Duration ttl) override;
+  absl::StatusOr<PlayerRecord> GetPlayer(std::string_view player_id) override;
+  absl::StatusOr<std::vector<PlayerRecord>> ListPlayers(int64_t offset,
+                                                        int limit) override;
+  absl::StatusOr<std::vector<ArchivedGame>> PendingRatedGames(
+      int limit) override;
+  absl::Status ApplyRating(std::string_view game_id, const PlayerRecord& silver,
+                           const PlayerRecord& red) override;
 
   bool shared() const override { return true; }
   // The listener runs on a thread of the store with its own connection that
@@ -136,6 +143,7 @@ class PostgresStore final : public SessionStore {
   class Result;
   // Row r of a read of khet_games (postgres_games.h's columns).
   static ArchivedGame GameFromRow(const Result& rows, int r);
+  static absl::StatusOr<PlayerRecord> PlayerFromRow(const Result& rows, int r);
 
   PostgresStore(std::string conninfo, const PostgresStoreOptions& options);
 

@@ -119,7 +119,7 @@ TEST_F(PostgresStoreTest, RefusesADatabaseWithANewerSchema) {
   KHET_ASSERT_OK(RunSql("INSERT INTO schema_migrations (version) VALUES (99)"));
   EXPECT_THAT(PostgresStore::Open(db_->conninfo()),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "schema migration 99, newer than this build's 5"));
+                       "schema migration 99, newer than this build's 6"));
 }
 
 TEST_F(PostgresStoreTest, UnreachableServerIsUnavailable) {
@@ -263,10 +263,10 @@ TEST_F(PostgresStoreTest, MigratesADatabaseLeftAtSchemaOne) {
       "INSERT INTO khet_events VALUES ('old', 1, 'e1'::bytea);"));
   std::unique_ptr<PostgresStore> store = OpenStore();
   ASSERT_NE(store, nullptr);
-  KHET_EXPECT_OK(RunSql(
-      "DO $$ BEGIN IF (SELECT array_agg(version ORDER BY version) "
-      "FROM schema_migrations) <> ARRAY[1, 2, 3, 4, 5] THEN RAISE EXCEPTION "
-      "'not migrated to 5'; END IF; END $$"));
+  KHET_EXPECT_OK(
+      RunSql("DO $$ BEGIN IF (SELECT array_agg(version ORDER BY version) "
+             "FROM schema_migrations) <> ARRAY[1, 2, 3, 4, 5, 6] THEN RAISE "
+             "EXCEPTION 'not migrated to 6'; END IF; END $$"));
   absl::StatusOr<SessionRecord> old = store->Get("old");
   KHET_ASSERT_OK(old);
   EXPECT_EQ(old->version, 1);
@@ -293,6 +293,15 @@ TEST_F(PostgresStoreTest, MigratesADatabaseLeftAtSchemaOne) {
   // And its analyses (migration 5).
   KHET_EXPECT_OK(store->SetGameAnalysis("old-g1", "scored"));
   EXPECT_EQ(store->GetGame("old-g1")->analysis, "scored");
+  // An old game is unrated (migration 6), and a rated one can follow.
+  EXPECT_EQ(store->GetGame("old-g1")->silver_id, "");
+  ArchivedGame rated = game;
+  rated.id = "old-g2";
+  rated.result = "1-0";
+  rated.silver_id = "ann";
+  rated.red_id = "bob";
+  KHET_EXPECT_OK(store->Update({"old", 4, "four"}, 3, {{4, "e4"}}, &rated));
+  EXPECT_EQ(store->GetGame("old-g2")->red_id, "bob");
   KHET_EXPECT_OK(store->Delete("old"));
   EXPECT_THAT(store->GetGame("old-g1"),
               StatusIs(absl::StatusCode::kNotFound, "old-g1"));

@@ -42,4 +42,52 @@ absl::StatusOr<std::vector<SessionVersion>> SessionStore::ListVersions() {
   return versions;
 }
 
+bool RanksAbove(const PlayerRecord& a, const PlayerRecord& b) {
+  if (a.rating != b.rating) return a.rating > b.rating;
+  return a.id < b.id;
+}
+
+absl::Status NoPlayer(std::string_view player_id) {
+  return absl::NotFoundError(
+      absl::StrCat("no rated player \"", std::string(player_id),
+                   "\" (a player is rated after their first rated game)"));
+}
+
+absl::Status RatingNotPending(std::string_view game_id, bool applied) {
+  return absl::FailedPreconditionError(absl::StrCat(
+      "game \"", std::string(game_id), "\" ",
+      applied ? "has its ratings applied already" : "is not a rated game"));
+}
+
+absl::Status PlayerMoved(std::string_view player_id, int64_t stored_games,
+                         int64_t new_games) {
+  return absl::AbortedError(absl::StrCat(
+      "player \"", std::string(player_id), "\" has ", stored_games,
+      " rated games, not ", new_games - 1, ": another game was rated first"));
+}
+
+namespace {
+absl::Status NoRatings() {
+  return absl::UnimplementedError("this session store keeps no ratings");
+}
+}  // namespace
+
+absl::StatusOr<PlayerRecord> SessionStore::GetPlayer(std::string_view) {
+  return NoRatings();
+}
+
+absl::StatusOr<std::vector<PlayerRecord>> SessionStore::ListPlayers(int64_t,
+                                                                    int) {
+  return NoRatings();
+}
+
+absl::StatusOr<std::vector<ArchivedGame>> SessionStore::PendingRatedGames(int) {
+  return NoRatings();
+}
+
+absl::Status SessionStore::ApplyRating(std::string_view, const PlayerRecord&,
+                                       const PlayerRecord&) {
+  return NoRatings();
+}
+
 }  // namespace khet

@@ -58,6 +58,13 @@ struct ArchivedGame {
   absl::Time started_at = absl::UnixEpoch();
   absl::Time ended_at = absl::UnixEpoch();
   int64_t plies = 0;
+  // A rated game's players (both set) or an unrated game (both empty): its
+  // result updates these two players' ratings (ApplyRating).
+  std::string silver_id;
+  std::string red_id;
+  // Set by the store: the ratings of this rated game have been applied.
+  // Ignored in Update.
+  bool rating_applied = false;
   // The computer's analysis once made (a serialized khet.v1.GameAnalysis),
   // set by SetGameAnalysis; empty before. Ignored in Update.
   std::string analysis;
@@ -77,6 +84,32 @@ struct GameQuery {
   int64_t before_sequence = 0;
   int limit = 20;
 };
+
+// A rated player's Glicko-2 rating (service/ratings/glicko2.h) and record.
+// `games` counts the rated games applied to it and serves as its version.
+struct PlayerRecord {
+  std::string id;
+  std::string name;  // as seated in the last rated game
+  double rating = 0;
+  double deviation = 0;
+  double volatility = 0;
+  int64_t games = 0;
+  int64_t wins = 0;
+  int64_t draws = 0;
+  int64_t losses = 0;
+  absl::Time updated_at = absl::UnixEpoch();
+};
+
+// Rank order of the leaderboard: higher rating first, then id. For stores.
+bool RanksAbove(const PlayerRecord& a, const PlayerRecord& b);
+
+// Stores' errors for ApplyRating: NOT_FOUND for an unknown player;
+// FAILED_PRECONDITION for a game not rated or already applied; ABORTED for
+// a player whose stored game count is not the one expected.
+absl::Status NoPlayer(std::string_view player_id);
+absl::Status RatingNotPending(std::string_view game_id, bool applied);
+absl::Status PlayerMoved(std::string_view player_id, int64_t stored_games,
+                         int64_t new_games);
 
 // True if `game` matches the query's filters (its paging aside). For
 // stores' implementations.
@@ -155,6 +188,34 @@ class SessionStore {
   // when OK. NOT_FOUND naming the id if there is no such game.
   virtual absl::Status SetGameAnalysis(std::string_view game_id,
                                        std::string_view analysis) = 0;
+
+  // ---- Ratings (derived from the archive's rated games) ----
+  // The default implementations answer UNIMPLEMENTED: a store without
+  // ratings.
+
+  // One player. NOT_FOUND naming the id if no rated game has counted for
+  // them.
+  virtual absl::StatusOr<PlayerRecord> GetPlayer(std::string_view player_id);
+
+  // Players by rating, highest first (ties by id), skipping `offset`, at
+  // most `limit`.
+  virtual absl::StatusOr<std::vector<PlayerRecord>> ListPlayers(int64_t offset,
+                                                                int limit);
+
+  // Rated archived games whose ratings are not applied yet, oldest first,
+  // at most `limit`.
+  virtual absl::StatusOr<std::vector<ArchivedGame>> PendingRatedGames(
+      int limit);
+
+  // Applies a rated game's outcome, atomically: writes both players and
+  // marks the game applied. Each player's stored `games` must be one below
+  // the given one (a player not stored counts 0), else ABORTED naming the
+  // player (another game was applied first: read again and recompute);
+  // FAILED_PRECONDITION if the game's ratings are applied already or it is
+  // not rated; NOT_FOUND if there is no such game. Durable when OK.
+  virtual absl::Status ApplyRating(std::string_view game_id,
+                                   const PlayerRecord& silver,
+                                   const PlayerRecord& red);
 
   // The lease on a session's computer seat, which lets one replica at a
   // time search for its moves. Grants it to `holder` (true) if no one holds

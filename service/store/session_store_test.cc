@@ -748,6 +748,154 @@ TEST_P(SessionStoreTest, AnAnalysisOutlivesTheStoreObject) {
   EXPECT_EQ(AnalysisOf("a-g1"), "scored");
 }
 
+PlayerRecord Player(std::string id, double rating, int64_t games) {
+  PlayerRecord p;
+  p.id = std::move(id);
+  p.name = absl::StrCat("name of ", p.id);
+  p.rating = rating;
+  p.deviation = 200.25;
+  p.volatility = 0.0599999;
+  p.games = games;
+  p.wins = games;
+  p.updated_at = absl::FromUnixMicros(1'700'000'600'123'456);
+  return p;
+}
+
+// Archives a rated game "<session>-g1" of `silver_id` against `red_id`.
+void ArchiveRated(SessionStore& store, const std::string& session,
+                  const std::string& silver_id, const std::string& red_id) {
+  KHET_ASSERT_OK(store.Create(Record(session, 0, "s"), {}));
+  ArchivedGame g = Game(absl::StrCat(session, "-g1"), session, "Ann", "Bob",
+                        "classic-2", "1-0");
+  g.silver_id = silver_id;
+  g.red_id = red_id;
+  g.rating_applied = true;  // ignored by Update
+  KHET_ASSERT_OK(store.Update(Record(session, 1, "s"), 0, {Event(1)}, &g));
+}
+
+TEST_P(SessionStoreTest, RatedGamesArePendingUntilTheirRatingsAreApplied) {
+  ArchiveRated(*store_, "a", "irc:ann", "sl/bob-key");
+  KHET_ASSERT_OK(store_->Create(Record("u", 0, "s"), {}));
+  const ArchivedGame unrated =
+      Game("u-g1", "u", "Cy", "Di", "classic-2", "1-0");
+  KHET_ASSERT_OK(store_->Update(Record("u", 1, "s"), 0, {Event(1)}, &unrated));
+
+  absl::StatusOr<std::vector<ArchivedGame>> pending =
+      store_->PendingRatedGames(10);
+  KHET_ASSERT_OK(pending);
+  ASSERT_EQ(pending->size(), 1u);
+  EXPECT_EQ(pending->front().id, "a-g1");
+  EXPECT_EQ(pending->front().silver_id, "irc:ann");
+  EXPECT_EQ(pending->front().red_id, "sl/bob-key");
+  EXPECT_FALSE(pending->front().rating_applied);
+  EXPECT_THAT(store_->GetPlayer("irc:ann"),
+              StatusIs(absl::StatusCode::kNotFound, "irc:ann"));
+
+  const PlayerRecord ann = Player("irc:ann", 1662.3112345678901, 1);
+  const PlayerRecord bob = Player("sl/bob-key", 1337.6887654321, 1);
+  KHET_ASSERT_OK(store_->ApplyRating("a-g1", ann, bob));
+  pending = store_->PendingRatedGames(10);
+  KHET_ASSERT_OK(pending);
+  EXPECT_THAT(*pending, IsEmpty());
+  absl::StatusOr<ArchivedGame> game = store_->GetGame("a-g1");
+  KHET_ASSERT_OK(game);
+  EXPECT_TRUE(game->rating_applied);
+
+  absl::StatusOr<PlayerRecord> got = store_->GetPlayer("irc:ann");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->name, "name of irc:ann");
+  EXPECT_EQ(got->rating, ann.rating);  // exactly: doubles round-trip
+  EXPECT_EQ(got->deviation, ann.deviation);
+  EXPECT_EQ(got->volatility, ann.volatility);
+  EXPECT_EQ(got->games, 1);
+  EXPECT_EQ(got->wins, 1);
+  EXPECT_EQ(got->updated_at, ann.updated_at);
+
+  // Applied once only; an unrated or unknown game has none to apply.
+  EXPECT_THAT(store_->ApplyRating("a-g1", Player("irc:ann", 1, 2),
+                                  Player("sl/bob-key", 1, 2)),
+              StatusIs(absl::StatusCode::kFailedPrecondition, "already"));
+  EXPECT_THAT(store_->ApplyRating("u-g1", Player("x", 1, 1), Player("y", 1, 1)),
+              StatusIs(absl::StatusCode::kFailedPrecondition, "not a rated"));
+  EXPECT_THAT(store_->ApplyRating("z-g1", Player("x", 1, 1), Player("y", 1, 1)),
+              StatusIs(absl::StatusCode::kNotFound, "z-g1"));
+  EXPECT_THAT(store_->GetPlayer("x"),
+              StatusIs(absl::StatusCode::kNotFound, "x"));
+}
+
+TEST_P(SessionStoreTest, ARatingFromAStaleReadIsAbortedAndChangesNothing) {
+  ArchiveRated(*store_, "a", "ann", "bob");
+  ArchiveRated(*store_, "b", "ann", "cy");
+  KHET_ASSERT_OK(store_->ApplyRating("a-g1", Player("ann", 1600, 1),
+                                     Player("bob", 1400, 1)));
+  // Computed from Ann before her first game: she has 1 game now, not 0.
+  EXPECT_THAT(
+      store_->ApplyRating("b-g1", Player("ann", 1590, 1),
+                          Player("cy", 1410, 1)),
+      StatusIs(absl::StatusCode::kAborted, "\"ann\" has 1 rated games, not 0"));
+  EXPECT_THAT(store_->GetPlayer("cy"),
+              StatusIs(absl::StatusCode::kNotFound, "cy"));
+  absl::StatusOr<std::vector<ArchivedGame>> pending =
+      store_->PendingRatedGames(10);
+  KHET_ASSERT_OK(pending);
+  ASSERT_EQ(pending->size(), 1u);
+  EXPECT_EQ(pending->front().id, "b-g1");
+  // The wrong players for the game are refused too.
+  EXPECT_THAT(store_->ApplyRating("b-g1", Player("cy", 1590, 1),
+                                  Player("ann", 1410, 2)),
+              StatusIs(absl::StatusCode::kInvalidArgument, "b-g1"));
+  KHET_ASSERT_OK(store_->ApplyRating("b-g1", Player("ann", 1650, 2),
+                                     Player("cy", 1410, 1)));
+  absl::StatusOr<PlayerRecord> ann = store_->GetPlayer("ann");
+  KHET_ASSERT_OK(ann);
+  EXPECT_EQ(ann->games, 2);
+  EXPECT_EQ(ann->rating, 1650);
+}
+
+TEST_P(SessionStoreTest, PlayersListBestFirstAndPage) {
+  ArchiveRated(*store_, "a", "ann", "bob");
+  ArchiveRated(*store_, "b", "cy", "di");
+  KHET_ASSERT_OK(store_->ApplyRating("a-g1", Player("ann", 1500, 1),
+                                     Player("bob", 1700, 1)));
+  KHET_ASSERT_OK(store_->ApplyRating("b-g1", Player("cy", 1500, 1),
+                                     Player("di", 1200, 1)));
+  auto ids = [&](int64_t offset, int limit) {
+    std::vector<std::string> out;
+    absl::StatusOr<std::vector<PlayerRecord>> players =
+        store_->ListPlayers(offset, limit);
+    EXPECT_TRUE(players.ok()) << players.status();
+    if (players.ok()) {
+      for (const PlayerRecord& p : *players) out.push_back(p.id);
+    }
+    return out;
+  };
+  EXPECT_THAT(ids(0, 10), ElementsAre("bob", "ann", "cy", "di"));
+  EXPECT_THAT(ids(1, 2), ElementsAre("ann", "cy"));
+  EXPECT_THAT(ids(4, 2), IsEmpty());
+  EXPECT_THAT(ids(0, 0), IsEmpty());
+}
+
+TEST_P(SessionStoreTest, RatingsOutliveTheStoreObject) {
+  if (GetParam().name == "Memory") GTEST_SKIP() << "keeps nothing";
+  ArchiveRated(*store_, "a", "ann", "bob");
+  ArchiveRated(*store_, "b", "ann", "bob");
+  KHET_ASSERT_OK(store_->ApplyRating("a-g1", Player("ann", 1600, 1),
+                                     Player("bob", 1400, 1)));
+  store_.reset();
+  absl::StatusOr<std::unique_ptr<SessionStore>> reopened =
+      GetParam().open(where_);
+  KHET_ASSERT_OK(reopened);
+  store_ = *std::move(reopened);
+  absl::StatusOr<PlayerRecord> bob = store_->GetPlayer("bob");
+  KHET_ASSERT_OK(bob);
+  EXPECT_EQ(bob->rating, 1400);
+  absl::StatusOr<std::vector<ArchivedGame>> pending =
+      store_->PendingRatedGames(10);
+  KHET_ASSERT_OK(pending);
+  ASSERT_EQ(pending->size(), 1u);
+  EXPECT_EQ(pending->front().id, "b-g1");
+}
+
 INSTANTIATE_TEST_SUITE_P(AllStores, SessionStoreTest,
                          testing::ValuesIn(AllStores()),
                          [](const testing::TestParamInfo<StoreKind>& kind) {

@@ -55,6 +55,27 @@ CREATE INDEX games_by_session ON games (session_id, sequence);
     R"sql(
 ALTER TABLE games ADD COLUMN analysis BLOB NOT NULL DEFAULT x'';
 )sql",
+    // 3 -> 4: rated games and the players' ratings.
+    R"sql(
+ALTER TABLE games ADD COLUMN silver_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE games ADD COLUMN red_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE games ADD COLUMN rating_applied INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX games_rating_pending ON games (sequence)
+  WHERE silver_id <> '' AND rating_applied = 0;
+CREATE TABLE players (
+  id TEXT NOT NULL PRIMARY KEY,
+  name TEXT NOT NULL,
+  rating REAL NOT NULL,
+  deviation REAL NOT NULL,
+  volatility REAL NOT NULL,
+  games INTEGER NOT NULL,
+  wins INTEGER NOT NULL,
+  draws INTEGER NOT NULL,
+  losses INTEGER NOT NULL,
+  updated_unix_micros INTEGER NOT NULL
+);
+CREATE INDEX players_by_rating ON players (rating DESC, id);
+)sql",
 };
 static_assert(std::size(kMigrations) == SqliteStore::kSchemaVersion);
 
@@ -103,6 +124,9 @@ struct Blob {
 
 int Bind(sqlite3_stmt* statement, int index, int64_t value) {
   return sqlite3_bind_int64(statement, index, value);
+}
+int Bind(sqlite3_stmt* statement, int index, double value) {
+  return sqlite3_bind_double(statement, index, value);
 }
 int Bind(sqlite3_stmt* statement, int index, std::string_view text) {
   // A null pointer would bind SQL NULL; an empty view may have one.
@@ -297,7 +321,7 @@ int64_t SqliteStore::NowMicros() {
 }
 
 struct SqliteStore::Write {
-  enum class Kind { kCreate, kUpdate, kDelete, kAnalysis };
+  enum class Kind { kCreate, kUpdate, kDelete, kAnalysis, kRating };
   Write(Kind k, std::string_view session_id,
         const SessionRecord* session = nullptr, int64_t expected = 0,
         absl::Span<const EventRecord> new_events = {},
@@ -316,6 +340,8 @@ struct SqliteStore::Write {
   const absl::Span<const EventRecord> events;  // Create and Update
   const ArchivedGame* const archive;           // Update; may be null
   std::string_view analysis;                   // kAnalysis (id: the game's)
+  const PlayerRecord* silver = nullptr;        // kRating (id: the game's)
+  const PlayerRecord* red = nullptr;           // kRating
 
   // Set by the batch's leader, under queue_mu_.
   bool done = false;
@@ -349,6 +375,15 @@ absl::Status SqliteStore::SetGameAnalysis(std::string_view game_id,
                                           std::string_view analysis) {
   Write write(Write::Kind::kAnalysis, game_id);
   write.analysis = analysis;
+  return Submit(write);
+}
+
+absl::Status SqliteStore::ApplyRating(std::string_view game_id,
+                                      const PlayerRecord& silver,
+                                      const PlayerRecord& red) {
+  Write write(Write::Kind::kRating, game_id);
+  write.silver = &silver;
+  write.red = &red;
   return Submit(write);
 }
 
@@ -454,6 +489,8 @@ absl::Status SqliteStore::Apply(const Write& write) {
       return DeleteLocked(write.id);
     case Write::Kind::kAnalysis:
       return SetGameAnalysisLocked(write.id, write.analysis);
+    case Write::Kind::kRating:
+      return ApplyRatingLocked(write.id, *write.silver, *write.red);
   }
   return absl::InternalError("unknown kind of write");
 }
@@ -522,8 +559,10 @@ absl::Status SqliteStore::UpdateLocked(const SessionRecord& record,
 absl::Status SqliteStore::InsertGame(const ArchivedGame& game) {
   absl::StatusOr<sqlite3_stmt*> insert = Statement(
       "INSERT INTO games (id, session_id, record, silver, red, setup_id, "
-      "result, ending, started_unix_micros, ended_unix_micros, plies) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
+      "result, ending, started_unix_micros, ended_unix_micros, plies, "
+      "silver_id, red_id) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+      "ON CONFLICT (id) DO NOTHING");
   if (!insert.ok()) return insert.status();
   StatementScope scope(*insert);
   int code = BindAll(
@@ -532,7 +571,8 @@ absl::Status SqliteStore::InsertGame(const ArchivedGame& game) {
       std::string_view(game.red), std::string_view(game.setup_id),
       std::string_view(game.result), std::string_view(game.ending),
       absl::ToUnixMicros(game.started_at), absl::ToUnixMicros(game.ended_at),
-      game.plies);
+      game.plies, std::string_view(game.silver_id),
+      std::string_view(game.red_id));
   if (code == SQLITE_OK) code = sqlite3_step(*insert);
   if (code != SQLITE_DONE) return Error(code, "archive game");
   if (sqlite3_changes(db_) == 0) {
@@ -585,6 +625,75 @@ absl::Status SqliteStore::SetGameAnalysisLocked(std::string_view game_id,
         absl::StrCat("no archived game \"", std::string(game_id), "\""));
   }
   return absl::OkStatus();
+}
+
+absl::Status SqliteStore::ApplyRatingLocked(std::string_view game_id,
+                                            const PlayerRecord& silver,
+                                            const PlayerRecord& red) {
+  {
+    absl::StatusOr<sqlite3_stmt*> select = Statement(
+        "SELECT silver_id, red_id, rating_applied FROM games WHERE id = ?");
+    if (!select.ok()) return select.status();
+    StatementScope scope(*select);
+    int code = BindAll(*select, game_id);
+    if (code == SQLITE_OK) code = sqlite3_step(*select);
+    if (code == SQLITE_DONE) {
+      return absl::NotFoundError(
+          absl::StrCat("no archived game \"", std::string(game_id), "\""));
+    }
+    if (code != SQLITE_ROW) return Error(code, "read rated game");
+    const std::string silver_id = ColumnBytes(*select, 0);
+    const std::string red_id = ColumnBytes(*select, 1);
+    const bool applied = sqlite3_column_int64(*select, 2) != 0;
+    if (silver_id.empty() || applied) {
+      return RatingNotPending(game_id, applied);
+    }
+    if (silver_id != silver.id || red_id != red.id) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "game \"", std::string(game_id), "\" was rated between \"", silver_id,
+          "\" and \"", red_id, "\", not \"", silver.id, "\" and \"", red.id,
+          "\""));
+    }
+  }
+  for (const PlayerRecord* player : {&silver, &red}) {
+    absl::StatusOr<sqlite3_stmt*> select =
+        Statement("SELECT games FROM players WHERE id = ?");
+    if (!select.ok()) return select.status();
+    StatementScope scope(*select);
+    int code = BindAll(*select, std::string_view(player->id));
+    if (code == SQLITE_OK) code = sqlite3_step(*select);
+    if (code != SQLITE_ROW && code != SQLITE_DONE) {
+      return Error(code, "read player");
+    }
+    const int64_t stored =
+        code == SQLITE_ROW ? sqlite3_column_int64(*select, 0) : 0;
+    if (stored != player->games - 1) {
+      return PlayerMoved(player->id, stored, player->games);
+    }
+  }
+  for (const PlayerRecord* player : {&silver, &red}) {
+    absl::StatusOr<sqlite3_stmt*> upsert = Statement(
+        "INSERT OR REPLACE INTO players (id, name, rating, deviation, "
+        "volatility, games, wins, draws, losses, updated_unix_micros) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!upsert.ok()) return upsert.status();
+    StatementScope scope(*upsert);
+    int code = BindAll(*upsert, std::string_view(player->id),
+                       std::string_view(player->name), player->rating,
+                       player->deviation, player->volatility, player->games,
+                       player->wins, player->draws, player->losses,
+                       absl::ToUnixMicros(player->updated_at));
+    if (code == SQLITE_OK) code = sqlite3_step(*upsert);
+    if (code != SQLITE_DONE) return Error(code, "write player");
+  }
+  absl::StatusOr<sqlite3_stmt*> mark =
+      Statement("UPDATE games SET rating_applied = 1 WHERE id = ?");
+  if (!mark.ok()) return mark.status();
+  StatementScope scope(*mark);
+  int code = BindAll(*mark, game_id);
+  if (code == SQLITE_OK) code = sqlite3_step(*mark);
+  return code == SQLITE_DONE ? absl::OkStatus()
+                             : Error(code, "mark game rated");
 }
 
 absl::StatusOr<int64_t> SqliteStore::StoredVersion(std::string_view id) {
@@ -646,7 +755,8 @@ namespace {
 
 constexpr char kGameColumns[] =
     "sequence, id, session_id, record, silver, red, setup_id, result, "
-    "ending, started_unix_micros, ended_unix_micros, plies, analysis";
+    "ending, started_unix_micros, ended_unix_micros, plies, analysis, "
+    "silver_id, red_id, rating_applied";
 
 ArchivedGame GameFromRow(sqlite3_stmt* row) {
   ArchivedGame game;
@@ -663,7 +773,29 @@ ArchivedGame GameFromRow(sqlite3_stmt* row) {
   game.ended_at = absl::FromUnixMicros(sqlite3_column_int64(row, 10));
   game.plies = sqlite3_column_int64(row, 11);
   game.analysis = ColumnBytes(row, 12);
+  game.silver_id = ColumnBytes(row, 13);
+  game.red_id = ColumnBytes(row, 14);
+  game.rating_applied = sqlite3_column_int64(row, 15) != 0;
   return game;
+}
+
+constexpr char kPlayerColumns[] =
+    "id, name, rating, deviation, volatility, games, wins, draws, losses, "
+    "updated_unix_micros";
+
+PlayerRecord PlayerFromRow(sqlite3_stmt* row) {
+  PlayerRecord player;
+  player.id = ColumnBytes(row, 0);
+  player.name = ColumnBytes(row, 1);
+  player.rating = sqlite3_column_double(row, 2);
+  player.deviation = sqlite3_column_double(row, 3);
+  player.volatility = sqlite3_column_double(row, 4);
+  player.games = sqlite3_column_int64(row, 5);
+  player.wins = sqlite3_column_int64(row, 6);
+  player.draws = sqlite3_column_int64(row, 7);
+  player.losses = sqlite3_column_int64(row, 8);
+  player.updated_at = absl::FromUnixMicros(sqlite3_column_int64(row, 9));
+  return player;
 }
 
 }  // namespace
@@ -751,6 +883,64 @@ absl::StatusOr<std::vector<EventRecord>> SqliteStore::EventsAfter(
   }
   if (code != SQLITE_DONE) return Error(code, "read events");
   return events;
+}
+
+absl::StatusOr<PlayerRecord> SqliteStore::GetPlayer(
+    std::string_view player_id) {
+  static const std::string sql =
+      absl::StrCat("SELECT ", kPlayerColumns, " FROM players WHERE id = ?");
+  MutexLock lock(&mu_);
+  absl::StatusOr<sqlite3_stmt*> select = Statement(sql.c_str());
+  if (!select.ok()) return select.status();
+  StatementScope scope(*select);
+  int code = BindAll(*select, player_id);
+  if (code == SQLITE_OK) code = sqlite3_step(*select);
+  if (code == SQLITE_DONE) return NoPlayer(player_id);
+  if (code != SQLITE_ROW) return Error(code, "read player");
+  return PlayerFromRow(*select);
+}
+
+absl::StatusOr<std::vector<PlayerRecord>> SqliteStore::ListPlayers(
+    int64_t offset, int limit) {
+  static const std::string sql =
+      absl::StrCat("SELECT ", kPlayerColumns,
+                   " FROM players ORDER BY rating DESC, id LIMIT ? OFFSET ?");
+  std::vector<PlayerRecord> players;
+  if (limit <= 0) return players;
+  MutexLock lock(&mu_);
+  absl::StatusOr<sqlite3_stmt*> select = Statement(sql.c_str());
+  if (!select.ok()) return select.status();
+  StatementScope scope(*select);
+  int code = BindAll(*select, int64_t{limit}, std::max<int64_t>(offset, 0));
+  while (code == SQLITE_OK || code == SQLITE_ROW) {
+    code = sqlite3_step(*select);
+    if (code != SQLITE_ROW) break;
+    players.push_back(PlayerFromRow(*select));
+  }
+  if (code != SQLITE_DONE) return Error(code, "list players");
+  return players;
+}
+
+absl::StatusOr<std::vector<ArchivedGame>> SqliteStore::PendingRatedGames(
+    int limit) {
+  static const std::string sql =
+      absl::StrCat("SELECT ", kGameColumns,
+                   " FROM games WHERE silver_id <> '' AND rating_applied = 0 "
+                   "ORDER BY sequence LIMIT ?");
+  std::vector<ArchivedGame> games;
+  if (limit <= 0) return games;
+  MutexLock lock(&mu_);
+  absl::StatusOr<sqlite3_stmt*> select = Statement(sql.c_str());
+  if (!select.ok()) return select.status();
+  StatementScope scope(*select);
+  int code = BindAll(*select, int64_t{limit});
+  while (code == SQLITE_OK || code == SQLITE_ROW) {
+    code = sqlite3_step(*select);
+    if (code != SQLITE_ROW) break;
+    games.push_back(GameFromRow(*select));
+  }
+  if (code != SQLITE_DONE) return Error(code, "list pending rated games");
+  return games;
 }
 
 }  // namespace khet

@@ -73,7 +73,7 @@ class SqliteStore final : public SessionStore {
  public:
   // The schema version this build writes (PRAGMA user_version). Older files
   // are migrated at Open; newer ones are refused.
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
 
   // Opens the store in the file at `path`, creating the file and its schema
   // if needed and migrating an older schema. REQUIRES: path names a file on
@@ -104,6 +104,13 @@ class SqliteStore final : public SessionStore {
       const GameQuery& query) override;
   absl::StatusOr<bool> TryLease(std::string_view id, std::string_view holder,
                                 absl::Time now, absl::Duration ttl) override;
+  absl::StatusOr<PlayerRecord> GetPlayer(std::string_view player_id) override;
+  absl::StatusOr<std::vector<PlayerRecord>> ListPlayers(int64_t offset,
+                                                        int limit) override;
+  absl::StatusOr<std::vector<ArchivedGame>> PendingRatedGames(
+      int limit) override;
+  absl::Status ApplyRating(std::string_view game_id, const PlayerRecord& silver,
+                           const PlayerRecord& red) override;
 
   SqliteWriteStats write_stats();
 
@@ -148,6 +155,10 @@ class SqliteStore final : public SessionStore {
                             const ArchivedGame* archive)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status DeleteLocked(std::string_view id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status ApplyRatingLocked(std::string_view game_id,
+                                 const PlayerRecord& silver,
+                                 const PlayerRecord& red)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status SetGameAnalysisLocked(std::string_view game_id,
                                      std::string_view analysis)

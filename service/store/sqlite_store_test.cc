@@ -118,7 +118,7 @@ TEST(SqliteStoreTest, NewFileHasSchemaVersionAndWal) {
   EXPECT_EQ(raw.Text("PRAGMA journal_mode"), "wal");  // kept in the file
   EXPECT_EQ(raw.Text("SELECT group_concat(name, ',') FROM (SELECT name FROM "
                      "sqlite_schema WHERE type = 'table' ORDER BY name)"),
-            "events,games,sessions,sqlite_sequence");
+            "events,games,players,sessions,sqlite_sequence");
 }
 
 TEST(SqliteStoreTest, MigratesAFileLeftAtSchemaOne) {
@@ -193,6 +193,50 @@ TEST(SqliteStoreTest, MigratesAFileLeftAtSchemaTwo) {
             absl::StrCat(SqliteStore::kSchemaVersion));
 }
 
+TEST(SqliteStoreTest, MigratesAFileLeftAtSchemaThree) {
+  ScratchDir dir;
+  const std::string path = dir.File("s.db");
+  {
+    // What a build knowing schema 3 left: a game with an analysis, no
+    // ratings.
+    RawDb raw(path);
+    raw.Exec(
+        "PRAGMA journal_mode=WAL;"
+        "CREATE TABLE sessions (id TEXT NOT NULL PRIMARY KEY, version INTEGER "
+        "NOT NULL, state BLOB NOT NULL, updated_unix_micros INTEGER NOT NULL);"
+        "CREATE TABLE events (session_id TEXT NOT NULL, version INTEGER NOT "
+        "NULL, event BLOB NOT NULL, PRIMARY KEY (session_id, version));"
+        "CREATE TABLE games (sequence INTEGER PRIMARY KEY AUTOINCREMENT, id "
+        "TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, record TEXT NOT NULL, "
+        "silver TEXT NOT NULL, red TEXT NOT NULL, setup_id TEXT NOT NULL, "
+        "result TEXT NOT NULL, ending TEXT NOT NULL, started_unix_micros "
+        "INTEGER NOT NULL, ended_unix_micros INTEGER NOT NULL, plies INTEGER "
+        "NOT NULL, analysis BLOB NOT NULL DEFAULT x'');"
+        "INSERT INTO sessions VALUES ('old', 1, 'one', 0);"
+        "INSERT INTO games (id, session_id, record, silver, red, setup_id, "
+        "result, ending, started_unix_micros, ended_unix_micros, plies, "
+        "analysis) VALUES ('old-g1', 'old', 'r', 'Ann', 'Bob', 'classic-2', "
+        "'1-0', 'pharaoh hit', 0, 0, 3, x'41');"
+        "PRAGMA application_id = 1263027540; PRAGMA user_version = 3;");
+  }
+  absl::StatusOr<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path);
+  KHET_ASSERT_OK(store);
+  absl::StatusOr<ArchivedGame> got = (*store)->GetGame("old-g1");
+  KHET_ASSERT_OK(got);
+  EXPECT_EQ(got->analysis, "A");
+  EXPECT_EQ(got->silver_id, "");  // an old game is unrated
+  EXPECT_FALSE(got->rating_applied);
+  absl::StatusOr<std::vector<ArchivedGame>> pending =
+      (*store)->PendingRatedGames(10);
+  KHET_ASSERT_OK(pending);
+  EXPECT_THAT(*pending, SizeIs(0));
+  EXPECT_THAT((*store)->GetPlayer("ann"),
+              StatusIs(absl::StatusCode::kNotFound, "ann"));
+  RawDb raw(path);
+  EXPECT_EQ(raw.Text("PRAGMA user_version"),
+            absl::StrCat(SqliteStore::kSchemaVersion));
+}
+
 TEST(SqliteStoreTest, UpdatedTimeComesFromTheClock) {
   ScratchDir dir;
   const std::string path = dir.File("s.db");
@@ -220,7 +264,7 @@ TEST(SqliteStoreTest, RefusesANewerSchema) {
   }
   EXPECT_THAT(SqliteStore::Open(path),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "schema version 99, newer than this build's 3"));
+                       "schema version 99, newer than this build's 4"));
 }
 
 TEST(SqliteStoreTest, RefusesAnotherProgramsDatabase) {
