@@ -1,7 +1,11 @@
 // khet_board.lsl: an in-world Khet board played through khetd's HTTP/JSON
 // gateway (docs/http-api.md). One script in the board's root prim: touch
-// menus (Setup, Play, Settings), moves by touching a piece, the laser drawn
-// with beam prims, chat announcements, and long polling for what others do.
+// menus (Setup, Play, Settings, and resigning, draws and repetition claims),
+// moves by touching a piece and then one of its highlighted target squares,
+// the laser drawn with beam prims and its hits with sparks and a sound, chat
+// announcements, and long polling for what others do. It carries on after a
+// re-rez or region restart (the game lives in the linkset data), and gives
+// up on a request that never answers.
 // clients/lsl/README.md tells an owner how to set it up. Every route the
 // script calls is written below as a literal path template ("{id}" and the
 // other names in braces are filled in by route()); the replay test
@@ -14,6 +18,8 @@ integer WAIT = 25;           // long poll waitSeconds (LSL gives up after 60 s)
 integer MAX_TRIES = 5;       // attempts of one action on 429/499/5xx
 integer BOARD_FACE = 0;      // the root prim's face showing the squares
 float   LASER_SECONDS = 12.0;
+float   LOST = 65.0;         // a request unanswered this long is lost
+float   PHYSICAL = 6.0;      // boards longer than this give pieces collisions
 // Every request asks for the compact view (?view=compact), whose answers
 // are at most 2048 bytes: LSL's default body limit, never raised.
 
@@ -28,6 +34,7 @@ integer K_RESET = 7;
 integer K_REFRESH = 8;
 integer K_MOVES = 9;
 integer K_MOVE = 10;
+integer K_GAME = 11;         // resign, offer or accept a draw, claim one
 
 // ---- State -------------------------------------------------------------------
 string  gServer;           // base URL, no trailing slash
@@ -46,6 +53,7 @@ string  gSilver;           // the seats' players as the server names them
 string  gRed;
 string  gRes;              // the result: "S", "R", "D" or ""; gWhy how it ended
 string  gWhy;
+string  gDraw;             // the side offering a draw, or ""
 // The clocks from the compact view's "clk": seconds left for each side at
 // llGetTime() gClkAt, the running side ("s", "r", ""); gClk "" when none.
 string  gClk;
@@ -63,6 +71,7 @@ integer gPollFails;
 
 key     gActKey = NULL_KEY;  // the action in flight, or NULL_KEY
 float   gActDue = -1.0;      // a retry waiting for its time; -1: none
+float   gActSent;
 integer gActKind;
 string  gActMethod;
 string  gActPath;
@@ -79,6 +88,11 @@ integer gChannel;
 list    gPieceLinks;       // link numbers of piece prims
 list    gPieceSquares;     // the square each piece prim stands on
 list    gBeamLinks;        // link numbers of beam prims
+list    gMarkLinks;        // link numbers of marker prims (targets, hits)
+list    gMarkSquares;      // the square each marker shows, "" parked
+string  gPick;             // the square of the piece chosen to move, or ""
+list    gPickMoves;        // its legal moves
+key     gPickWho;          // who chose it
 integer gNotecardLine;
 
 list SETUPS_2 = ["classic-2", "imhotep-2", "dynasty-2", "classic-2b",
@@ -136,6 +150,7 @@ act(integer kind, key who, string method, string path, string body,
 
 sendAction() {
     ++gActTries;
+    gActSent = llGetTime();
     gActKey = send(gActMethod, gActPath, gActBody, gActToken);
     if (gActKey == NULL_KEY) backOff();
 }
@@ -184,11 +199,16 @@ refresh(key who) {
         "", "", "");
 }
 
-// The timer fires at the earliest pending retry, poll, laser end or clock tick.
+// The timer fires at the earliest pending retry, poll, laser end, clock
+// tick or the moment a request in flight counts as lost.
 schedule() {
     float now = llGetTime();
     float next = -1.0;
     if (gActDue >= 0.0) next = gActDue;
+    if (gActKey != NULL_KEY && (next < 0.0 || gActSent + LOST < next))
+        next = gActSent + LOST;
+    if (gPollKey != NULL_KEY && (next < 0.0 || gPollSent + LOST < next))
+        next = gPollSent + LOST;
     if (gPollDue >= 0.0 && (next < 0.0 || gPollDue < next)) next = gPollDue;
     if (gLaserUntil >= 0.0 && (next < 0.0 || gLaserUntil < next)) next = gLaserUntil;
     if (gClockDue >= 0.0 && (next < 0.0 || gClockDue < next)) next = gClockDue;
@@ -199,9 +219,23 @@ schedule() {
 
 // ---- Chat and menus ------------------------------------------------------------
 
+// A board deeded to a group is owned by the group itself.
+integer deeded() {
+    return llGetOwner() ==
+        llList2Key(llGetObjectDetails(llGetKey(), [OBJECT_GROUP]), 0);
+}
+
+// The owner, or for a deeded board a member wearing its group.
+integer isOwner(key who) {
+    return who == llGetOwner() || (deeded() && llSameGroup(who));
+}
+
+// NULL_KEY: the owner (nearby chat for a deeded board, which has no owner
+// to hear llOwnerSay).
 tell(key who, string text) {
-    if (who == NULL_KEY) llOwnerSay(text);
-    else llRegionSayTo(who, 0, text);
+    if (who != NULL_KEY) llRegionSayTo(who, 0, text);
+    else if (deeded()) llWhisper(0, text);
+    else llOwnerSay(text);
 }
 
 // Announcements go to local chat; a quiet board says only results.
@@ -218,14 +252,27 @@ string sideName(string side) {
     return "Red";
 }
 
+// Where `who`'s seat starts in gPlayers, or -1. Someone holding both seats
+// acts for the side to move.
+integer seatIndex(key who) {
+    integer found = -1;
+    integer i;
+    for (i = 0; i < llGetListLength(gPlayers); i += 3) {
+        if (llList2Key(gPlayers, i) == who &&
+            (found < 0 || llList2String(gPlayers, i + 1) == gTurn))
+            found = i;
+    }
+    return found;
+}
+
 string seatOf(key who) {
-    integer i = llListFindList(gPlayers, [who]);
+    integer i = seatIndex(who);
     if (i < 0) return "";
     return llList2String(gPlayers, i + 1);
 }
 
 string tokenOf(key who) {
-    integer i = llListFindList(gPlayers, [who]);
+    integer i = seatIndex(who);
     if (i < 0) return "";
     return llList2String(gPlayers, i + 2);
 }
@@ -238,10 +285,11 @@ dropSide(string side) {
     save();
 }
 
-// Keeps the session and tokens across script resets (linkset data).
+// Keeps the session and tokens across script resets (linkset data), with
+// the owner they belong to.
 save() {
     llLinksetDataWrite("khet", llDumpList2String([gId, gOwnerToken, gQuiet,
-        gScheme] + gPlayers, "|"));
+        gScheme, llGetOwner()] + gPlayers, "|"));
 }
 
 // The board is gone on the server: start again from nothing.
@@ -249,7 +297,9 @@ forget(key who, string why) {
     tell(who, why);
     gId = ""; gOwnerToken = ""; gPlayers = []; gVersion = 0; gStatus = "";
     gPos = ""; gBoard = []; gRetryMove = ""; gSilver = ""; gRed = "";
+    gDraw = "";
     readClocks("");
+    unpick();
     gPollKey = NULL_KEY;  // a late answer about the old board is ignored
     gPollDue = -1.0;
     save();
@@ -304,6 +354,45 @@ vector squareCentre(string sq, float lift) {
             (rank + 0.5) * step - size.y / 2.0, size.z / 2.0 + lift>;
 }
 
+// Whose piece a token is: "s" (its letter upper case), "r", or "" (none).
+string sideOf(string token) {
+    if (token == "") return "";
+    if (llSubStringIndex("KPAXSEO", llGetSubString(token, 0, 0)) >= 0) return "s";
+    return "r";
+}
+
+// The square under a touch at `st` on the board's face (0..1 each way).
+string stSquare(vector st) {
+    if (st.x < 0.0) return "";
+    integer file = (integer)(st.x * 10.0);
+    integer rank = (integer)(st.y * 8.0);
+    if (file > 9) file = 9;
+    if (rank > 7) rank = 7;
+    return squareName(file, rank);
+}
+
+// The square a move ends on: "e4-e5", "f4=g3", "d1^d2" their second square,
+// a turn ("j1L") its own.
+string targetOf(string move) {
+    if (llStringLength(move) >= 5) return llGetSubString(move, 3, 4);
+    return llGetSubString(move, 0, 1);
+}
+
+// The chosen piece's moves that end on `sq`.
+list movesTo(string sq) {
+    list out = [];
+    integer i;
+    for (i = 0; i < llGetListLength(gPickMoves); ++i)
+        if (targetOf(llList2String(gPickMoves, i)) == sq)
+            out += llList2List(gPickMoves, i, i);
+    return out;
+}
+
+// May `side` choose the piece on `sq` to move now?
+integer canPick(string side, string sq) {
+    return gStatus == "P" && side != "" && side == sideOf(tokenAt(sq));
+}
+
 string tokenAt(string sq) {
     integer file = llSubStringIndex("abcdefghij", llGetSubString(sq, 0, 0));
     integer rank = (integer)llGetSubString(sq, 1, 1) - 1;
@@ -316,6 +405,91 @@ vector schemeColour(integer which) {  // 1 Silver, 2 Red, 3 beam
     return llList2Vector(SCHEMES, i + which);
 }
 
+// An unused prim hidden inside the board, where no touch reaches it: half
+// the board's thickness each way, so it never limits scaling.
+list parked(integer link) {
+    vector size = llGetScale();
+    float side = size.z * 0.5;
+    if (side < 0.01) side = 0.01;
+    return [PRIM_LINK_TARGET, link, PRIM_POS_LOCAL, ZERO_VECTOR,
+            PRIM_SIZE, <side, side, side>, PRIM_COLOR, ALL_SIDES, ZERO_VECTOR, 0.0,
+            PRIM_GLOW, ALL_SIDES, 0.0, PRIM_PHYSICS_SHAPE_TYPE, PRIM_PHYSICS_SHAPE_NONE];
+}
+
+// Lays a marker prim over each of `squares` in `colour` (the chosen piece's
+// targets, or where the laser hit) and parks the others.
+mark(list squares, vector colour) {
+    vector size = llGetScale();
+    float step = size.x / 10.0;
+    list params = [];
+    gMarkSquares = [];
+    integer i;
+    for (i = 0; i < llGetListLength(gMarkLinks); ++i) {
+        integer link = llList2Integer(gMarkLinks, i);
+        if (i < llGetListLength(squares)) {
+            string sq = llList2String(squares, i);
+            params += [PRIM_LINK_TARGET, link,
+                PRIM_POS_LOCAL, squareCentre(sq, 0.01),
+                PRIM_SIZE, <step * 0.9, step * 0.9, 0.01>,
+                PRIM_COLOR, ALL_SIDES, colour, 0.4, PRIM_FULLBRIGHT, ALL_SIDES, TRUE,
+                PRIM_PHYSICS_SHAPE_TYPE, PRIM_PHYSICS_SHAPE_NONE];
+            gMarkSquares += [sq];
+        } else {
+            params += parked(link);
+            gMarkSquares += [""];
+            llLinkParticleSystem(link, []);
+        }
+    }
+    if (params != []) llSetLinkPrimitiveParamsFast(LINK_ROOT, params);
+}
+
+// The piece on `sq` is chosen: its targets are highlighted, a turn on
+// its own square in yellow.
+pick(key who, string sq, list moves) {
+    gPick = sq; gPickMoves = moves; gPickWho = who;
+    list squares = [];
+    integer i;
+    for (i = 0; i < llGetListLength(moves); ++i) {
+        string target = targetOf(llList2String(moves, i));
+        if (llListFindList(squares, [target]) < 0) squares += [target];
+    }
+    mark(squares, <0.2, 1.0, 0.2>);
+    tell(who, "Touch a highlighted square to move " + sq + " ("
+        + llDumpList2String(moves, " ") + "), or the piece itself to turn it.");
+}
+
+unpick() {
+    gPick = ""; gPickMoves = []; gPickWho = NULL_KEY;
+    mark([], ZERO_VECTOR);
+}
+
+// Sparks on each square the laser took a piece off ("f8k e5s\\"), in the
+// piece's colour, and the sound "hit" from the board's inventory.
+hits(string rm) {
+    list gone = llParseString2List(rm, [" "], []);
+    if (gone == []) return;
+    list squares = [];
+    integer i;
+    for (i = 0; i < llGetListLength(gone); ++i)
+        squares += [llGetSubString(llList2String(gone, i), 0, 1)];
+    mark(squares, <1.0, 0.6, 0.1>);
+    vector size = llGetScale();
+    float spark = size.x / 100.0;
+    for (i = 0; i < llGetListLength(gone) && i < llGetListLength(gMarkLinks); ++i) {
+        string t = llGetSubString(llList2String(gone, i), 2, -1);
+        llLinkParticleSystem(llList2Integer(gMarkLinks, i), [
+            PSYS_PART_FLAGS, PSYS_PART_EMISSIVE_MASK | PSYS_PART_INTERP_COLOR_MASK,
+            PSYS_SRC_PATTERN, PSYS_SRC_PATTERN_EXPLODE,
+            PSYS_PART_START_COLOR, schemeColour(1 + (sideOf(t) == "r")),
+            PSYS_PART_END_COLOR, <1.0, 0.8, 0.2>,
+            PSYS_PART_START_SCALE, <spark, spark, 0.0>,
+            PSYS_PART_MAX_AGE, 1.5, PSYS_SRC_MAX_AGE, 1.0,
+            PSYS_SRC_BURST_RATE, 0.1, PSYS_SRC_BURST_PART_COUNT, 30,
+            PSYS_SRC_BURST_SPEED_MIN, spark * 5.0, PSYS_SRC_BURST_SPEED_MAX, spark * 15.0]);
+    }
+    if (llGetInventoryType("hit") == INVENTORY_SOUND) llTriggerSound("hit", 1.0);
+}
+
 // Places a piece prim on every occupied square and hides the rest; tints
 // the board's edge with the colour to move, or all of it with the winner's.
 draw() {
@@ -325,6 +499,10 @@ draw() {
     float step = size.x / 10.0;
     integer i;
     gPieceSquares = [];
+    // Above 6 m pieces collide with avatars (seed 000); smaller, they have
+    // no physics shape, which keeps the land impact down.
+    integer shape = PRIM_PHYSICS_SHAPE_NONE;
+    if (size.x > PHYSICAL) shape = PRIM_PHYSICS_SHAPE_CONVEX;
     for (i = 0; i < llGetListLength(gBoard); ++i) {
         string t = llList2String(gBoard, i);
         if (t != "" && used < llGetListLength(gPieceLinks)) {
@@ -334,8 +512,7 @@ draw() {
             integer turn = llListFindList(["ne", "nw", "sw", "se", "n", "w",
                                            "s", "e", "/", "\\"], [attr]);
             if (turn < 0) turn = 0;
-            integer side = 2;
-            if (llToUpper(letter) == letter) side = 1;
+            integer side = 1 + (sideOf(t) == "r");
             float height = step * 0.5;
             if (attr == "2") height = step;
             params += [PRIM_LINK_TARGET, llList2Integer(gPieceLinks, used),
@@ -343,14 +520,14 @@ draw() {
                 PRIM_ROT_LOCAL, llEuler2Rot(<0, 0, (turn % 4) * PI_BY_TWO>),
                 PRIM_SIZE, <step * 0.8, step * 0.8, height>,
                 PRIM_TEXTURE, 0, llToUpper(letter), <1, 1, 0>, ZERO_VECTOR, 0.0,
-                PRIM_COLOR, ALL_SIDES, schemeColour(side), 1.0];
+                PRIM_COLOR, ALL_SIDES, schemeColour(side), 1.0,
+                PRIM_PHYSICS_SHAPE_TYPE, shape];
             gPieceSquares += [sq];
             ++used;
         }
     }
     for (i = used; i < llGetListLength(gPieceLinks); ++i)
-        params += [PRIM_LINK_TARGET, llList2Integer(gPieceLinks, i),
-            PRIM_POS_LOCAL, ZERO_VECTOR, PRIM_COLOR, ALL_SIDES, ZERO_VECTOR, 0.0];
+        params += parked(llList2Integer(gPieceLinks, i));
     vector edge = <0.3, 0.3, 0.3>;
     if (gStatus == "P") edge = schemeColour(1 + (gTurn == "r"));
     params += [PRIM_LINK_TARGET, LINK_ROOT, PRIM_COLOR, ALL_SIDES, edge, 1.0,
@@ -367,6 +544,7 @@ drawLaser(string laser) {
     vector size = llGetScale();
     float step = size.x / 10.0;
     float thick = step * 0.08;
+    if (thick < 0.01) thick = 0.01;  // the smallest prim
     integer b;
     for (b = 0; b < llGetListLength(beams); ++b) {
         string beam = llList2String(beams, b);
@@ -395,9 +573,7 @@ drawLaser(string laser) {
     }
     integer i;
     for (i = used; i < llGetListLength(gBeamLinks); ++i)
-        params += [PRIM_LINK_TARGET, llList2Integer(gBeamLinks, i),
-            PRIM_POS_LOCAL, ZERO_VECTOR, PRIM_COLOR, ALL_SIDES, ZERO_VECTOR, 0.0,
-            PRIM_GLOW, ALL_SIDES, 0.0];
+        params += parked(llList2Integer(gBeamLinks, i));
     if (params != []) llSetLinkPrimitiveParamsFast(LINK_ROOT, params);
     if (laser != "") {
         if (gDebug) llOwnerSay("laser " + laser + "; memory used "
@@ -405,8 +581,24 @@ drawLaser(string laser) {
         gLaserUntil = llGetTime() + LASER_SECONDS;
     } else {
         gLaserUntil = -1.0;
+        if (gPick == "") mark([], ZERO_VECTOR);  // the hit markers too
     }
     schedule();
+}
+
+// Scales the linkset so its longest edge is `metres`. Everything that is
+// not a piece is parked first (a thin beam would stop a shrink); a scale
+// the region refuses is told to the owner and the server's setting put
+// back to the board's real size.
+scaleTo(float metres) {
+    vector size = llGetScale();
+    if (metres < 1.0 || llFabs(metres - size.x) <= 0.01) return;
+    unpick();
+    drawLaser("");
+    if (llScaleByFactor(metres / size.x)) return;
+    tell(NULL_KEY, "The board cannot be scaled to " + (string)llRound(metres)
+        + " m here; it stays " + (string)size.x + " m.");
+    settings(NULL_KEY, "{\"scaleMeters\":" + (string)size.x + "}");
 }
 
 // A clock's seconds as "4:47" or "1:02:03".
@@ -455,6 +647,7 @@ showStatus() {
         if (gWhy == "time_forfeit")
             text += " (" + sideName(llList2String(["r", "s"], gRes == "R")) + "'s time ran out)";
     }
+    if (gDraw != "" && gStatus == "P") text += "\n" + sideName(gDraw) + " offers a draw";
     gClockDue = -1.0;
     if (gClk != "") {
         float silver = gClkSilver;
@@ -495,6 +688,8 @@ applyBoard(string json) {
     if (v != JSON_INVALID) gRes = v;
     v = llJsonGetValue(json, ["why"]);
     if (v != JSON_INVALID) gWhy = v;
+    v = llJsonGetValue(json, ["draw"]);
+    if (v != JSON_INVALID) gDraw = v;
     draw();
     if (gStatus == "F") {
         string winner = llJsonGetValue(json, ["res"]);
@@ -508,16 +703,26 @@ applyBoard(string json) {
 // One event of a long poll (docs/http-api.md, compact view).
 applyEvent(string ev) {
     string kind = llJsonGetValue(ev, ["kind"]);
+    // Any change but a draw offer ends a choice the change may have outdated;
+    // a move by the side not offering declines the offer.
+    if (kind != "draw" && kind != "seat") unpick();
     if (kind == "move") {
+        if (llJsonGetValue(ev, ["by"]) != gDraw) gDraw = "";
         applyBoard(ev);
         drawLaser(llJsonGetValue(ev, ["laser"]));
+        hits(llJsonGetValue(ev, ["rm"]));
+    } else if (kind == "draw") {
+        gDraw = llJsonGetValue(ev, ["by"]);
+        showStatus();
     } else if (kind == "setup" || kind == "start") {
+        gDraw = "";
         if (kind == "start") gStatus = "P";
         else gStatus = "W";
         applyBoard(ev);
         drawLaser("");
     } else if (kind == "over") {
         gStatus = "F";
+        gDraw = "";
         applyBoard(ev);
     } else if (kind == "seat") {
         string side = llJsonGetValue(ev, ["color"]);
@@ -534,6 +739,7 @@ applyEvent(string ev) {
         gSilver = "";
         gRed = "";
         gStatus = "W";
+        gDraw = "";
         save();
         showStatus();
         drawLaser("");
@@ -542,10 +748,7 @@ applyEvent(string ev) {
         gScheme = llJsonGetValue(ev, ["scheme"]);
         save();
         // The board's longest edge (x) follows the owner's Scale setting.
-        vector size = llGetScale();
-        float scale = (float)llJsonGetValue(ev, ["scale"]);
-        if (scale >= 1.0 && llFabs(scale - size.x) > 0.01)
-            llScaleByFactor(scale / size.x);
+        scaleTo((float)llJsonGetValue(ev, ["scale"]));
         draw();
     } else if (kind == "deleted") {
         forget(NULL_KEY, "The board's session was closed on the server.");
@@ -654,18 +857,15 @@ onAction(integer code, string body) {
         poll();
     } else if (kind == K_MOVES) {
         list moves = llParseString2List(llJsonGetValue(body, ["moves"]), [" "], []);
-        if (moves == []) {
-            tell(who, "That piece cannot move now.");
-            return;
-        }
-        string text = "Moves of " + gActArg + ": " + llDumpList2String(moves, " ");
-        if (llGetListLength(moves) > 11) moves = llList2List(moves, 0, 10);
-        menu(who, llGetSubString(text, 0, 500), moves + ["Type move"]);
+        if (moves == []) tell(who, "That piece cannot move now.");
+        else pick(who, gActArg, moves);
     } else if (kind == K_MOVE) {
         gVersion = (integer)llJsonGetValue(body, ["v"]);
+        if (gDraw != gTurn) gDraw = "";  // the mover's opponent declines
         stopClock();
         applyBoard(body);
         drawLaser(llJsonGetValue(body, ["laser"]));
+        hits(llJsonGetValue(body, ["rm"]));
         announce(llJsonGetValue(body, ["ann"]), llJsonGetValue(body, ["res"]) != "");
     }
     keepPolling();
@@ -696,23 +896,52 @@ settings(key who, string update) {
         "{\"settings\":" + update + "}", gOwnerToken, "");
 }
 
-// A touch on the board face or a piece prim: the square, or "".
+// A touch on the board face, a piece prim or a marker: the square, or "".
 string touchedSquare() {
     integer link = llDetectedLinkNumber(0);
     integer i = llListFindList(gPieceLinks, [link]);
     if (i >= 0) return llList2String(gPieceSquares, i);
+    i = llListFindList(gMarkLinks, [link]);
+    if (i >= 0) return llList2String(gMarkSquares, i);
     if (link > 1 || llDetectedTouchFace(0) != BOARD_FACE) return "";
-    vector st = llDetectedTouchST(0);
-    if (st.x < 0.0) return "";
-    integer file = (integer)(st.x * 10.0);
-    integer rank = (integer)(st.y * 8.0);
-    if (file > 9) file = 9;
-    if (rank > 7) rank = 7;
-    return squareName(file, rank);
+    return stSquare(llDetectedTouchST(0));
+}
+
+// A touch by `who` on `sq` (may be ""): the target of the piece they chose
+// plays that move (a dialog when two moves end there: a stack moved whole
+// or its top alone, a turn either way); one of their pieces on their turn
+// is chosen; anything else opens the menu.
+touchSquare(key who, string sq) {
+    string side = seatOf(who);
+    if (gPick != "" && who == gPickWho) {
+        list moves = movesTo(sq);
+        unpick();
+        if (llGetListLength(moves) == 1) {
+            sendMove(who, llList2String(moves, 0));
+            return;
+        }
+        if (moves != []) {
+            menu(who, "Which move?", moves);
+            return;
+        }
+    }
+    if (canPick(side, sq)) {
+        if (side != gTurn) {
+            tell(who, "It is " + sideName(gTurn) + "'s turn.");
+            return;
+        }
+        act(K_MOVES, who, "GET", route(
+            "/v1/sessions/{id}/legalMoves?square={square}&view=compact",
+            ["{square}", sq]), "", "", sq);
+        return;
+    }
+    list buttons = ["Play"];
+    if (isOwner(who)) buttons = ["Setup", "Play", "Settings"];
+    menu(who, "Khet", buttons);
 }
 
 onButton(key who, string b) {
-    integer owner = who == llGetOwner();
+    integer owner = isOwner(who);
     string side = seatOf(who);
     integer i;
     if (b == "Setup" && owner) {
@@ -724,8 +953,30 @@ onButton(key who, string b) {
     } else if (llListFindList(SETUPS_2 + SETUPS_1, [b]) >= 0 && owner) {
         chooseSetup(who, b);
     } else if (b == "Play") {
-        menu(who, "Take a seat, leave it, or seat the computer",
-             ["Silver", "Red", "Leave", "Computer"]);
+        list buttons = ["Silver", "Red", "Leave", "Computer"];
+        if (side != "" && gStatus == "P")
+            buttons += ["Resign", "Offer draw", "Claim draw", "Type move"];
+        if (side != "" && gStatus == "P" && gDraw != "" && gDraw != side)
+            buttons += ["Accept draw"];
+        menu(who, "Take a seat, leave it, seat the computer, or end the game",
+             buttons);
+    } else if (b == "Resign" && side != "") {
+        menu(who, "Resign the game as " + sideName(side) + "?", ["Yes, resign", "No"]);
+    } else if (b == "No") {
+        return;
+    } else if (b == "Yes, resign" && side != "") {
+        act(K_GAME, who, "POST", route("/v1/sessions/{id}:resign?view=compact", []),
+            "{}", tokenOf(who), "");
+    } else if (b == "Offer draw" && side != "") {
+        act(K_GAME, who, "POST", route("/v1/sessions/{id}:offerDraw?view=compact", []),
+            "{}", tokenOf(who), "");
+    } else if (b == "Accept draw" && side != "") {
+        act(K_GAME, who, "POST", route("/v1/sessions/{id}:acceptDraw?view=compact", []),
+            "{}", tokenOf(who), "");
+    } else if (b == "Claim draw" && side != "") {
+        act(K_GAME, who, "POST",
+            route("/v1/sessions/{id}:claimRepetitionDraw?view=compact", []),
+            "{}", tokenOf(who), "");
     } else if ((b == "Silver" || b == "Red") && gId != "") {
         string want = llToLower(llGetSubString(b, 0, 0));
         act(K_JOIN, who, "POST", route("/v1/sessions/{id}:join?view=compact", []),
@@ -792,12 +1043,13 @@ start() {
         return;
     }
     list saved = llParseStringKeepNulls(llLinksetDataRead("khet"), ["|"], []);
+    if (llList2Key(saved, 4) != llGetOwner()) saved = [];  // a new owner
     gId = llList2String(saved, 0);
     gOwnerToken = llList2String(saved, 1);
     gQuiet = llList2Integer(saved, 2);
     if (llList2String(saved, 3) != "") gScheme = llList2String(saved, 3);
     integer i;
-    for (i = 4; i + 2 < llGetListLength(saved); i += 3)
+    for (i = 5; i + 2 < llGetListLength(saved); i += 3)
         gPlayers += [llList2Key(saved, i), llList2String(saved, i + 1),
                      llList2String(saved, i + 2)];
     if (gId == "") forget(NULL_KEY, "Khet board ready: touch it and choose Setup.");
@@ -813,6 +1065,7 @@ default {
             string name = llGetLinkName(i);
             if (name == "piece") gPieceLinks += [i];
             else if (name == "beam") gBeamLinks += [i];
+            else if (name == "mark") gMarkLinks += [i];
         }
         gServer = llStringTrim(llGetObjectDesc(), STRING_TRIM);
         if (llGetSubString(gServer, 0, 3) != "http") gServer = "";
@@ -832,33 +1085,23 @@ default {
         }
     }
 
+    // Rezzed again or the region restarted: requests in flight are gone for
+    // good, so start over from the linkset data (start() drops it when the
+    // owner changed).
+    on_rez(integer param) {
+        llResetScript();
+    }
+
     changed(integer change) {
-        if (change & (CHANGED_OWNER | CHANGED_INVENTORY | CHANGED_LINK)) {
+        if (change & (CHANGED_OWNER | CHANGED_INVENTORY | CHANGED_LINK |
+                      CHANGED_REGION_START)) {
             if (change & CHANGED_OWNER) llLinksetDataDelete("khet");
             llResetScript();
         }
     }
 
     touch_start(integer n) {
-        key who = llDetectedKey(0);
-        string sq = touchedSquare();
-        string side = seatOf(who);
-        string t = "";
-        if (sq != "") t = tokenAt(sq);
-        if (t != "" && side != "" && gStatus == "P" &&
-            ((llToUpper(t) == t) == (side == "s"))) {
-            if (side != gTurn) {
-                tell(who, "It is " + sideName(gTurn) + "'s turn.");
-                return;
-            }
-            act(K_MOVES, who, "GET", route(
-                "/v1/sessions/{id}/legalMoves?square={square}&view=compact",
-                ["{square}", sq]), "", "", sq);
-            return;
-        }
-        list buttons = ["Play"];
-        if (who == llGetOwner()) buttons = ["Setup", "Play", "Settings"];
-        menu(who, "Khet", buttons);
+        touchSquare(llDetectedKey(0), touchedSquare());
     }
 
     listen(integer channel, string name, key id, string message) {
@@ -877,6 +1120,13 @@ default {
 
     timer() {
         float now = llGetTime();
+        // A request that never answered: the poll starts again, the action
+        // is retried (a move with the same requestId).
+        if (gPollKey != NULL_KEY && now - gPollSent > LOST) {
+            gPollKey = NULL_KEY;
+            pollLater();
+        }
+        if (gActKey != NULL_KEY && now - gActSent > LOST) backOff();
         if (gLaserUntil >= 0.0 && now >= gLaserUntil) drawLaser("");
         if (gActDue >= 0.0 && now >= gActDue) {
             gActDue = -1.0;

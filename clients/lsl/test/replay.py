@@ -197,7 +197,7 @@ def names_in(step):
 LSL_WORDS = {"if", "for", "while", "do", "return", "jump", "state",
              "default", "integer", "float", "string", "key", "vector",
              "rotation", "list"}
-LSL_EVENTS = {"state_entry", "dataserver", "changed", "touch_start", "listen",
+LSL_EVENTS = {"state_entry", "on_rez", "dataserver", "changed", "touch_start", "listen",
               "http_response", "timer"}
 
 
