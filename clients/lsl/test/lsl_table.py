@@ -83,7 +83,6 @@ FUNCTIONS = {
     "llDialog": ("", [K, S, L, I]),
     "llTextBox": ("", [K, S, I]),
     "llListen": (I, [I, S, K, S]),
-    "llMessageLinked": ("", [I, I, S, K]),
     # HTTP
     "llHTTPRequest": (K, [S, L, S]),
 }
@@ -140,5 +139,4 @@ EVENTS = {
     "listen": [I, S, K, S],
     "dataserver": [K, S],
     "http_response": [K, I, L, S],
-    "link_message": [I, I, S, K],
 }
