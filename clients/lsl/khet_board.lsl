@@ -1,15 +1,36 @@
 // khet_board.lsl: an in-world Khet board played through khetd's HTTP/JSON
-// gateway (docs/http-api.md). One script in the board's root prim: touch
-// menus (Setup, Play, Settings, and resigning, draws and repetition claims),
-// moves by touching a piece and then one of its highlighted target squares,
-// the laser drawn with beam prims and its hits with sparks and a sound, chat
-// announcements, and long polling for what others do. It carries on after a
-// re-rez or region restart (the game lives in the linkset data), and gives
-// up on a request that never answers.
+// gateway (docs/http-api.md). The board's first script, in its root prim:
+// touch menus (Setup, Play, Settings, and resigning, draws and repetition
+// claims), moves by touching a piece and then one of its highlighted target
+// squares, chat announcements, long polling for what others do, and the
+// game's state. It carries on after a re-rez or region restart (the game
+// lives in the linkset data), and gives up on a request that never answers.
+// What the board shows (pieces, laser, markers, sparks, tint, scale) is
+// drawn by the second script, khet_render.lsl, in the same prim.
+//
+// The protocol between the two: llMessageLinked(LINK_THIS, number, text,
+// NULL_KEY); a script hears its own messages too, so each acts only on the
+// numbers sent to it. khet_render.lsl's header says what each text holds.
+//   to khet_render.lsl: 7101 board "<edge>|<ranks>", 7102 look "<scheme>
+//     <metres>", 7103 laser, 7104 hits, 7105 targets "e5 f5", 7106 debug
+//   from khet_render.lsl: 7201 ready (send everything again), 7202 refused
+//     "<metres> <size>" (a scale the region refused: told to the owner and
+//     the server's setting put back)
+//
 // clients/lsl/README.md tells an owner how to set it up. Every route the
 // script calls is written below as a literal path template ("{id}" and the
 // other names in braces are filled in by route()); the replay test
 // (clients/lsl/test/) checks these templates against its transcript.
+
+// ---- Link messages (khet_render.lsl) -----------------------------------------
+integer KR_BOARD = 7101;
+integer KR_LOOK = 7102;
+integer KR_LASER = 7103;
+integer KR_HITS = 7104;
+integer KR_TARGETS = 7105;
+integer KR_DEBUG = 7106;
+integer KB_READY = 7201;
+integer KB_REFUSED = 7202;
 
 // ---- Limits ----------------------------------------------------------------
 integer BUDGET = 20;         // requests per 20 s, below the region's 25
@@ -17,9 +38,7 @@ float   WINDOW = 20.0;
 integer WAIT = 25;           // long poll waitSeconds (LSL gives up after 60 s)
 integer MAX_TRIES = 5;       // attempts of one action on 429/499/5xx
 integer BOARD_FACE = 0;      // the root prim's face showing the squares
-float   LASER_SECONDS = 12.0;
 float   LOST = 65.0;         // a request unanswered this long is lost
-float   PHYSICAL = 6.0;      // boards longer than this give pieces collisions
 // Every request asks for the compact view (?view=compact), whose answers
 // are at most 2048 bytes: LSL's default body limit, never raised.
 
@@ -83,13 +102,7 @@ string  gActArg;           // the setup id, side, square or move
 string  gRetryMove;        // a move refused as stale, to send again
 string  gRetryPos;
 
-float   gLaserUntil = -1.0;
 integer gChannel;
-list    gPieceLinks;       // link numbers of piece prims
-list    gPieceSquares;     // the square each piece prim stands on
-list    gBeamLinks;        // link numbers of beam prims
-list    gMarkLinks;        // link numbers of marker prims (targets, hits)
-list    gMarkSquares;      // the square each marker shows, "" parked
 string  gPick;             // the square of the piece chosen to move, or ""
 list    gPickMoves;        // its legal moves
 key     gPickWho;          // who chose it
@@ -100,10 +113,7 @@ list SETUPS_2 = ["classic-2", "imhotep-2", "dynasty-2", "classic-2b",
 list SETUPS_1 = ["classic-1", "imhotep-1", "dynasty-1", "classic-1b",
                  "imhotep-1b", "dynasty-1b"];
 // Scheme id, Silver, Red, beam (as the server's ListColorSchemes).
-list SCHEMES = ["classic", <0.75, 0.75, 0.75>, <0.61, 0.07, 0.12>, <1.0, 0.13, 0.13>,
-                "deflexion", <0.75, 0.75, 0.75>, <0.83, 0.69, 0.22>, <1.0, 0.13, 0.13>,
-                "nile", <1.0, 0.55, 0.0>, <0.12, 0.35, 0.66>, <0.22, 1.0, 0.08>,
-                "royal", <0.18, 0.55, 0.34>, <0.42, 0.05, 0.68>, <1.0, 0.13, 0.13>];
+list SCHEMES = ["classic", "deflexion", "nile", "royal"];  // the colour schemes
 list TIMEOUTS = ["Timeout off", 0, "15 min", 900, "30 min", 1800, "1 h", 3600,
                  "2 h", 7200, "6 h", 21600];
 list SCALES = ["1 m", "2 m", "3 m", "4 m", "5 m", "6 m", "8 m", "10 m", "15 m",
@@ -210,7 +220,6 @@ schedule() {
     if (gPollKey != NULL_KEY && (next < 0.0 || gPollSent + LOST < next))
         next = gPollSent + LOST;
     if (gPollDue >= 0.0 && (next < 0.0 || gPollDue < next)) next = gPollDue;
-    if (gLaserUntil >= 0.0 && (next < 0.0 || gLaserUntil < next)) next = gLaserUntil;
     if (gClockDue >= 0.0 && (next < 0.0 || gClockDue < next)) next = gClockDue;
     if (next < 0.0) llSetTimerEvent(0.0);
     else if (next - now < 0.1) llSetTimerEvent(0.1);
@@ -303,8 +312,8 @@ forget(key who, string why) {
     gPollKey = NULL_KEY;  // a late answer about the old board is ignored
     gPollDue = -1.0;
     save();
-    draw();
-    drawLaser("");
+    show();
+    laser("");
     llSetText("Khet: touch Setup to start a board", <1, 1, 1>, 1.0);
 }
 
@@ -371,6 +380,14 @@ string stSquare(vector st) {
     return squareName(file, rank);
 }
 
+// The square under a prim standing at `at` in the root's frame (a piece or
+// a marker the render script put there); "" for one parked inside the board.
+string posSquare(vector at) {
+    vector size = llGetScale();
+    if (at.z <= 0.0) return "";
+    return stSquare(<at.x / size.x + 0.5, at.y / size.y + 0.5, 0.0>);
+}
+
 // The square a move ends on: "e4-e5", "f4=g3", "d1^d2" their second square,
 // a turn ("j1L") its own.
 string targetOf(string move) {
@@ -399,206 +416,73 @@ string tokenAt(string sq) {
     return llList2String(gBoard, (7 - rank) * 10 + file);
 }
 
-vector schemeColour(integer which) {  // 1 Silver, 2 Red, 3 beam
-    integer i = llListFindList(SCHEMES, [gScheme]);
-    if (i < 0) i = 0;
-    return llList2Vector(SCHEMES, i + which);
+// ---- What khet_render.lsl shows --------------------------------------------
+
+// Tells the render script (the protocol at the top).
+render(integer num, string text) {
+    llMessageLinked(LINK_THIS, num, text, NULL_KEY);
 }
 
-// An unused prim hidden inside the board, where no touch reaches it: half
-// the board's thickness each way, so it never limits scaling.
-list parked(integer link) {
-    vector size = llGetScale();
-    float side = size.z * 0.5;
-    if (side < 0.01) side = 0.01;
-    return [PRIM_LINK_TARGET, link, PRIM_POS_LOCAL, ZERO_VECTOR,
-            PRIM_SIZE, <side, side, side>, PRIM_COLOR, ALL_SIDES, ZERO_VECTOR, 0.0,
-            PRIM_GLOW, ALL_SIDES, 0.0, PRIM_PHYSICS_SHAPE_TYPE, PRIM_PHYSICS_SHAPE_NONE];
+// The pieces of gPos and the board's tint: the edges in the colour of the
+// side to move, the whole board in the winner's at the end.
+show() {
+    render(KR_LOOK, gScheme + " 0");  // redraws only if the scheme changed
+    string edge = "";
+    if (gStatus == "P") edge = gTurn;
+    else if (gStatus == "F" && (gRes == "S" || gRes == "R")) edge = gRes;
+    render(KR_BOARD, edge + "|" + llList2String(llParseString2List(gPos, [" "], []), 0));
 }
 
-// Lays a marker prim over each of `squares` in `colour` (the chosen piece's
-// targets, or where the laser hit) and parks the others.
-mark(list squares, vector colour) {
-    vector size = llGetScale();
-    float step = size.x / 10.0;
-    list params = [];
-    gMarkSquares = [];
-    integer i;
-    for (i = 0; i < llGetListLength(gMarkLinks); ++i) {
-        integer link = llList2Integer(gMarkLinks, i);
-        if (i < llGetListLength(squares)) {
-            string sq = llList2String(squares, i);
-            params += [PRIM_LINK_TARGET, link,
-                PRIM_POS_LOCAL, squareCentre(sq, 0.01),
-                PRIM_SIZE, <step * 0.9, step * 0.9, 0.01>,
-                PRIM_COLOR, ALL_SIDES, colour, 0.4, PRIM_FULLBRIGHT, ALL_SIDES, TRUE,
-                PRIM_PHYSICS_SHAPE_TYPE, PRIM_PHYSICS_SHAPE_NONE];
-            gMarkSquares += [sq];
-        } else {
-            params += parked(link);
-            gMarkSquares += [""];
-            llLinkParticleSystem(link, []);
-        }
-    }
-    if (params != []) llSetLinkPrimitiveParamsFast(LINK_ROOT, params);
+// The laser of a move ("" takes it down); with debug=1 the owner hears it
+// and this script's memory (the render script tells its own).
+laser(string path) {
+    render(KR_LASER, path);
+    if (gDebug && path != "")
+        llOwnerSay("laser " + path + "; board memory used " + (string)llGetUsedMemory());
 }
 
-// The piece on `sq` is chosen: its targets are highlighted, a turn on
-// its own square in yellow.
+// The piece on `sq` is chosen: the render script lights its targets.
 pick(key who, string sq, list moves) {
     gPick = sq; gPickMoves = moves; gPickWho = who;
-    list squares = [];
-    integer i;
-    for (i = 0; i < llGetListLength(moves); ++i) {
-        string target = targetOf(llList2String(moves, i));
-        if (llListFindList(squares, [target]) < 0) squares += [target];
-    }
-    mark(squares, <0.2, 1.0, 0.2>);
+    render(KR_TARGETS, targets());
     tell(who, "Touch a highlighted square to move " + sq + " ("
         + llDumpList2String(moves, " ") + "), or the piece itself to turn it.");
 }
 
-unpick() {
-    gPick = ""; gPickMoves = []; gPickWho = NULL_KEY;
-    mark([], ZERO_VECTOR);
-}
-
-// Sparks on each square the laser took a piece off ("f8k e5s\\"), in the
-// piece's colour, and the sound "hit" from the board's inventory.
-hits(string rm) {
-    list gone = llParseString2List(rm, [" "], []);
-    if (gone == []) return;
+// The squares the chosen piece's moves end on, once each ("e5 f5"), or "".
+string targets() {
     list squares = [];
     integer i;
-    for (i = 0; i < llGetListLength(gone); ++i)
-        squares += [llGetSubString(llList2String(gone, i), 0, 1)];
-    mark(squares, <1.0, 0.6, 0.1>);
-    vector size = llGetScale();
-    float spark = size.x / 100.0;
-    for (i = 0; i < llGetListLength(gone) && i < llGetListLength(gMarkLinks); ++i) {
-        string t = llGetSubString(llList2String(gone, i), 2, -1);
-        llLinkParticleSystem(llList2Integer(gMarkLinks, i), [
-            PSYS_PART_FLAGS, PSYS_PART_EMISSIVE_MASK | PSYS_PART_INTERP_COLOR_MASK,
-            PSYS_SRC_PATTERN, PSYS_SRC_PATTERN_EXPLODE,
-            PSYS_PART_START_COLOR, schemeColour(1 + (sideOf(t) == "r")),
-            PSYS_PART_END_COLOR, <1.0, 0.8, 0.2>,
-            PSYS_PART_START_SCALE, <spark, spark, 0.0>,
-            PSYS_PART_MAX_AGE, 1.5, PSYS_SRC_MAX_AGE, 1.0,
-            PSYS_SRC_BURST_RATE, 0.1, PSYS_SRC_BURST_PART_COUNT, 30,
-            PSYS_SRC_BURST_SPEED_MIN, spark * 5.0, PSYS_SRC_BURST_SPEED_MAX, spark * 15.0]);
+    for (i = 0; i < llGetListLength(gPickMoves); ++i) {
+        string target = targetOf(llList2String(gPickMoves, i));
+        if (llListFindList(squares, [target]) < 0) squares += [target];
     }
-    if (llGetInventoryType("hit") == INVENTORY_SOUND) llTriggerSound("hit", 1.0);
+    return llDumpList2String(squares, " ");
 }
 
-// Places a piece prim on every occupied square and hides the rest; tints
-// the board's edge with the colour to move, or all of it with the winner's.
-draw() {
-    list params = [];
-    integer used = 0;
-    vector size = llGetScale();
-    float step = size.x / 10.0;
-    integer i;
-    gPieceSquares = [];
-    // Above 6 m pieces collide with avatars (seed 000); smaller, they have
-    // no physics shape, which keeps the land impact down.
-    integer shape = PRIM_PHYSICS_SHAPE_NONE;
-    if (size.x > PHYSICAL) shape = PRIM_PHYSICS_SHAPE_CONVEX;
-    for (i = 0; i < llGetListLength(gBoard); ++i) {
-        string t = llList2String(gBoard, i);
-        if (t != "" && used < llGetListLength(gPieceLinks)) {
-            string sq = squareName(i % 10, 7 - i / 10);
-            string letter = llGetSubString(t, 0, 0);
-            string attr = llToLower(llGetSubString(t, 1, -1));
-            integer turn = llListFindList(["ne", "nw", "sw", "se", "n", "w",
-                                           "s", "e", "/", "\\"], [attr]);
-            if (turn < 0) turn = 0;
-            integer side = 1 + (sideOf(t) == "r");
-            float height = step * 0.5;
-            if (attr == "2") height = step;
-            params += [PRIM_LINK_TARGET, llList2Integer(gPieceLinks, used),
-                PRIM_POS_LOCAL, squareCentre(sq, height / 2.0),
-                PRIM_ROT_LOCAL, llEuler2Rot(<0, 0, (turn % 4) * PI_BY_TWO>),
-                PRIM_SIZE, <step * 0.8, step * 0.8, height>,
-                PRIM_TEXTURE, 0, llToUpper(letter), <1, 1, 0>, ZERO_VECTOR, 0.0,
-                PRIM_COLOR, ALL_SIDES, schemeColour(side), 1.0,
-                PRIM_PHYSICS_SHAPE_TYPE, shape];
-            gPieceSquares += [sq];
-            ++used;
-        }
-    }
-    for (i = used; i < llGetListLength(gPieceLinks); ++i)
-        params += parked(llList2Integer(gPieceLinks, i));
-    vector edge = <0.3, 0.3, 0.3>;
-    if (gStatus == "P") edge = schemeColour(1 + (gTurn == "r"));
-    params += [PRIM_LINK_TARGET, LINK_ROOT, PRIM_COLOR, ALL_SIDES, edge, 1.0,
-               PRIM_COLOR, BOARD_FACE, <1, 1, 1>, 1.0];
-    llSetLinkPrimitiveParamsFast(LINK_ROOT, params);
+unpick() {
+    if (gPick != "") render(KR_TARGETS, "");
+    gPick = ""; gPickMoves = []; gPickWho = NULL_KEY;
 }
 
-// One beam prim per straight run of the laser path string ("j1j4h4h5j5j8N
-// f4f2x"): squares where a beam starts, turns and ends, then how it ended.
-drawLaser(string laser) {
-    list beams = llParseString2List(laser, [" "], []);
-    list params = [];
-    integer used = 0;
-    vector size = llGetScale();
-    float step = size.x / 10.0;
-    float thick = step * 0.08;
-    if (thick < 0.01) thick = 0.01;  // the smallest prim
-    integer b;
-    for (b = 0; b < llGetListLength(beams); ++b) {
-        string beam = llList2String(beams, b);
-        integer points = (llStringLength(beam) - 1) / 2;
-        string end = llGetSubString(beam, -1, -1);
-        integer p;
-        for (p = 0; p + 1 < points; ++p) {
-            vector a = squareCentre(llGetSubString(beam, 2 * p, 2 * p + 1), step * 0.3);
-            vector z = squareCentre(llGetSubString(beam, 2 * p + 2, 2 * p + 3), step * 0.3);
-            if (p + 2 == points && llSubStringIndex("NESW", end) >= 0) {
-                // A beam that left the board runs on to the edge.
-                integer d = llSubStringIndex("NESW", end);
-                z += step / 2.0 * llList2Vector([<0, 1, 0>, <1, 0, 0>,
-                                                  <0, -1, 0>, <-1, 0, 0>], d);
-            }
-            vector run = z - a;
-            if (used < llGetListLength(gBeamLinks) && llVecMag(run) > 0.001) {
-                params += [PRIM_LINK_TARGET, llList2Integer(gBeamLinks, used),
-                    PRIM_POS_LOCAL, (a + z) / 2.0,
-                    PRIM_SIZE, <llFabs(run.x) + thick, llFabs(run.y) + thick, thick>,
-                    PRIM_COLOR, ALL_SIDES, schemeColour(3), 1.0,
-                    PRIM_GLOW, ALL_SIDES, 0.3, PRIM_FULLBRIGHT, ALL_SIDES, TRUE];
-                ++used;
-            }
-        }
-    }
-    integer i;
-    for (i = used; i < llGetListLength(gBeamLinks); ++i)
-        params += parked(llList2Integer(gBeamLinks, i));
-    if (params != []) llSetLinkPrimitiveParamsFast(LINK_ROOT, params);
-    if (laser != "") {
-        if (gDebug) llOwnerSay("laser " + laser + "; memory used "
-                               + (string)llGetUsedMemory());
-        gLaserUntil = llGetTime() + LASER_SECONDS;
-    } else {
-        gLaserUntil = -1.0;
-        if (gPick == "") mark([], ZERO_VECTOR);  // the hit markers too
-    }
-    schedule();
+// Everything the render script shows, sent again (it has just started).
+showAll() {
+    render(KR_DEBUG, (string)gDebug);
+    show();
+    laser("");
+    render(KR_TARGETS, targets());
 }
 
-// Scales the linkset so its longest edge is `metres`. Everything that is
-// not a piece is parked first (a thin beam would stop a shrink); a scale
-// the region refuses is told to the owner and the server's setting put
-// back to the board's real size.
-scaleTo(float metres) {
-    vector size = llGetScale();
-    if (metres < 1.0 || llFabs(metres - size.x) <= 0.01) return;
-    unpick();
-    drawLaser("");
-    if (llScaleByFactor(metres / size.x)) return;
-    tell(NULL_KEY, "The board cannot be scaled to " + (string)llRound(metres)
-        + " m here; it stays " + (string)size.x + " m.");
-    settings(NULL_KEY, "{\"scaleMeters\":" + (string)size.x + "}");
+// A message from khet_render.lsl (the protocol at the top).
+onRender(integer num, string text) {
+    if (num == KB_READY) {
+        showAll();
+    } else if (num == KB_REFUSED) {
+        list f = llParseString2List(text, [" "], []);
+        tell(NULL_KEY, "The board cannot be scaled to " + (string)llList2Integer(f, 0)
+            + " m here; it stays " + llList2String(f, 1) + " m.");
+        settings(NULL_KEY, "{\"scaleMeters\":" + llList2String(f, 1) + "}");
+    }
 }
 
 // A clock's seconds as "4:47" or "1:02:03".
@@ -690,13 +574,7 @@ applyBoard(string json) {
     if (v != JSON_INVALID) gWhy = v;
     v = llJsonGetValue(json, ["draw"]);
     if (v != JSON_INVALID) gDraw = v;
-    draw();
-    if (gStatus == "F") {
-        string winner = llJsonGetValue(json, ["res"]);
-        if (winner == "S" || winner == "R")
-            llSetLinkPrimitiveParamsFast(LINK_ROOT, [PRIM_COLOR, ALL_SIDES,
-                schemeColour(1 + (winner == "R")), 1.0]);
-    }
+    show();
     showStatus();
 }
 
@@ -709,8 +587,8 @@ applyEvent(string ev) {
     if (kind == "move") {
         if (llJsonGetValue(ev, ["by"]) != gDraw) gDraw = "";
         applyBoard(ev);
-        drawLaser(llJsonGetValue(ev, ["laser"]));
-        hits(llJsonGetValue(ev, ["rm"]));
+        laser(llJsonGetValue(ev, ["laser"]));
+        render(KR_HITS, llJsonGetValue(ev, ["rm"]));
     } else if (kind == "draw") {
         gDraw = llJsonGetValue(ev, ["by"]);
         showStatus();
@@ -719,7 +597,7 @@ applyEvent(string ev) {
         if (kind == "start") gStatus = "P";
         else gStatus = "W";
         applyBoard(ev);
-        drawLaser("");
+        laser("");
     } else if (kind == "over") {
         gStatus = "F";
         gDraw = "";
@@ -742,14 +620,14 @@ applyEvent(string ev) {
         gDraw = "";
         save();
         showStatus();
-        drawLaser("");
+        laser("");
     } else if (kind == "settings") {
         gQuiet = llJsonGetValue(ev, ["quiet"]) == JSON_TRUE;
         gScheme = llJsonGetValue(ev, ["scheme"]);
         save();
-        // The board's longest edge (x) follows the owner's Scale setting.
-        scaleTo((float)llJsonGetValue(ev, ["scale"]));
-        draw();
+        // The board's longest edge (x) follows the owner's Scale setting;
+        // the render script scales it (and tells a refusal back).
+        render(KR_LOOK, gScheme + " " + llJsonGetValue(ev, ["scale"]));
     } else if (kind == "deleted") {
         forget(NULL_KEY, "The board's session was closed on the server.");
         return;
@@ -836,7 +714,7 @@ onAction(integer code, string body) {
         save();
         sessionClocks(body);
         applyBoard(body);
-        drawLaser(llJsonGetValue(body, ["laser"]));
+        laser(llJsonGetValue(body, ["laser"]));
     } else if (kind == K_JOIN) {
         gPlayers += [who, gActArg, llJsonGetValue(body, ["token"])];
         save();
@@ -847,7 +725,7 @@ onAction(integer code, string body) {
         gVersion = (integer)llJsonGetValue(body, ["v"]);
         sessionClocks(body);
         applyBoard(body);
-        drawLaser(llJsonGetValue(body, ["laser"]));
+        laser(llJsonGetValue(body, ["laser"]));
         string move = gRetryMove;
         gRetryMove = "";
         if (move != "") {
@@ -864,8 +742,8 @@ onAction(integer code, string body) {
         if (gDraw != gTurn) gDraw = "";  // the mover's opponent declines
         stopClock();
         applyBoard(body);
-        drawLaser(llJsonGetValue(body, ["laser"]));
-        hits(llJsonGetValue(body, ["rm"]));
+        laser(llJsonGetValue(body, ["laser"]));
+        render(KR_HITS, llJsonGetValue(body, ["rm"]));
         announce(llJsonGetValue(body, ["ann"]), llJsonGetValue(body, ["res"]) != "");
     }
     keepPolling();
@@ -899,11 +777,13 @@ settings(key who, string update) {
 // A touch on the board face, a piece prim or a marker: the square, or "".
 string touchedSquare() {
     integer link = llDetectedLinkNumber(0);
-    integer i = llListFindList(gPieceLinks, [link]);
-    if (i >= 0) return llList2String(gPieceSquares, i);
-    i = llListFindList(gMarkLinks, [link]);
-    if (i >= 0) return llList2String(gMarkSquares, i);
-    if (link > 1 || llDetectedTouchFace(0) != BOARD_FACE) return "";
+    if (link > 1) {
+        string name = llGetLinkName(link);
+        if (name != "piece" && name != "mark") return "";
+        return posSquare(llList2Vector(
+            llGetLinkPrimitiveParams(link, [PRIM_POS_LOCAL]), 0));
+    }
+    if (llDetectedTouchFace(0) != BOARD_FACE) return "";
     return stSquare(llDetectedTouchST(0));
 }
 
@@ -1014,7 +894,7 @@ onButton(key who, string b) {
     } else if (llListFindList(SCALES, [b]) >= 0 && owner) {
         settings(who, "{\"scaleMeters\":" + (string)((integer)b) + "}");
     } else if (b == "Colours" && owner) {
-        menu(who, "Colour scheme", llList2ListStrided(SCHEMES, 0, -1, 4));
+        menu(who, "Colour scheme", SCHEMES);
     } else if (llListFindList(SCHEMES, [b]) >= 0 && owner) {
         settings(who, "{\"colorScheme\":\"" + b + "\"}");
     } else if (b == "Reset" && owner && gId != "") {
@@ -1048,6 +928,7 @@ start() {
     gOwnerToken = llList2String(saved, 1);
     gQuiet = llList2Integer(saved, 2);
     if (llList2String(saved, 3) != "") gScheme = llList2String(saved, 3);
+    render(KR_DEBUG, (string)gDebug);
     integer i;
     for (i = 5; i + 2 < llGetListLength(saved); i += 3)
         gPlayers += [llList2Key(saved, i), llList2String(saved, i + 1),
@@ -1060,13 +941,6 @@ default {
     state_entry() {
         gChannel = -1000000 - (integer)llFrand(1000000000.0);
         llListen(gChannel, "", NULL_KEY, "");
-        integer i;
-        for (i = 2; i <= llGetNumberOfPrims(); ++i) {
-            string name = llGetLinkName(i);
-            if (name == "piece") gPieceLinks += [i];
-            else if (name == "beam") gBeamLinks += [i];
-            else if (name == "mark") gMarkLinks += [i];
-        }
         gServer = llStringTrim(llGetObjectDesc(), STRING_TRIM);
         if (llGetSubString(gServer, 0, 3) != "http") gServer = "";
         if (gServer == "" &&
@@ -1100,6 +974,10 @@ default {
         }
     }
 
+    link_message(integer sender, integer num, string text, key id) {
+        onRender(num, text);
+    }
+
     touch_start(integer n) {
         touchSquare(llDetectedKey(0), touchedSquare());
     }
@@ -1127,7 +1005,6 @@ default {
             pollLater();
         }
         if (gActKey != NULL_KEY && now - gActSent > LOST) backOff();
-        if (gLaserUntil >= 0.0 && now >= gLaserUntil) drawLaser("");
         if (gActDue >= 0.0 && now >= gActDue) {
             gActDue = -1.0;
             sendAction();

@@ -7,7 +7,10 @@ lsl_table.py (or defined by the script), calls must have the right number
 of arguments of the right types, assignments, returns, operators and event
 parameters must type-check as LSL's compiler does them (integer widens to
 float; string and key convert both ways; nothing else is implicit).
-Run as a program it checks the scripts named and exits 1 on any finding.
+check_linkset({name: text}) checks the link messages between scripts that
+share a prim: every number one sends is handled by another, and back.
+Run as a program it checks the scripts named (and, given more than one,
+their link messages) and exits 1 on any finding.
 """
 
 import sys
@@ -312,15 +315,151 @@ def check(text):
     return checker.findings
 
 
+# -- link messages between the scripts of one prim
+
+def _nodes(node):
+    """Every Node under `node` (itself included)."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, lsl_lang.Node):
+            yield item
+            stack.extend(v for k, v in vars(item).items()
+                         if k not in ("kind", "line"))
+
+
+def _numbers(node, consts):
+    """The integer an expression always is (a literal or a global never
+    assigned), or None."""
+    if node.kind == "const" and node.type == "integer":
+        return node.value
+    if node.kind == "var" and node.member is None:
+        return consts.get(node.name)
+    if node.kind == "unary" and node.op == "-":
+        inner = _numbers(node.operand, consts)
+        return None if inner is None else -inner
+    return None
+
+
+def link_messages(script):
+    """(sent, handled) link message numbers of a parsed script.
+
+    sent: {number: line} of every llMessageLinked, its number a literal or
+    a constant global, or a parameter of the function around it filled
+    with one at each call (one wrapper deep); a number it cannot tell is
+    sent as None. handled: {number: line} of every `==` between a constant
+    and link_message's number parameter, or a parameter of a function it
+    is handed to, the function's parameter that carries it."""
+    assigned = {n.target.name for n in _nodes(script)
+                if n.kind in ("assign", "incdec")}
+    consts = {d.name: d.init.value for d in script.globals
+              if d.type == "integer" and d.init is not None and
+              d.init.kind == "const" and d.name not in assigned}
+    functions = {fn.name: fn for fn in script.functions}
+    calls = [n for n in _nodes(script) if n.kind == "call"]
+    sent = {}
+    for fn in list(script.functions) + [ev for st in script.states
+                                        for ev in st.events]:
+        params = [name for _, name in fn.params]
+        for call in _nodes(fn.body):
+            if call.kind != "call" or call.name != "llMessageLinked" or \
+                    len(call.args) != 4:
+                continue
+            arg = call.args[1]
+            number = _numbers(arg, consts)
+            if number is not None:
+                sent.setdefault(number, call.line)
+            elif arg.kind == "var" and arg.name in params and \
+                    fn.kind == "function":
+                at = params.index(arg.name)
+                for outer in calls:
+                    if outer.name == fn.name and len(outer.args) > at:
+                        value = _numbers(outer.args[at], consts)
+                        sent.setdefault(value, outer.line)
+            else:
+                sent.setdefault(None, call.line)
+    # The variables that carry link_message's number: (function, name).
+    carriers = set()
+    for state in script.states:
+        for ev in state.events:
+            if ev.name == "link_message" and len(ev.params) == 4:
+                carriers.add((id(ev), ev.params[1][1]))
+                for call in _nodes(ev.body):
+                    fn = functions.get(call.name) if call.kind == "call" \
+                        else None
+                    for at, arg in enumerate(getattr(call, "args", [])):
+                        if fn and arg.kind == "var" and \
+                                arg.name == ev.params[1][1] and \
+                                at < len(fn.params):
+                            carriers.add((id(fn), fn.params[at][1]))
+    handled = {}
+    for fn in list(script.functions) + [ev for st in script.states
+                                        for ev in st.events]:
+        for node in _nodes(fn.body):
+            if node.kind != "binary" or node.op != "==":
+                continue
+            for var, other in ((node.left, node.right),
+                               (node.right, node.left)):
+                if var.kind == "var" and (id(fn), var.name) in carriers:
+                    number = _numbers(other, consts)
+                    if number is not None:
+                        handled.setdefault(number, node.line)
+    return sent, handled
+
+
+def check_linkset(named_texts):
+    """Findings about the link messages between scripts in one prim: each
+    number one script sends must be handled by another, none sent and
+    handled by the same script (it hears its own messages), each handled
+    number sent by another script."""
+    parsed = {}
+    findings = []
+    for name, text in named_texts.items():
+        try:
+            parsed[name] = link_messages(lsl_lang.parse(text))
+        except lsl_lang.LslSyntaxError as error:
+            findings.append(f"{name}: {error}")
+    for name, (sent, handled) in parsed.items():
+        others = [n for n in parsed if n != name]
+        for number, line in sorted(sent.items(), key=lambda x: str(x[0])):
+            if number is None:
+                findings.append(f"{name}: line {line}: llMessageLinked with "
+                                f"a number that is not a constant")
+            elif number in handled:
+                findings.append(f"{name}: line {line}: link message {number} "
+                                f"is sent and handled by this script, which "
+                                f"hears its own messages")
+            elif not any(number in parsed[o][1] for o in others):
+                findings.append(f"{name}: line {line}: link message {number} "
+                                f"is handled by no other script")
+        for number, line in sorted(handled.items()):
+            if number not in sent and \
+                    not any(number in parsed[o][0] for o in others):
+                findings.append(f"{name}: line {line}: link message {number} "
+                                f"is handled but no other script sends it")
+    return findings
+
+
 def main(paths):
     failed = False
+    texts = {}
     for path in paths:
-        findings = check(open(path, encoding="utf-8").read())
+        texts[path] = open(path, encoding="utf-8").read()
+        findings = check(texts[path])
         for finding in findings:
             print(f"{path}: {finding}")
         failed = failed or bool(findings)
         if not findings:
             print(f"{path}: no findings")
+    if len(paths) > 1:
+        findings = check_linkset(texts)
+        for finding in findings:
+            print(finding)
+        if not findings:
+            print("link messages: each one sent is handled by another script")
+        failed = failed or bool(findings)
     return 1 if failed else 0
 
 

@@ -229,6 +229,9 @@ class Interpreter:
     def __init__(self, text, stubs=None):
         script = lsl_lang.parse(text)
         self.functions = {fn.name: fn for fn in script.functions}
+        # the default state's events, run by event()
+        self.events = {ev.name: ev for state in script.states
+                       if state.name == "default" for ev in state.events}
         self.stubs = stubs or {}
         self.types = {}
         self.globals = {}
@@ -248,20 +251,28 @@ class Interpreter:
         if name in self.stubs:
             return self.stubs[name](*args)
         if name in self.functions:
-            fn = self.functions[name]
-            scope = {pname: (ptype, convert(arg, ptype))
-                     for (ptype, pname), arg in zip(fn.params, args)}
-            try:
-                self.run(fn.body, [scope])
-            except _Return as done:
-                return convert(done.value, fn.returns)
-            return None
+            return self._invoke(self.functions[name], args)
         if name in LIBRARY:
             result = LIBRARY[name](*args)
             if isinstance(result, Exception):
                 raise result
             return result
         raise NotImplementedError(f"the evaluator has no {name}")
+
+    def event(self, name, *args):
+        """Runs the default state's event `name` as the world would."""
+        if name not in self.events:
+            raise NotImplementedError(f"the script has no event {name}")
+        return self._invoke(self.events[name], args)
+
+    def _invoke(self, fn, args):
+        scope = {pname: (ptype, convert(arg, ptype))
+                 for (ptype, pname), arg in zip(fn.params, args)}
+        try:
+            self.run(fn.body, [scope])
+        except _Return as done:
+            return convert(done.value, fn.returns)
+        return None
 
     # -- statements
     def run(self, node, scopes):

@@ -62,6 +62,8 @@ FUNCTIONS = {
     "llGetNumberOfPrims": (I, []),
     "llGetLinkName": (S, [I]),
     "llSetLinkPrimitiveParamsFast": ("", [I, L]),
+    "llGetLinkPrimitiveParams": (L, [I, L]),
+    "llMessageLinked": ("", [I, I, S, K]),
     "llLinkParticleSystem": ("", [I, L]),
     "llSetText": ("", [S, V, F]),
     "llTriggerSound": ("", [S, F]),
@@ -139,4 +141,5 @@ EVENTS = {
     "listen": [I, S, K, S],
     "dataserver": [K, S],
     "http_response": [K, I, L, S],
+    "link_message": [I, I, S, K],
 }
