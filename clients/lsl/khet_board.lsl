@@ -353,16 +353,6 @@ string squareName(integer file, integer rank) {
     return llGetSubString("abcdefghij", file, file) + (string)(rank + 1);
 }
 
-// The centre of a square ("e4") on the board's top, in the root's frame.
-vector squareCentre(string sq, float lift) {
-    vector size = llGetScale();
-    float step = size.x / 10.0;
-    integer file = llSubStringIndex("abcdefghij", llGetSubString(sq, 0, 0));
-    integer rank = (integer)llGetSubString(sq, 1, 1) - 1;
-    return <(file + 0.5) * step - size.x / 2.0,
-            (rank + 0.5) * step - size.y / 2.0, size.z / 2.0 + lift>;
-}
-
 // Whose piece a token is: "s" (its letter upper case), "r", or "" (none).
 string sideOf(string token) {
     if (token == "") return "";
