@@ -9,7 +9,8 @@ would, and checks the status, the fields, the content type and that each
 answer the script receives fits in LSL's default 2048-byte body, every one
 without exception (the script never raises HTTP_BODY_MAXLENGTH, which this
 checks too). It also checks that the script and the transcript use the same
-routes, so the two cannot drift apart.
+routes, so the two cannot drift apart, and that the board's other script
+(--quiet_script khet_render.lsl) sends no request at all.
 
 Transcript format (one directive a line, '#' starts a comment):
   ## title                  a new step
@@ -340,11 +341,19 @@ def main():
     parser.add_argument("--khetd", required=True)
     parser.add_argument("--transcript", required=True)
     parser.add_argument("--script", required=True)
+    parser.add_argument("--quiet_script", action="append", default=[],
+                        help="another script of the board, which must "
+                             "send no HTTP request (khet_render.lsl)")
     args = parser.parse_args()
 
     steps = parse_transcript(open(args.transcript).read())
     script = open(args.script).read()
     declared = check_agreement(steps, script)
+    for path in args.quiet_script:
+        code = re.sub(r"//[^\n]*", "", open(path).read())
+        if "llHTTPRequest" in code or "/v1/" in code:
+            raise Failure(f"{path} sends HTTP requests or names a route; only "
+                          f"{args.script} may")
 
     with tempfile.TemporaryDirectory() as workdir:
         proc, base = start_khetd(args.khetd, workdir)
