@@ -918,7 +918,9 @@ start() {
     gOwnerToken = llList2String(saved, 1);
     gQuiet = llList2Integer(saved, 2);
     if (llList2String(saved, 3) != "") gScheme = llList2String(saved, 3);
+    // This script may have restarted alone: no piece is chosen any more.
     render(KR_DEBUG, (string)gDebug);
+    render(KR_TARGETS, "");
     integer i;
     for (i = 5; i + 2 < llGetListLength(saved); i += 3)
         gPlayers += [llList2Key(saved, i), llList2String(saved, i + 1),
