@@ -1,11 +1,36 @@
 // khet_board.lsl: an in-world Khet board played through khetd's HTTP/JSON
-// gateway (docs/http-api.md). One script in the board's root prim: touch
-// menus (Setup, Play, Settings), moves by touching a piece, the laser drawn
-// with beam prims, chat announcements, and long polling for what others do.
+// gateway (docs/http-api.md). The board's first script, in its root prim:
+// touch menus (Setup, Play, Settings, and resigning, draws and repetition
+// claims), moves by touching a piece and then one of its highlighted target
+// squares, chat announcements, long polling for what others do, and the
+// game's state. It carries on after a re-rez or region restart (the game
+// lives in the linkset data), and gives up on a request that never answers.
+// What the board shows (pieces, laser, markers, sparks, tint, scale) is
+// drawn by the second script, khet_render.lsl, in the same prim.
+//
+// The protocol between the two: llMessageLinked(LINK_THIS, number, text,
+// NULL_KEY); a script hears its own messages too, so each acts only on the
+// numbers sent to it. khet_render.lsl's header says what each text holds.
+//   to khet_render.lsl: 7101 board "<edge>|<ranks>", 7102 look "<scheme>
+//     <metres>", 7103 laser, 7104 hits, 7105 targets "e5 f5", 7106 debug
+//   from khet_render.lsl: 7201 ready (send everything again), 7202 refused
+//     "<metres> <size>" (a scale the region refused: told to the owner and
+//     the server's setting put back)
+//
 // clients/lsl/README.md tells an owner how to set it up. Every route the
 // script calls is written below as a literal path template ("{id}" and the
 // other names in braces are filled in by route()); the replay test
 // (clients/lsl/test/) checks these templates against its transcript.
+
+// ---- Link messages (khet_render.lsl) -----------------------------------------
+integer KR_BOARD = 7101;
+integer KR_LOOK = 7102;
+integer KR_LASER = 7103;
+integer KR_HITS = 7104;
+integer KR_TARGETS = 7105;
+integer KR_DEBUG = 7106;
+integer KB_READY = 7201;
+integer KB_REFUSED = 7202;
 
 // ---- Limits ----------------------------------------------------------------
 integer BUDGET = 20;         // requests per 20 s, below the region's 25
@@ -13,7 +38,7 @@ float   WINDOW = 20.0;
 integer WAIT = 25;           // long poll waitSeconds (LSL gives up after 60 s)
 integer MAX_TRIES = 5;       // attempts of one action on 429/499/5xx
 integer BOARD_FACE = 0;      // the root prim's face showing the squares
-float   LASER_SECONDS = 12.0;
+float   LOST = 65.0;         // a request unanswered this long is lost
 // Every request asks for the compact view (?view=compact), whose answers
 // are at most 2048 bytes: LSL's default body limit, never raised.
 
@@ -28,6 +53,7 @@ integer K_RESET = 7;
 integer K_REFRESH = 8;
 integer K_MOVES = 9;
 integer K_MOVE = 10;
+integer K_GAME = 11;         // resign, offer or accept a draw, claim one
 
 // ---- State -------------------------------------------------------------------
 string  gServer;           // base URL, no trailing slash
@@ -46,6 +72,7 @@ string  gSilver;           // the seats' players as the server names them
 string  gRed;
 string  gRes;              // the result: "S", "R", "D" or ""; gWhy how it ended
 string  gWhy;
+string  gDraw;             // the side offering a draw, or ""
 // The clocks from the compact view's "clk": seconds left for each side at
 // llGetTime() gClkAt, the running side ("s", "r", ""); gClk "" when none.
 string  gClk;
@@ -63,6 +90,7 @@ integer gPollFails;
 
 key     gActKey = NULL_KEY;  // the action in flight, or NULL_KEY
 float   gActDue = -1.0;      // a retry waiting for its time; -1: none
+float   gActSent;
 integer gActKind;
 string  gActMethod;
 string  gActPath;
@@ -74,11 +102,10 @@ string  gActArg;           // the setup id, side, square or move
 string  gRetryMove;        // a move refused as stale, to send again
 string  gRetryPos;
 
-float   gLaserUntil = -1.0;
 integer gChannel;
-list    gPieceLinks;       // link numbers of piece prims
-list    gPieceSquares;     // the square each piece prim stands on
-list    gBeamLinks;        // link numbers of beam prims
+string  gPick;             // the square of the piece chosen to move, or ""
+list    gPickMoves;        // its legal moves
+key     gPickWho;          // who chose it
 integer gNotecardLine;
 
 list SETUPS_2 = ["classic-2", "imhotep-2", "dynasty-2", "classic-2b",
@@ -86,10 +113,7 @@ list SETUPS_2 = ["classic-2", "imhotep-2", "dynasty-2", "classic-2b",
 list SETUPS_1 = ["classic-1", "imhotep-1", "dynasty-1", "classic-1b",
                  "imhotep-1b", "dynasty-1b"];
 // Scheme id, Silver, Red, beam (as the server's ListColorSchemes).
-list SCHEMES = ["classic", <0.75, 0.75, 0.75>, <0.61, 0.07, 0.12>, <1.0, 0.13, 0.13>,
-                "deflexion", <0.75, 0.75, 0.75>, <0.83, 0.69, 0.22>, <1.0, 0.13, 0.13>,
-                "nile", <1.0, 0.55, 0.0>, <0.12, 0.35, 0.66>, <0.22, 1.0, 0.08>,
-                "royal", <0.18, 0.55, 0.34>, <0.42, 0.05, 0.68>, <1.0, 0.13, 0.13>];
+list SCHEMES = ["classic", "deflexion", "nile", "royal"];  // the colour schemes
 list TIMEOUTS = ["Timeout off", 0, "15 min", 900, "30 min", 1800, "1 h", 3600,
                  "2 h", 7200, "6 h", 21600];
 list SCALES = ["1 m", "2 m", "3 m", "4 m", "5 m", "6 m", "8 m", "10 m", "15 m",
@@ -136,6 +160,7 @@ act(integer kind, key who, string method, string path, string body,
 
 sendAction() {
     ++gActTries;
+    gActSent = llGetTime();
     gActKey = send(gActMethod, gActPath, gActBody, gActToken);
     if (gActKey == NULL_KEY) backOff();
 }
@@ -184,13 +209,17 @@ refresh(key who) {
         "", "", "");
 }
 
-// The timer fires at the earliest pending retry, poll, laser end or clock tick.
+// The timer fires at the earliest pending retry, poll, laser end, clock
+// tick or the moment a request in flight counts as lost.
 schedule() {
     float now = llGetTime();
     float next = -1.0;
     if (gActDue >= 0.0) next = gActDue;
+    if (gActKey != NULL_KEY && (next < 0.0 || gActSent + LOST < next))
+        next = gActSent + LOST;
+    if (gPollKey != NULL_KEY && (next < 0.0 || gPollSent + LOST < next))
+        next = gPollSent + LOST;
     if (gPollDue >= 0.0 && (next < 0.0 || gPollDue < next)) next = gPollDue;
-    if (gLaserUntil >= 0.0 && (next < 0.0 || gLaserUntil < next)) next = gLaserUntil;
     if (gClockDue >= 0.0 && (next < 0.0 || gClockDue < next)) next = gClockDue;
     if (next < 0.0) llSetTimerEvent(0.0);
     else if (next - now < 0.1) llSetTimerEvent(0.1);
@@ -199,9 +228,23 @@ schedule() {
 
 // ---- Chat and menus ------------------------------------------------------------
 
+// A board deeded to a group is owned by the group itself.
+integer deeded() {
+    return llGetOwner() ==
+        llList2Key(llGetObjectDetails(llGetKey(), [OBJECT_GROUP]), 0);
+}
+
+// The owner, or for a deeded board a member wearing its group.
+integer isOwner(key who) {
+    return who == llGetOwner() || (deeded() && llSameGroup(who));
+}
+
+// NULL_KEY: the owner (nearby chat for a deeded board, which has no owner
+// to hear llOwnerSay).
 tell(key who, string text) {
-    if (who == NULL_KEY) llOwnerSay(text);
-    else llRegionSayTo(who, 0, text);
+    if (who != NULL_KEY) llRegionSayTo(who, 0, text);
+    else if (deeded()) llWhisper(0, text);
+    else llOwnerSay(text);
 }
 
 // Announcements go to local chat; a quiet board says only results.
@@ -218,14 +261,27 @@ string sideName(string side) {
     return "Red";
 }
 
+// Where `who`'s seat starts in gPlayers, or -1. Someone holding both seats
+// acts for the side to move.
+integer seatIndex(key who) {
+    integer found = -1;
+    integer i;
+    for (i = 0; i < llGetListLength(gPlayers); i += 3) {
+        if (llList2Key(gPlayers, i) == who &&
+            (found < 0 || llList2String(gPlayers, i + 1) == gTurn))
+            found = i;
+    }
+    return found;
+}
+
 string seatOf(key who) {
-    integer i = llListFindList(gPlayers, [who]);
+    integer i = seatIndex(who);
     if (i < 0) return "";
     return llList2String(gPlayers, i + 1);
 }
 
 string tokenOf(key who) {
-    integer i = llListFindList(gPlayers, [who]);
+    integer i = seatIndex(who);
     if (i < 0) return "";
     return llList2String(gPlayers, i + 2);
 }
@@ -238,10 +294,11 @@ dropSide(string side) {
     save();
 }
 
-// Keeps the session and tokens across script resets (linkset data).
+// Keeps the session and tokens across script resets (linkset data), with
+// the owner they belong to.
 save() {
     llLinksetDataWrite("khet", llDumpList2String([gId, gOwnerToken, gQuiet,
-        gScheme] + gPlayers, "|"));
+        gScheme, llGetOwner()] + gPlayers, "|"));
 }
 
 // The board is gone on the server: start again from nothing.
@@ -249,12 +306,14 @@ forget(key who, string why) {
     tell(who, why);
     gId = ""; gOwnerToken = ""; gPlayers = []; gVersion = 0; gStatus = "";
     gPos = ""; gBoard = []; gRetryMove = ""; gSilver = ""; gRed = "";
+    gDraw = "";
     readClocks("");
+    unpick();
     gPollKey = NULL_KEY;  // a late answer about the old board is ignored
     gPollDue = -1.0;
     save();
-    draw();
-    drawLaser("");
+    show();
+    laser("");
     llSetText("Khet: touch Setup to start a board", <1, 1, 1>, 1.0);
 }
 
@@ -294,14 +353,51 @@ string squareName(integer file, integer rank) {
     return llGetSubString("abcdefghij", file, file) + (string)(rank + 1);
 }
 
-// The centre of a square ("e4") on the board's top, in the root's frame.
-vector squareCentre(string sq, float lift) {
+// Whose piece a token is: "s" (its letter upper case), "r", or "" (none).
+string sideOf(string token) {
+    if (token == "") return "";
+    if (llSubStringIndex("KPAXSEO", llGetSubString(token, 0, 0)) >= 0) return "s";
+    return "r";
+}
+
+// The square under a touch at `st` on the board's face (0..1 each way).
+string stSquare(vector st) {
+    if (st.x < 0.0) return "";
+    integer file = (integer)(st.x * 10.0);
+    integer rank = (integer)(st.y * 8.0);
+    if (file > 9) file = 9;
+    if (rank > 7) rank = 7;
+    return squareName(file, rank);
+}
+
+// The square under a prim standing at `at` in the root's frame (a piece or
+// a marker the render script put there); "" for one parked inside the board.
+string posSquare(vector at) {
     vector size = llGetScale();
-    float step = size.x / 10.0;
-    integer file = llSubStringIndex("abcdefghij", llGetSubString(sq, 0, 0));
-    integer rank = (integer)llGetSubString(sq, 1, 1) - 1;
-    return <(file + 0.5) * step - size.x / 2.0,
-            (rank + 0.5) * step - size.y / 2.0, size.z / 2.0 + lift>;
+    if (at.z <= 0.0) return "";
+    return stSquare(<at.x / size.x + 0.5, at.y / size.y + 0.5, 0.0>);
+}
+
+// The square a move ends on: "e4-e5", "f4=g3", "d1^d2" their second square,
+// a turn ("j1L") its own.
+string targetOf(string move) {
+    if (llStringLength(move) >= 5) return llGetSubString(move, 3, 4);
+    return llGetSubString(move, 0, 1);
+}
+
+// The chosen piece's moves that end on `sq`.
+list movesTo(string sq) {
+    list out = [];
+    integer i;
+    for (i = 0; i < llGetListLength(gPickMoves); ++i)
+        if (targetOf(llList2String(gPickMoves, i)) == sq)
+            out += llList2List(gPickMoves, i, i);
+    return out;
+}
+
+// May `side` choose the piece on `sq` to move now?
+integer canPick(string side, string sq) {
+    return gStatus == "P" && side != "" && side == sideOf(tokenAt(sq));
 }
 
 string tokenAt(string sq) {
@@ -310,103 +406,73 @@ string tokenAt(string sq) {
     return llList2String(gBoard, (7 - rank) * 10 + file);
 }
 
-vector schemeColour(integer which) {  // 1 Silver, 2 Red, 3 beam
-    integer i = llListFindList(SCHEMES, [gScheme]);
-    if (i < 0) i = 0;
-    return llList2Vector(SCHEMES, i + which);
+// ---- What khet_render.lsl shows --------------------------------------------
+
+// Tells the render script (the protocol at the top).
+render(integer num, string text) {
+    llMessageLinked(LINK_THIS, num, text, NULL_KEY);
 }
 
-// Places a piece prim on every occupied square and hides the rest; tints
-// the board's edge with the colour to move, or all of it with the winner's.
-draw() {
-    list params = [];
-    integer used = 0;
-    vector size = llGetScale();
-    float step = size.x / 10.0;
-    integer i;
-    gPieceSquares = [];
-    for (i = 0; i < llGetListLength(gBoard); ++i) {
-        string t = llList2String(gBoard, i);
-        if (t != "" && used < llGetListLength(gPieceLinks)) {
-            string sq = squareName(i % 10, 7 - i / 10);
-            string letter = llGetSubString(t, 0, 0);
-            string attr = llToLower(llGetSubString(t, 1, -1));
-            integer turn = llListFindList(["ne", "nw", "sw", "se", "n", "w",
-                                           "s", "e", "/", "\\"], [attr]);
-            if (turn < 0) turn = 0;
-            integer side = 2;
-            if (llToUpper(letter) == letter) side = 1;
-            float height = step * 0.5;
-            if (attr == "2") height = step;
-            params += [PRIM_LINK_TARGET, llList2Integer(gPieceLinks, used),
-                PRIM_POS_LOCAL, squareCentre(sq, height / 2.0),
-                PRIM_ROT_LOCAL, llEuler2Rot(<0, 0, (turn % 4) * PI_BY_TWO>),
-                PRIM_SIZE, <step * 0.8, step * 0.8, height>,
-                PRIM_TEXTURE, 0, llToUpper(letter), <1, 1, 0>, ZERO_VECTOR, 0.0,
-                PRIM_COLOR, ALL_SIDES, schemeColour(side), 1.0];
-            gPieceSquares += [sq];
-            ++used;
-        }
-    }
-    for (i = used; i < llGetListLength(gPieceLinks); ++i)
-        params += [PRIM_LINK_TARGET, llList2Integer(gPieceLinks, i),
-            PRIM_POS_LOCAL, ZERO_VECTOR, PRIM_COLOR, ALL_SIDES, ZERO_VECTOR, 0.0];
-    vector edge = <0.3, 0.3, 0.3>;
-    if (gStatus == "P") edge = schemeColour(1 + (gTurn == "r"));
-    params += [PRIM_LINK_TARGET, LINK_ROOT, PRIM_COLOR, ALL_SIDES, edge, 1.0,
-               PRIM_COLOR, BOARD_FACE, <1, 1, 1>, 1.0];
-    llSetLinkPrimitiveParamsFast(LINK_ROOT, params);
+// The pieces of gPos and the board's tint: the edges in the colour of the
+// side to move, the whole board in the winner's at the end.
+show() {
+    render(KR_LOOK, gScheme + " 0");  // redraws only if the scheme changed
+    string edge = "";
+    if (gStatus == "P") edge = gTurn;
+    else if (gStatus == "F" && (gRes == "S" || gRes == "R")) edge = gRes;
+    render(KR_BOARD, edge + "|" + llList2String(llParseString2List(gPos, [" "], []), 0));
 }
 
-// One beam prim per straight run of the laser path string ("j1j4h4h5j5j8N
-// f4f2x"): squares where a beam starts, turns and ends, then how it ended.
-drawLaser(string laser) {
-    list beams = llParseString2List(laser, [" "], []);
-    list params = [];
-    integer used = 0;
-    vector size = llGetScale();
-    float step = size.x / 10.0;
-    float thick = step * 0.08;
-    integer b;
-    for (b = 0; b < llGetListLength(beams); ++b) {
-        string beam = llList2String(beams, b);
-        integer points = (llStringLength(beam) - 1) / 2;
-        string end = llGetSubString(beam, -1, -1);
-        integer p;
-        for (p = 0; p + 1 < points; ++p) {
-            vector a = squareCentre(llGetSubString(beam, 2 * p, 2 * p + 1), step * 0.3);
-            vector z = squareCentre(llGetSubString(beam, 2 * p + 2, 2 * p + 3), step * 0.3);
-            if (p + 2 == points && llSubStringIndex("NESW", end) >= 0) {
-                // A beam that left the board runs on to the edge.
-                integer d = llSubStringIndex("NESW", end);
-                z += step / 2.0 * llList2Vector([<0, 1, 0>, <1, 0, 0>,
-                                                  <0, -1, 0>, <-1, 0, 0>], d);
-            }
-            vector run = z - a;
-            if (used < llGetListLength(gBeamLinks) && llVecMag(run) > 0.001) {
-                params += [PRIM_LINK_TARGET, llList2Integer(gBeamLinks, used),
-                    PRIM_POS_LOCAL, (a + z) / 2.0,
-                    PRIM_SIZE, <llFabs(run.x) + thick, llFabs(run.y) + thick, thick>,
-                    PRIM_COLOR, ALL_SIDES, schemeColour(3), 1.0,
-                    PRIM_GLOW, ALL_SIDES, 0.3, PRIM_FULLBRIGHT, ALL_SIDES, TRUE];
-                ++used;
-            }
-        }
-    }
+// The laser of a move ("" takes it down); with debug=1 the owner hears it
+// and this script's memory (the render script tells its own).
+laser(string path) {
+    render(KR_LASER, path);
+    if (gDebug && path != "")
+        llOwnerSay("laser " + path + "; board memory used " + (string)llGetUsedMemory());
+}
+
+// The piece on `sq` is chosen: the render script lights its targets.
+pick(key who, string sq, list moves) {
+    gPick = sq; gPickMoves = moves; gPickWho = who;
+    render(KR_TARGETS, targets());
+    tell(who, "Touch a highlighted square to move " + sq + " ("
+        + llDumpList2String(moves, " ") + "), or the piece itself to turn it.");
+}
+
+// The squares the chosen piece's moves end on, once each ("e5 f5"), or "".
+string targets() {
+    list squares = [];
     integer i;
-    for (i = used; i < llGetListLength(gBeamLinks); ++i)
-        params += [PRIM_LINK_TARGET, llList2Integer(gBeamLinks, i),
-            PRIM_POS_LOCAL, ZERO_VECTOR, PRIM_COLOR, ALL_SIDES, ZERO_VECTOR, 0.0,
-            PRIM_GLOW, ALL_SIDES, 0.0];
-    if (params != []) llSetLinkPrimitiveParamsFast(LINK_ROOT, params);
-    if (laser != "") {
-        if (gDebug) llOwnerSay("laser " + laser + "; memory used "
-                               + (string)llGetUsedMemory());
-        gLaserUntil = llGetTime() + LASER_SECONDS;
-    } else {
-        gLaserUntil = -1.0;
+    for (i = 0; i < llGetListLength(gPickMoves); ++i) {
+        string target = targetOf(llList2String(gPickMoves, i));
+        if (llListFindList(squares, [target]) < 0) squares += [target];
     }
-    schedule();
+    return llDumpList2String(squares, " ");
+}
+
+unpick() {
+    if (gPick != "") render(KR_TARGETS, "");
+    gPick = ""; gPickMoves = []; gPickWho = NULL_KEY;
+}
+
+// Everything the render script shows, sent again (it has just started).
+showAll() {
+    render(KR_DEBUG, (string)gDebug);
+    show();
+    laser("");
+    render(KR_TARGETS, targets());
+}
+
+// A message from khet_render.lsl (the protocol at the top).
+onRender(integer num, string text) {
+    if (num == KB_READY) {
+        showAll();
+    } else if (num == KB_REFUSED) {
+        list f = llParseString2List(text, [" "], []);
+        tell(NULL_KEY, "The board cannot be scaled to " + (string)llList2Integer(f, 0)
+            + " m here; it stays " + llList2String(f, 1) + " m.");
+        settings(NULL_KEY, "{\"scaleMeters\":" + llList2String(f, 1) + "}");
+    }
 }
 
 // A clock's seconds as "4:47" or "1:02:03".
@@ -455,6 +521,7 @@ showStatus() {
         if (gWhy == "time_forfeit")
             text += " (" + sideName(llList2String(["r", "s"], gRes == "R")) + "'s time ran out)";
     }
+    if (gDraw != "" && gStatus == "P") text += "\n" + sideName(gDraw) + " offers a draw";
     gClockDue = -1.0;
     if (gClk != "") {
         float silver = gClkSilver;
@@ -495,29 +562,35 @@ applyBoard(string json) {
     if (v != JSON_INVALID) gRes = v;
     v = llJsonGetValue(json, ["why"]);
     if (v != JSON_INVALID) gWhy = v;
-    draw();
-    if (gStatus == "F") {
-        string winner = llJsonGetValue(json, ["res"]);
-        if (winner == "S" || winner == "R")
-            llSetLinkPrimitiveParamsFast(LINK_ROOT, [PRIM_COLOR, ALL_SIDES,
-                schemeColour(1 + (winner == "R")), 1.0]);
-    }
+    v = llJsonGetValue(json, ["draw"]);
+    if (v != JSON_INVALID) gDraw = v;
+    show();
     showStatus();
 }
 
 // One event of a long poll (docs/http-api.md, compact view).
 applyEvent(string ev) {
     string kind = llJsonGetValue(ev, ["kind"]);
+    // Any change but a draw offer ends a choice the change may have outdated;
+    // a move by the side not offering declines the offer.
+    if (kind != "draw" && kind != "seat") unpick();
     if (kind == "move") {
+        if (llJsonGetValue(ev, ["by"]) != gDraw) gDraw = "";
         applyBoard(ev);
-        drawLaser(llJsonGetValue(ev, ["laser"]));
+        laser(llJsonGetValue(ev, ["laser"]));
+        render(KR_HITS, llJsonGetValue(ev, ["rm"]));
+    } else if (kind == "draw") {
+        gDraw = llJsonGetValue(ev, ["by"]);
+        showStatus();
     } else if (kind == "setup" || kind == "start") {
+        gDraw = "";
         if (kind == "start") gStatus = "P";
         else gStatus = "W";
         applyBoard(ev);
-        drawLaser("");
+        laser("");
     } else if (kind == "over") {
         gStatus = "F";
+        gDraw = "";
         applyBoard(ev);
     } else if (kind == "seat") {
         string side = llJsonGetValue(ev, ["color"]);
@@ -534,19 +607,17 @@ applyEvent(string ev) {
         gSilver = "";
         gRed = "";
         gStatus = "W";
+        gDraw = "";
         save();
         showStatus();
-        drawLaser("");
+        laser("");
     } else if (kind == "settings") {
         gQuiet = llJsonGetValue(ev, ["quiet"]) == JSON_TRUE;
         gScheme = llJsonGetValue(ev, ["scheme"]);
         save();
-        // The board's longest edge (x) follows the owner's Scale setting.
-        vector size = llGetScale();
-        float scale = (float)llJsonGetValue(ev, ["scale"]);
-        if (scale >= 1.0 && llFabs(scale - size.x) > 0.01)
-            llScaleByFactor(scale / size.x);
-        draw();
+        // The board's longest edge (x) follows the owner's Scale setting;
+        // the render script scales it (and tells a refusal back).
+        render(KR_LOOK, gScheme + " " + llJsonGetValue(ev, ["scale"]));
     } else if (kind == "deleted") {
         forget(NULL_KEY, "The board's session was closed on the server.");
         return;
@@ -633,7 +704,7 @@ onAction(integer code, string body) {
         save();
         sessionClocks(body);
         applyBoard(body);
-        drawLaser(llJsonGetValue(body, ["laser"]));
+        laser(llJsonGetValue(body, ["laser"]));
     } else if (kind == K_JOIN) {
         gPlayers += [who, gActArg, llJsonGetValue(body, ["token"])];
         save();
@@ -644,7 +715,7 @@ onAction(integer code, string body) {
         gVersion = (integer)llJsonGetValue(body, ["v"]);
         sessionClocks(body);
         applyBoard(body);
-        drawLaser(llJsonGetValue(body, ["laser"]));
+        laser(llJsonGetValue(body, ["laser"]));
         string move = gRetryMove;
         gRetryMove = "";
         if (move != "") {
@@ -654,18 +725,15 @@ onAction(integer code, string body) {
         poll();
     } else if (kind == K_MOVES) {
         list moves = llParseString2List(llJsonGetValue(body, ["moves"]), [" "], []);
-        if (moves == []) {
-            tell(who, "That piece cannot move now.");
-            return;
-        }
-        string text = "Moves of " + gActArg + ": " + llDumpList2String(moves, " ");
-        if (llGetListLength(moves) > 11) moves = llList2List(moves, 0, 10);
-        menu(who, llGetSubString(text, 0, 500), moves + ["Type move"]);
+        if (moves == []) tell(who, "That piece cannot move now.");
+        else pick(who, gActArg, moves);
     } else if (kind == K_MOVE) {
         gVersion = (integer)llJsonGetValue(body, ["v"]);
+        if (gDraw != gTurn) gDraw = "";  // the mover's opponent declines
         stopClock();
         applyBoard(body);
-        drawLaser(llJsonGetValue(body, ["laser"]));
+        laser(llJsonGetValue(body, ["laser"]));
+        render(KR_HITS, llJsonGetValue(body, ["rm"]));
         announce(llJsonGetValue(body, ["ann"]), llJsonGetValue(body, ["res"]) != "");
     }
     keepPolling();
@@ -696,23 +764,54 @@ settings(key who, string update) {
         "{\"settings\":" + update + "}", gOwnerToken, "");
 }
 
-// A touch on the board face or a piece prim: the square, or "".
+// A touch on the board face, a piece prim or a marker: the square, or "".
 string touchedSquare() {
     integer link = llDetectedLinkNumber(0);
-    integer i = llListFindList(gPieceLinks, [link]);
-    if (i >= 0) return llList2String(gPieceSquares, i);
-    if (link > 1 || llDetectedTouchFace(0) != BOARD_FACE) return "";
-    vector st = llDetectedTouchST(0);
-    if (st.x < 0.0) return "";
-    integer file = (integer)(st.x * 10.0);
-    integer rank = (integer)(st.y * 8.0);
-    if (file > 9) file = 9;
-    if (rank > 7) rank = 7;
-    return squareName(file, rank);
+    if (link > 1) {
+        string name = llGetLinkName(link);
+        if (name != "piece" && name != "mark") return "";
+        return posSquare(llList2Vector(
+            llGetLinkPrimitiveParams(link, [PRIM_POS_LOCAL]), 0));
+    }
+    if (llDetectedTouchFace(0) != BOARD_FACE) return "";
+    return stSquare(llDetectedTouchST(0));
+}
+
+// A touch by `who` on `sq` (may be ""): the target of the piece they chose
+// plays that move (a dialog when two moves end there: a stack moved whole
+// or its top alone, a turn either way); one of their pieces on their turn
+// is chosen; anything else opens the menu.
+touchSquare(key who, string sq) {
+    string side = seatOf(who);
+    if (gPick != "" && who == gPickWho) {
+        list moves = movesTo(sq);
+        unpick();
+        if (llGetListLength(moves) == 1) {
+            sendMove(who, llList2String(moves, 0));
+            return;
+        }
+        if (moves != []) {
+            menu(who, "Which move?", moves);
+            return;
+        }
+    }
+    if (canPick(side, sq)) {
+        if (side != gTurn) {
+            tell(who, "It is " + sideName(gTurn) + "'s turn.");
+            return;
+        }
+        act(K_MOVES, who, "GET", route(
+            "/v1/sessions/{id}/legalMoves?square={square}&view=compact",
+            ["{square}", sq]), "", "", sq);
+        return;
+    }
+    list buttons = ["Play"];
+    if (isOwner(who)) buttons = ["Setup", "Play", "Settings"];
+    menu(who, "Khet", buttons);
 }
 
 onButton(key who, string b) {
-    integer owner = who == llGetOwner();
+    integer owner = isOwner(who);
     string side = seatOf(who);
     integer i;
     if (b == "Setup" && owner) {
@@ -724,8 +823,30 @@ onButton(key who, string b) {
     } else if (llListFindList(SETUPS_2 + SETUPS_1, [b]) >= 0 && owner) {
         chooseSetup(who, b);
     } else if (b == "Play") {
-        menu(who, "Take a seat, leave it, or seat the computer",
-             ["Silver", "Red", "Leave", "Computer"]);
+        list buttons = ["Silver", "Red", "Leave", "Computer"];
+        if (side != "" && gStatus == "P")
+            buttons += ["Resign", "Offer draw", "Claim draw", "Type move"];
+        if (side != "" && gStatus == "P" && gDraw != "" && gDraw != side)
+            buttons += ["Accept draw"];
+        menu(who, "Take a seat, leave it, seat the computer, or end the game",
+             buttons);
+    } else if (b == "Resign" && side != "") {
+        menu(who, "Resign the game as " + sideName(side) + "?", ["Yes, resign", "No"]);
+    } else if (b == "No") {
+        return;
+    } else if (b == "Yes, resign" && side != "") {
+        act(K_GAME, who, "POST", route("/v1/sessions/{id}:resign?view=compact", []),
+            "{}", tokenOf(who), "");
+    } else if (b == "Offer draw" && side != "") {
+        act(K_GAME, who, "POST", route("/v1/sessions/{id}:offerDraw?view=compact", []),
+            "{}", tokenOf(who), "");
+    } else if (b == "Accept draw" && side != "") {
+        act(K_GAME, who, "POST", route("/v1/sessions/{id}:acceptDraw?view=compact", []),
+            "{}", tokenOf(who), "");
+    } else if (b == "Claim draw" && side != "") {
+        act(K_GAME, who, "POST",
+            route("/v1/sessions/{id}:claimRepetitionDraw?view=compact", []),
+            "{}", tokenOf(who), "");
     } else if ((b == "Silver" || b == "Red") && gId != "") {
         string want = llToLower(llGetSubString(b, 0, 0));
         act(K_JOIN, who, "POST", route("/v1/sessions/{id}:join?view=compact", []),
@@ -763,7 +884,7 @@ onButton(key who, string b) {
     } else if (llListFindList(SCALES, [b]) >= 0 && owner) {
         settings(who, "{\"scaleMeters\":" + (string)((integer)b) + "}");
     } else if (b == "Colours" && owner) {
-        menu(who, "Colour scheme", llList2ListStrided(SCHEMES, 0, -1, 4));
+        menu(who, "Colour scheme", SCHEMES);
     } else if (llListFindList(SCHEMES, [b]) >= 0 && owner) {
         settings(who, "{\"colorScheme\":\"" + b + "\"}");
     } else if (b == "Reset" && owner && gId != "") {
@@ -792,12 +913,16 @@ start() {
         return;
     }
     list saved = llParseStringKeepNulls(llLinksetDataRead("khet"), ["|"], []);
+    if (llList2Key(saved, 4) != llGetOwner()) saved = [];  // a new owner
     gId = llList2String(saved, 0);
     gOwnerToken = llList2String(saved, 1);
     gQuiet = llList2Integer(saved, 2);
     if (llList2String(saved, 3) != "") gScheme = llList2String(saved, 3);
+    // This script may have restarted alone: no piece is chosen any more.
+    render(KR_DEBUG, (string)gDebug);
+    render(KR_TARGETS, "");
     integer i;
-    for (i = 4; i + 2 < llGetListLength(saved); i += 3)
+    for (i = 5; i + 2 < llGetListLength(saved); i += 3)
         gPlayers += [llList2Key(saved, i), llList2String(saved, i + 1),
                      llList2String(saved, i + 2)];
     if (gId == "") forget(NULL_KEY, "Khet board ready: touch it and choose Setup.");
@@ -808,12 +933,6 @@ default {
     state_entry() {
         gChannel = -1000000 - (integer)llFrand(1000000000.0);
         llListen(gChannel, "", NULL_KEY, "");
-        integer i;
-        for (i = 2; i <= llGetNumberOfPrims(); ++i) {
-            string name = llGetLinkName(i);
-            if (name == "piece") gPieceLinks += [i];
-            else if (name == "beam") gBeamLinks += [i];
-        }
         gServer = llStringTrim(llGetObjectDesc(), STRING_TRIM);
         if (llGetSubString(gServer, 0, 3) != "http") gServer = "";
         if (gServer == "" &&
@@ -832,33 +951,27 @@ default {
         }
     }
 
+    // Rezzed again or the region restarted: requests in flight are gone for
+    // good, so start over from the linkset data (start() drops it when the
+    // owner changed).
+    on_rez(integer param) {
+        llResetScript();
+    }
+
     changed(integer change) {
-        if (change & (CHANGED_OWNER | CHANGED_INVENTORY | CHANGED_LINK)) {
+        if (change & (CHANGED_OWNER | CHANGED_INVENTORY | CHANGED_LINK |
+                      CHANGED_REGION_START)) {
             if (change & CHANGED_OWNER) llLinksetDataDelete("khet");
             llResetScript();
         }
     }
 
+    link_message(integer sender, integer num, string text, key id) {
+        onRender(num, text);
+    }
+
     touch_start(integer n) {
-        key who = llDetectedKey(0);
-        string sq = touchedSquare();
-        string side = seatOf(who);
-        string t = "";
-        if (sq != "") t = tokenAt(sq);
-        if (t != "" && side != "" && gStatus == "P" &&
-            ((llToUpper(t) == t) == (side == "s"))) {
-            if (side != gTurn) {
-                tell(who, "It is " + sideName(gTurn) + "'s turn.");
-                return;
-            }
-            act(K_MOVES, who, "GET", route(
-                "/v1/sessions/{id}/legalMoves?square={square}&view=compact",
-                ["{square}", sq]), "", "", sq);
-            return;
-        }
-        list buttons = ["Play"];
-        if (who == llGetOwner()) buttons = ["Setup", "Play", "Settings"];
-        menu(who, "Khet", buttons);
+        touchSquare(llDetectedKey(0), touchedSquare());
     }
 
     listen(integer channel, string name, key id, string message) {
@@ -877,7 +990,13 @@ default {
 
     timer() {
         float now = llGetTime();
-        if (gLaserUntil >= 0.0 && now >= gLaserUntil) drawLaser("");
+        // A request that never answered: the poll starts again, the action
+        // is retried (a move with the same requestId).
+        if (gPollKey != NULL_KEY && now - gPollSent > LOST) {
+            gPollKey = NULL_KEY;
+            pollLater();
+        }
+        if (gActKey != NULL_KEY && now - gActSent > LOST) backOff();
         if (gActDue >= 0.0 && now >= gActDue) {
             gActDue = -1.0;
             sendAction();

@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""The LSL checker on the board's two scripts, and on planted mistakes.
+
+Both scripts must check clean, and their link messages agree (each number
+one sends is handled by the other). Each planted mistake (a misspelt
+function, constant or event, a wrong number or type of arguments, a bad
+assignment, return or operator, an undeclared variable, a syntax error, a
+link message nobody handles or nobody sends) edits one place of a copy of
+one script; the checker must report it on the line of the edit with the
+expected words. Usage: check_test.py BOARD_SCRIPT RENDER_SCRIPT
+"""
+
+import sys
+
+import lsl_check
+
+# (which script: "board" or "render", what is planted, the text replaced
+#  (its first occurrence), the new text, words the finding must hold)
+PLANTS = [
+    ("board", "misspelt function", "llGetSubString(token, 0, 0)",
+     "llGetSubstring(token, 0, 0)", "unknown function llGetSubstring"),
+    ("render", "misspelt constant", "PRIM_POS_LOCAL, ZERO_VECTOR",
+     "PRIM_POSITION_LOCAL, ZERO_VECTOR",
+     "unknown name PRIM_POSITION_LOCAL"),
+    ("render", "missing argument", "llListFindList(SCHEMES, [gScheme])",
+     "llListFindList(SCHEMES)", "llListFindList takes 2 arguments, given 1"),
+    ("board", "arguments swapped", "llSetText(text, <1, 1, 1>, 1.0)",
+     "llSetText(text, 1.0, <1, 1, 1>)", "llSetText argument 2 is vector, given float"),
+    ("board", "list where a string goes", "llOwnerSay(text)", "llOwnerSay([text])",
+     "llOwnerSay argument 1 is string, given list"),
+    ("board", "float into an integer", "integer file = (integer)(st.x * 10.0);",
+     "integer file = st.x * 10.0;", "file is integer, given float"),
+    ("board", "float added to an integer", "++gActTries;", "gActTries += 0.5;",
+     "gActTries is integer, += given float"),
+    ("board", "wrong return type", "return squareName(file, rank);",
+     "return file;", "returns integer, declared string"),
+    ("board", "value from a void function", "return llGetOwner() ==",
+     "return llSay(0, \"\") ==", "void == key is not allowed"),
+    ("board", "string minus a string", "return \"r\";", "return \"r\" - \"s\";",
+     "string - string is not allowed"),
+    ("board", "undeclared variable", "gPickWho = who;", "gPickWhom = who;",
+     "unknown name gPickWhom"),
+    ("board", "unknown member", "if (st.x < 0.0)", "if (st.w < 0.0)",
+     "st.w: no such member"),
+    ("board", "misspelt event", "on_rez(integer param)", "on_rezz(integer param)",
+     "unknown event on_rezz"),
+    ("board", "event parameter type", "touch_start(integer n)", "touch_start(string n)",
+     "event touch_start takes (integer)"),
+    ("board", "unknown state", "llResetScript();\n    }\n\n    changed",
+     "state playing;\n    }\n\n    changed", "unknown state playing"),
+    ("board", "missing semicolon", "gPick = sq; gPickMoves = moves;",
+     "gPick = sq gPickMoves = moves;", "expected ';'"),
+    ("render", "vector where a float goes", "llFabs(run.x)", "llFabs(run)",
+     "llFabs argument 1 is float, given vector"),
+    ("render", "misspelt event", "link_message(integer sender",
+     "link_messages(integer sender", "unknown event link_messages"),
+    ("render", "message event's parameters", "link_message(integer sender, "
+     "integer num, string text, key id)", "link_message(integer sender, "
+     "string num, string text, key id)", "event link_message takes"),
+    ("board", "message sent to nobody", "render(KR_HITS,", "render(7107,",
+     "link message 7107 is handled by no other"),
+    ("render", "message handled, never sent", "num == KR_DEBUG",
+     "num == 7108", "link message 7108 is handled but no other"),
+    ("render", "message handled by its sender", "LINK_THIS, KB_READY,",
+     "LINK_THIS, KR_BOARD,", "link message 7101 is sent and handled by "
+     "this script"),
+    ("board", "message number not a constant",
+     "llMessageLinked(LINK_THIS, num, text, NULL_KEY)",
+     "llMessageLinked(LINK_THIS, num + 1, text, NULL_KEY)",
+     "a number that is not a constant"),
+]
+
+
+def findings_for(texts, which):
+    """The checker's findings on `which` script, its link messages with
+    the other's included, as "line N: ..." of that script."""
+    found = lsl_check.check(texts[which])
+    for finding in lsl_check.check_linkset(texts):
+        name, _, rest = finding.partition(": ")
+        if name == which:
+            found.append(rest)
+    return found
+
+
+def main(board, render):
+    texts = {"board": open(board, encoding="utf-8").read(),
+             "render": open(render, encoding="utf-8").read()}
+    failures = []
+    for which in texts:
+        clean = findings_for(texts, which)
+        if clean:
+            failures.append(f"the {which} script itself: {clean}")
+    for which, what, old, new, words in PLANTS:
+        text = texts[which]
+        at = text.find(old)
+        if at < 0:
+            failures.append(f"{what}: {old!r} is not in the {which} script")
+            continue
+        line = text.count("\n", 0, at) + 1
+        planted = dict(texts, **{which: text[:at] + new + text[at + len(old):]})
+        findings = findings_for(planted, which)
+        hit = [f for f in findings
+               if f.startswith(f"line {line}: ") and words in f]
+        status = "caught" if hit else "MISSED"
+        print(f"{status:7} {which:6} {what:30} {hit[0] if hit else findings}")
+        if not hit:
+            failures.append(f"{what}: wanted {words!r} on line {line}")
+    if failures:
+        print("\n".join(["FAIL"] + failures))
+        return 1
+    print(f"all {len(PLANTS)} planted mistakes caught; both scripts are "
+          f"clean and their link messages agree")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))

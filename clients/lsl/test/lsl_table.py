@@ -1,0 +1,145 @@
+"""The LSL library the board script may use: functions, constants, events.
+
+Written from the language's public reference (the Second Life wiki's
+function, constant and event pages): each function's return type ("" for
+none) and its parameters' types in order; each constant's type and value;
+each event's parameter types. lsl_check.py refuses any name not here, so a
+script using something new must add it here, from the reference, first.
+"""
+
+I, F, S, K, V, R, L = ("integer", "float", "string", "key", "vector",
+                       "rotation", "list")
+
+FUNCTIONS = {
+    # strings
+    "llGetSubString": (S, [S, I, I]),
+    "llSubStringIndex": (I, [S, S]),
+    "llStringLength": (I, [S]),
+    "llToUpper": (S, [S]),
+    "llToLower": (S, [S]),
+    "llStringTrim": (S, [S, I]),
+    # lists
+    "llGetListLength": (I, [L]),
+    "llList2String": (S, [L, I]),
+    "llList2Integer": (I, [L, I]),
+    "llList2Float": (F, [L, I]),
+    "llList2Key": (K, [L, I]),
+    "llList2Vector": (V, [L, I]),
+    "llList2List": (L, [L, I, I]),
+    "llList2ListStrided": (L, [L, I, I, I]),
+    "llListFindList": (I, [L, L]),
+    "llDeleteSubList": (L, [L, I, I]),
+    "llDumpList2String": (S, [L, S]),
+    "llParseString2List": (L, [S, L, L]),
+    "llParseStringKeepNulls": (L, [S, L, L]),
+    # JSON
+    "llJsonGetValue": (S, [S, L]),
+    "llList2Json": (S, [S, L]),
+    # maths
+    "llFabs": (F, [F]),
+    "llFloor": (I, [F]),
+    "llRound": (I, [F]),
+    "llPow": (F, [F, F]),
+    "llFrand": (F, [F]),
+    "llVecMag": (F, [V]),
+    "llEuler2Rot": (R, [V]),
+    # time and the script
+    "llGetTime": (F, []),
+    "llSetTimerEvent": ("", [F]),
+    "llResetScript": ("", []),
+    "llGetUsedMemory": (I, []),
+    "llGenerateKey": (K, []),
+    # the object
+    "llGetOwner": (K, []),
+    "llGetKey": (K, []),
+    "llGetObjectName": (S, []),
+    "llGetObjectDesc": (S, []),
+    "llGetObjectDetails": (L, [K, L]),
+    "llSameGroup": (I, [K]),
+    "llKey2Name": (S, [K]),
+    "llGetScale": (V, []),
+    "llScaleByFactor": (I, [F]),
+    "llGetNumberOfPrims": (I, []),
+    "llGetLinkName": (S, [I]),
+    "llSetLinkPrimitiveParamsFast": ("", [I, L]),
+    "llGetLinkPrimitiveParams": (L, [I, L]),
+    "llMessageLinked": ("", [I, I, S, K]),
+    "llLinkParticleSystem": ("", [I, L]),
+    "llSetText": ("", [S, V, F]),
+    "llTriggerSound": ("", [S, F]),
+    "llGetInventoryType": (I, [S]),
+    "llGetNotecardLine": (K, [S, I]),
+    "llLinksetDataRead": (S, [S]),
+    "llLinksetDataWrite": (I, [S, S]),
+    "llLinksetDataDelete": (I, [S]),
+    # touches
+    "llDetectedKey": (K, [I]),
+    "llDetectedLinkNumber": (I, [I]),
+    "llDetectedTouchFace": (I, [I]),
+    "llDetectedTouchST": (V, [I]),
+    # chat and dialogs
+    "llSay": ("", [I, S]),
+    "llWhisper": ("", [I, S]),
+    "llOwnerSay": ("", [S]),
+    "llRegionSayTo": ("", [K, I, S]),
+    "llDialog": ("", [K, S, L, I]),
+    "llTextBox": ("", [K, S, I]),
+    "llListen": (I, [I, S, K, S]),
+    # HTTP
+    "llHTTPRequest": (K, [S, L, S]),
+}
+
+_JSON = {"JSON_INVALID": "\ufdd0", "JSON_OBJECT": "\ufdd1",
+         "JSON_ARRAY": "\ufdd2", "JSON_NUMBER": "\ufdd3",
+         "JSON_STRING": "\ufdd4", "JSON_NULL": "\ufdd5",
+         "JSON_TRUE": "\ufdd6", "JSON_FALSE": "\ufdd7"}
+
+CONSTANTS = {
+    "TRUE": (I, 1), "FALSE": (I, 0),
+    "PI": (F, 3.14159265), "PI_BY_TWO": (F, 1.57079633),
+    "NULL_KEY": (K, "00000000-0000-0000-0000-000000000000"),
+    "ZERO_VECTOR": (V, (0.0, 0.0, 0.0)),
+    "ZERO_ROTATION": (R, (0.0, 0.0, 0.0, 1.0)),
+    "EOF": (S, "\n\n\n"),
+    "ALL_SIDES": (I, -1),
+    "LINK_ROOT": (I, 1), "LINK_SET": (I, -1), "LINK_THIS": (I, -4),
+    "STRING_TRIM": (I, 3), "STRING_TRIM_HEAD": (I, 1),
+    "STRING_TRIM_TAIL": (I, 2),
+    "HTTP_METHOD": (I, 0), "HTTP_MIMETYPE": (I, 1),
+    "HTTP_BODY_MAXLENGTH": (I, 2), "HTTP_VERIFY_CERT": (I, 3),
+    "HTTP_CUSTOM_HEADER": (I, 5),
+    "CHANGED_INVENTORY": (I, 0x1), "CHANGED_LINK": (I, 0x20),
+    "CHANGED_OWNER": (I, 0x80), "CHANGED_REGION_START": (I, 0x400),
+    "INVENTORY_SOUND": (I, 1), "INVENTORY_NOTECARD": (I, 7),
+    "OBJECT_GROUP": (I, 7),
+    "PRIM_SIZE": (I, 7), "PRIM_TEXTURE": (I, 17), "PRIM_COLOR": (I, 18),
+    "PRIM_FULLBRIGHT": (I, 20), "PRIM_GLOW": (I, 25),
+    "PRIM_ROT_LOCAL": (I, 29), "PRIM_PHYSICS_SHAPE_TYPE": (I, 30),
+    "PRIM_POS_LOCAL": (I, 33), "PRIM_LINK_TARGET": (I, 34),
+    "PRIM_PHYSICS_SHAPE_PRIM": (I, 0), "PRIM_PHYSICS_SHAPE_NONE": (I, 1),
+    "PRIM_PHYSICS_SHAPE_CONVEX": (I, 2),
+    "PSYS_PART_FLAGS": (I, 0), "PSYS_PART_START_COLOR": (I, 1),
+    "PSYS_PART_END_COLOR": (I, 3), "PSYS_PART_START_SCALE": (I, 5),
+    "PSYS_PART_MAX_AGE": (I, 7), "PSYS_SRC_PATTERN": (I, 9),
+    "PSYS_SRC_BURST_RATE": (I, 13), "PSYS_SRC_BURST_PART_COUNT": (I, 15),
+    "PSYS_SRC_BURST_SPEED_MIN": (I, 17), "PSYS_SRC_BURST_SPEED_MAX": (I, 18),
+    "PSYS_SRC_MAX_AGE": (I, 19),
+    "PSYS_PART_INTERP_COLOR_MASK": (I, 0x1),
+    "PSYS_PART_EMISSIVE_MASK": (I, 0x100),
+    "PSYS_SRC_PATTERN_EXPLODE": (I, 0x2),
+    **{name: (S, value) for name, value in _JSON.items()},
+}
+
+EVENTS = {
+    "state_entry": [],
+    "state_exit": [],
+    "on_rez": [I],
+    "changed": [I],
+    "timer": [],
+    "touch_start": [I],
+    "touch_end": [I],
+    "listen": [I, S, K, S],
+    "dataserver": [K, S],
+    "http_response": [K, I, L, S],
+    "link_message": [I, I, S, K],
+}
