@@ -1,16 +1,18 @@
 """khet-chatbot: the Khet bot on an IRC server.
 
     python3 -m khet_chatbot --khetd 127.0.0.1:50051 --irc 127.0.0.1:6667 \\
-        --nick khetbot --channel '#khet' --web_url https://khet.example.org
+        --nick khetbot --channel '#khet' --web_url https://khet.example.org \\
+        --state khetbot.sqlite
 
-Exits 0 on SIGTERM or SIGINT (after QUIT), 1 when the IRC connection is
-lost or cannot be made, 2 on bad flags.
+A lost or refused IRC connection is made again after a wait that doubles
+from 1 s up to --reconnect-max seconds. The channels' games live in the
+--state file, so a restarted bot carries on with them. Exits 0 on SIGTERM
+or SIGINT (after QUIT), 2 on bad flags.
 """
 
 import argparse
 import signal
 import sys
-import threading
 import urllib.parse
 
 from khet_client import Client
@@ -18,6 +20,8 @@ from khet_client import Client
 from .bot import KhetBot
 from .irc_adapter import IrcAdapter
 from .irc_text import MAX_TEXT_BYTES
+from .reconnect import Reconnector
+from .state import BotState
 
 
 def host_and_port(text):
@@ -65,12 +69,22 @@ def parse_flags(argv):
     parser.add_argument("--analysis-ms-per-ply", type=int, default=0,
                         help="the computer's time per ply for !analyse "
                              "(default: the server's)")
+    parser.add_argument("--state", default=":memory:",
+                        help="the SQLite file that keeps the channels' games "
+                             "and seats across restarts (default: none, "
+                             "the games are forgotten on exit)")
+    parser.add_argument("--reconnect-max", type=float, default=60.0,
+                        help="the longest wait, in seconds, before "
+                             "connecting to the chat server again "
+                             "(default %(default)s)")
     flags = parser.parse_args(argv)
     if flags.burst < 1 or flags.line_interval < 0:
         parser.error("--burst must be at least 1 and --line-interval at "
                      "least 0")
     if flags.analysis_ms_per_ply < 0:
         parser.error("--analysis-ms-per-ply must be at least 0")
+    if flags.reconnect_max < 1:
+        parser.error("--reconnect-max must be at least 1")
     return flags
 
 
@@ -79,32 +93,32 @@ def main(argv=None):
     log = lambda line: print(f"khet-chatbot: {line}", file=sys.stderr,
                              flush=True)
     client = Client(flags.khetd)
+    state = BotState(flags.state)
     host, port = flags.irc
     adapter = IrcAdapter(
         host, port, flags.nick, flags.channel,
         lambda say: KhetBot(client, say, prefix=flags.prefix,
                             web_url=flags.web_url, line_chars=MAX_TEXT_BYTES,
-                            analysis_ms_per_ply=flags.analysis_ms_per_ply),
+                            analysis_ms_per_ply=flags.analysis_ms_per_ply,
+                            state=state),
         line_interval=flags.line_interval, burst=flags.burst, log=log)
-    stopped = threading.Event()
+    reconnector = Reconnector(
+        adapter.run, lambda line: log(f"IRC server {host}:{port}: {line}"),
+        most=flags.reconnect_max)
 
     def stop(signum, frame):
-        stopped.set()
+        reconnector.stop()
         adapter.stop()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
-        adapter.run()
-    except OSError as error:
-        log(f"IRC server {host}:{port}: {error}")
-        return 1
+        reconnector.run()
     finally:
+        adapter.close()
+        state.close()
         client.close()
-    if stopped.is_set():
-        return 0
-    log("the IRC server closed the connection")
-    return 1
+    return 0
 
 
 if __name__ == "__main__":
