@@ -1,11 +1,14 @@
-"""khet-chatbot: the Khet bot on an IRC server.
+"""khet-chatbot: the Khet bot on an IRC server or in XMPP rooms.
 
     python3 -m khet_chatbot --khetd 127.0.0.1:50051 --irc 127.0.0.1:6667 \\
         --nick khetbot --channel '#khet' --web_url https://khet.example.org \\
         --state khetbot.sqlite
+    python3 -m khet_chatbot --xmpp khetbot@example.org \\
+        --xmpp-password-file secret --channel khet@conference.example.org \\
+        --state khetbot.sqlite
 
-A lost or refused IRC connection is made again after a wait that doubles
-from 1 s up to --reconnect-max seconds. The channels' games live in the
+A lost or refused connection is made again after a wait that doubles from
+1 s up to --reconnect-max seconds. The channels' games live in the
 --state file, so a restarted bot carries on with them. Exits 0 on SIGTERM
 or SIGINT (after QUIT), 2 on bad flags.
 """
@@ -17,7 +20,7 @@ import urllib.parse
 
 from khet_client import Client
 
-from .bot import KhetBot
+from .bot import DEFAULT_LINE_CHARS, KhetBot
 from .irc_adapter import IrcAdapter
 from .irc_text import MAX_TEXT_BYTES
 from .reconnect import Reconnector
@@ -46,14 +49,26 @@ def web_url(text):
 def parse_flags(argv):
     parser = argparse.ArgumentParser(
         prog="khet-chatbot",
-        description="Runs Khet games in IRC channels by text commands.")
+        description="Runs Khet games in IRC channels or XMPP rooms by "
+                    "text commands.")
     parser.add_argument("--khetd", default="127.0.0.1:50051",
                         help="khetd's address (default %(default)s)")
-    parser.add_argument("--irc", type=host_and_port, required=True,
-                        help="the IRC server, HOST:PORT")
+    network = parser.add_mutually_exclusive_group(required=True)
+    network.add_argument("--irc", type=host_and_port,
+                         help="the IRC server, HOST:PORT")
+    network.add_argument("--xmpp", metavar="JID",
+                         help="the bot's XMPP account, e.g. "
+                              "khetbot@example.org; --channel then names "
+                              "multi-user chat rooms")
+    parser.add_argument("--xmpp-password-file",
+                        help="the file holding the XMPP account's password")
+    parser.add_argument("--xmpp-server", type=host_and_port,
+                        help="the XMPP server, HOST:PORT (default: found "
+                             "from the JID's domain)")
     parser.add_argument("--nick", default="khetbot")
     parser.add_argument("--channel", action="append", required=True,
-                        help="a channel to join; may be repeated")
+                        help="a channel (IRC) or room (XMPP) to join; may be "
+                             "repeated")
     parser.add_argument("--prefix", default="!",
                         help="what starts a command (default %(default)s)")
     parser.add_argument("--line-interval", type=float, default=0.5,
@@ -85,6 +100,8 @@ def parse_flags(argv):
         parser.error("--analysis-ms-per-ply must be at least 0")
     if flags.reconnect_max < 1:
         parser.error("--reconnect-max must be at least 1")
+    if flags.xmpp and not flags.xmpp_password_file:
+        parser.error("--xmpp needs --xmpp-password-file")
     return flags
 
 
@@ -94,17 +111,33 @@ def main(argv=None):
                              flush=True)
     client = Client(flags.khetd)
     state = BotState(flags.state)
-    host, port = flags.irc
-    adapter = IrcAdapter(
-        host, port, flags.nick, flags.channel,
-        lambda say: KhetBot(client, say, prefix=flags.prefix,
-                            web_url=flags.web_url, line_chars=MAX_TEXT_BYTES,
-                            analysis_ms_per_ply=flags.analysis_ms_per_ply,
-                            state=state),
-        line_interval=flags.line_interval, burst=flags.burst, log=log)
-    reconnector = Reconnector(
-        adapter.run, lambda line: log(f"IRC server {host}:{port}: {line}"),
-        most=flags.reconnect_max)
+
+    def make_core(say, line_chars):
+        return KhetBot(client, say, prefix=flags.prefix,
+                       web_url=flags.web_url, line_chars=line_chars,
+                       analysis_ms_per_ply=flags.analysis_ms_per_ply,
+                       state=state)
+
+    if flags.xmpp:
+        # slixmpp is needed only here (a test package: scripts/setup.sh).
+        from .xmpp_adapter import XmppAdapter
+        with open(flags.xmpp_password_file, encoding="utf-8") as secret:
+            password = secret.read().strip()
+        adapter = XmppAdapter(
+            flags.xmpp, password, flags.channel, flags.nick,
+            lambda say: make_core(say, DEFAULT_LINE_CHARS),
+            server=flags.xmpp_server, log=log)
+        where = f"XMPP account {flags.xmpp}"
+    else:
+        host, port = flags.irc
+        adapter = IrcAdapter(
+            host, port, flags.nick, flags.channel,
+            lambda say: make_core(say, MAX_TEXT_BYTES),
+            line_interval=flags.line_interval, burst=flags.burst, log=log)
+        where = f"IRC server {host}:{port}"
+    reconnector = Reconnector(adapter.run,
+                              lambda line: log(f"{where}: {line}"),
+                              most=flags.reconnect_max)
 
     def stop(signum, frame):
         reconnector.stop()
