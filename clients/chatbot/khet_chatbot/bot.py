@@ -377,16 +377,18 @@ class KhetBot:
             raise self._unknown_game(channel, error, "record",
                                          argument) from None
         if self.web_url:
-            message = link_message(record, self.web_url)
+            message = link_message(record, self.web_url, self.words(channel))
             if note:
                 message = Message.of(f"{note} {message.text}")
             return [message]
-        return [record_message(record, self.line_chars, note)]
+        return [record_message(record, self.line_chars, self.words(channel),
+                               note)]
 
     def _games(self, channel, nick, argument):
         if argument:
             raise CommandError("games_usage")
-        return [games_message(self._recent_games(channel), self.prefix)]
+        return [games_message(self._recent_games(channel), self.prefix,
+                              self.words(channel))]
 
     def _analyse(self, channel, nick, argument):
         session_id, game_id, note = self._game(channel, argument)
@@ -398,8 +400,8 @@ class KhetBot:
                                          argument) from None
         lead = (note,) if note else ()
         if analysis.state == service.GameAnalysis.DONE:
-            return [Message(lead + tuple(analysis_lines(analysis,
-                                                        self.line_chars)))]
+            return [Message(lead + tuple(analysis_lines(
+                analysis, self.line_chars, self.words(channel))))]
         key = (channel.lower(), analysis.game_id)
         with self._lock:
             waiting = key in self._analysing
@@ -483,7 +485,8 @@ class KhetBot:
                     session_id, game_id, self.analysis_ms_per_ply)
                 if analysis.state == service.GameAnalysis.DONE:
                     self._say(channel, Message(tuple(
-                        analysis_lines(analysis, self.line_chars))))
+                        analysis_lines(analysis, self.line_chars,
+                                       self.words(channel)))))
                     return
                 if time.monotonic() > deadline:
                     self._say(channel, Message.of(self.words(channel)(
