@@ -56,7 +56,12 @@ class IrcAdapter:
                                                 timeout=30)
         self._socket.settimeout(None)
         end = object()  # this connection's end marker
-        workers = [threading.Thread(target=self._send_paced, args=(end,),
+        # Set once the server welcomed the bot and it asked to join: lines
+        # to channels wait for it.
+        self._welcomed = threading.Event()
+        over = threading.Event()
+        workers = [threading.Thread(target=self._send_paced,
+                                    args=(end, self._welcomed, over),
                                     daemon=True),
                    threading.Thread(target=self._answer, args=(end,),
                                     daemon=True)]
@@ -67,6 +72,7 @@ class IrcAdapter:
             self._send_now(f"USER {self.nick} 0 * :Khet bot")
             self._read()
         finally:
+            over.set()
             self._outgoing.put(end)
             self._heard.put(end)
             for worker in workers:
@@ -108,6 +114,7 @@ class IrcAdapter:
             self._log(f"registered as {self.nick}")
             for channel in self.channels:
                 self._send_now(f"JOIN {channel}")
+            self._welcomed.set()
         elif line.command == ERR_NICKNAMEINUSE:
             self.nick += "_"
             self._send_now(f"NICK {self.nick}")
@@ -136,13 +143,17 @@ class IrcAdapter:
             for message in replies:
                 self.say(channel, message)
 
-    def _send_paced(self, end):
+    def _send_paced(self, end, welcomed, over):
         while True:
             line = self._outgoing.get()
             if line is end:
                 return
             if not isinstance(line, str):
                 continue  # an earlier connection's end marker
+            while not welcomed.wait(0.1):  # lines wait for the welcome
+                if over.is_set():
+                    self._outgoing.put(line)  # for the next connection
+                    return
             self._pacer.wait_turn()
             try:
                 self._send_now(line)
