@@ -1,77 +1,132 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the project builds and tests with. Idempotent:
-# when everything is present it only checks, in well under a second.
+# Installs the Debian packages the project needs. Idempotent: when everything
+# is present it only checks, in well under a second.
+#
+#   scripts/setup.sh           what scripts/run.sh needs: the toolchain and
+#                              the libraries to configure and build khetd
+#   scripts/setup.sh --tests   that, and what only the tests run: servers
+#                              (PostgreSQL, nginx, ngircd, prosody), Chromium,
+#                              clang with libFuzzer, test-only Python modules
+#                              and the npm packages of the Node.js tests
+#
+# Test servers are installed switched off: a policy-rc.d keeps the packages
+# from starting them, and each newly installed one is then disabled at boot,
+# so no PostgreSQL listens on :5432, no nginx on :80, no IRC or XMPP server
+# on theirs. The tests start their own instances on loopback. README.md says
+# why each package is here.
 set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
 
+tests=false
+case ${1:-} in
+  "") ;;
+  --tests) tests=true ;;
+  *) echo "usage: scripts/setup.sh [--tests]" >&2; exit 2 ;;
+esac
+
+# Configuring the tree (every CMakeLists.txt) needs all of these.
 packages=(
   build-essential    # g++ 12
   cmake              # the build
   ninja-build        # fast incremental builds
   ccache             # compiler cache: keeps CI and rebuilds short
   libabsl-dev        # Abseil: Status, strings (the engine's only dependency)
-  libgtest-dev       # GoogleTest
+  libgtest-dev       # GoogleTest (the build configures its tests)
   libgmock-dev       # GoogleMock (matchers in tests)
   libbenchmark-dev   # Google Benchmark: speed figures, never timed tests
-  clang-format       # the project's formatting
   # khetd, the service:
   libgrpc++-dev            # gRPC 1.51 server, client, health and reflection
-  protobuf-compiler-grpc   # gRPC's protoc plugin (gRPC's CMake config needs it)
+  protobuf-compiler-grpc   # gRPC's protoc plugins (C++ and the Python stubs)
   libprotobuf-dev          # protobuf 3.21 runtime
   protobuf-compiler        # protoc
   libsqlite3-dev           # SQLite 3.40: the embedded default session store
   libjemalloc-dev          # jemalloc: khetd's allocator (a move makes and frees many small messages)
+  libpq-dev                # libpq: the PostgreSQL store's client library
   # khetd's HTTP/JSON gateway and the web board:
   libboost1.81-dev         # Boost.Beast's HTTP parser on Boost.Asio: the gateway's event-driven server
   libssl-dev               # OpenSSL: HTTPS on the gateway, token hashes (gRPC brings its own TLS)
-  openssl                  # the tests make their throwaway certificates with it
-  libcpp-httplib-dev       # cpp-httplib 0.11: the HTTP client of tests and tools (never a server)
+  openssl                  # certificates for TLS; the configure step looks for it
+  libcpp-httplib-dev       # cpp-httplib 0.11: the HTTP client of tools and tests
   nlohmann-json3-dev       # JSON for the compact view and tests' HTTP clients
-  chromium                 # headless browser for the web board's test
-  # Other-language clients and the chat bot:
+  # The Python client and the chat bot (configuring clients/ checks them):
   python3-grpcio           # Python gRPC runtime
   python3-protobuf         # Python protobuf runtime
-  ngircd                   # a real IRC server for the chat bot's test
-  # Several replicas:
+)
+
+# Only the tests, the fuzzing and the formatting use these.
+test_packages=(
+  clang-format             # the project's formatting
+  chromium                 # headless browser for the web board's test
+  ngircd                   # a real IRC server for the chat bot's IRC test
+  prosody                  # a real XMPP server for the chat bot's XMPP test
+  python3-slixmpp          # XMPP for the chat bot's adapter (its test needs it)
   postgresql               # PostgreSQL 15 server for the shared store's tests
-  libpq-dev                # libpq: the PostgreSQL store's client library
   nginx                    # gRPC load balancer in front of two replicas
+  python3-yaml             # the deploy test parses deploy/'s YAML
   # Fuzzing (fuzz/, the `fuzz` preset, scripts/fuzz.sh, docs/FUZZING.md):
   clang-14                 # clang for -fsanitize=fuzzer; the rest builds with g++
   libfuzzer-14-dev         # libFuzzer
   libclang-rt-14-dev       # clang's runtimes: libFuzzer's, ASan's and UBSan's
-  # Deployment files:
-  python3-yaml             # the deploy test parses deploy/'s YAML
 )
 
+# The test packages that bring a system service with them.
+services=(postgresql nginx ngircd prosody)
+
+sudo=""
+[[ $(id -u) -eq 0 ]] || sudo="sudo"
+
+wanted=("${packages[@]}")
+$tests && wanted+=("${test_packages[@]}")
+# Node.js: configuring clients/node needs a `node`; the machine's own if it
+# has one, else Debian's.
+command -v node >/dev/null || wanted+=(nodejs)
+# npm for the tests' npm ci (below): the machine's own, else Debian's.
+if $tests && ! command -v npm >/dev/null; then wanted+=(npm); fi
+
 missing=()
-for p in "${packages[@]}"; do
+for p in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
     missing+=("$p")
 done
+
+# A policy-rc.d that answers 101 ("not allowed") keeps every maintainer
+# script from starting its service. One already there (a container's) stays.
+policy=/usr/sbin/policy-rc.d
+own_policy=false
+cleanup() { if $own_policy; then $sudo rm -f "$policy"; fi; }
+trap cleanup EXIT
+
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
-  sudo=""
-  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  if [[ ! -e $policy ]]; then
+    printf '#!/bin/sh\n# scripts/setup.sh: no service starts while it installs.\nexit 101\n' |
+      $sudo tee "$policy" >/dev/null
+    $sudo chmod 755 "$policy"
+    own_policy=true
+  fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
     --no-install-recommends "${missing[@]}"
+  # Newly installed servers: stopped (in case another policy let them
+  # start) and off at boot.
+  for service in "${services[@]}"; do
+    [[ " ${missing[*]} " == *" $service "* ]] || continue
+    if [[ -d /run/systemd/system ]]; then
+      $sudo systemctl disable --now "$service" >/dev/null 2>&1 || true
+    fi
+    if [[ -x /etc/init.d/$service ]]; then
+      $sudo "/etc/init.d/$service" stop >/dev/null 2>&1 || true
+      $sudo update-rc.d "$service" disable >/dev/null 2>&1 || true
+    fi
+  done
 fi
 
-# Node.js for the Node client and the browser test's driver: the machine's
-# own if it has one, else Debian's.
-if ! command -v npm >/dev/null; then
-  sudo=""
-  [[ $(id -u) -eq 0 ]] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-    --no-install-recommends nodejs npm
-fi
+$tests || exit 0
 
 # npm packages as each folder's package-lock.json pins them: the Node.js
 # client's, and playwright-core for the web board's browser test (it drives
 # the chromium above; no browser download). Skipped while node_modules is
 # newer than the lock file.
-root="$(cd "$(dirname "$0")/.." && pwd)"
 for folder in clients/node tests/browser; do
   if [[ ! "$root/$folder/node_modules/.package-lock.json" -nt "$root/$folder/package-lock.json" ]]; then
     echo "setup: npm ci in $folder"

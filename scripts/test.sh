@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every test: the release build with everything (slow perft and end-to-end
-# included), the same under AddressSanitizer + UndefinedBehaviorSanitizer
+# Every test, after installing what they need (scripts/setup.sh --tests):
+# the release build with everything (slow perft and end-to-end included), the same under AddressSanitizer + UndefinedBehaviorSanitizer
 # less the slow label, and the service's concurrent code (label `service`)
 # under ThreadSanitizer, and the fuzz targets for a minute each (fuzz
 # stage, beside ASan's). The sanitizer stages build only what their tests
@@ -21,7 +21,7 @@ stage_done() {
 }
 
 stage "setup"
-scripts/setup.sh
+scripts/setup.sh --tests
 stage_done "setup"
 
 command -v ccache >/dev/null && ccache --zero-stats >/dev/null || true

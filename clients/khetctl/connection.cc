@@ -1,5 +1,5 @@
+// The channel to khetd: plaintext or TLS, as the flags say.
 #include <fstream>
-#include <iostream>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -9,15 +9,8 @@
 #include "clients/khetctl/khetctl.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
-#include "service/grpc/status_conversion.h"
 
 namespace khet::ctl {
-
-int RpcError(const grpc::Status& status) {
-  std::cerr << "khetctl: " << StatusCodeName(status.error_code()) << ": "
-            << status.error_message() << std::endl;
-  return kExitError;
-}
 
 // The channel to --server: plaintext, or TLS with --tls, --ca_cert or
 // --tls_server_name. INVALID_ARGUMENT if --ca_cert cannot be read.

@@ -1,8 +1,8 @@
-// What khetctl's files share: the command line, the connection, the texts
-// printed for people, and the commands, one function each, grouped by file
-// (sessions.cc, seats.cc, computer.cc, moves.cc, draws.cc, settings.cc,
-// watch.cc, play.cc, health.cc, games.cc); main.cc holds the usage and the
-// table of commands.
+// What khetctl's files share: the command line, the connection, errors and
+// other texts printed for people, boards with their key, and the commands,
+// one function each, grouped by file (sessions.cc, seats.cc, computer.cc,
+// moves.cc, draws.cc, settings.cc, watch.cc, play.cc, health.cc, games.cc,
+// legend.cc); main.cc holds the usage and the table of commands.
 #ifndef KHET_CLIENTS_KHETCTL_KHETCTL_H_
 #define KHET_CLIENTS_KHETCTL_KHETCTL_H_
 
@@ -30,13 +30,26 @@
 
 namespace khet::ctl {
 
+// khetctl's exit codes (the usage lists them).
 constexpr int kExitOk = 0;
-constexpr int kExitError = 1;
-constexpr int kExitUsage = 2;
+constexpr int kExitError = 1;        // khetd refused or failed the request
+constexpr int kExitUsage = 2;        // the command line is wrong
+constexpr int kExitUnreachable = 3;  // khetd could not be reached in time
 
-// Print the error and return kExitUsage or kExitError.
+// Print the error and return kExitUsage (command_line.cc), or the exit code
+// for the refusal (errors.cc).
 int UsageError(absl::string_view message);
 int RpcError(const grpc::Status& status);
+
+// ---- Errors in plain words (errors.cc)
+// ----------------------------------------
+
+// khetd's refusal as a sentence for people, e.g. "Not your turn: it is
+// Red's move." REQUIRES: !status.ok().
+std::string ErrorText(const grpc::Status& status);
+// kExitUnreachable when khetd was not reached or did not answer in time,
+// else kExitError (kExitOk for OK).
+int ExitCode(const grpc::Status& status);
 
 // ---- The command line (command_line.cc)
 // --------------------------------------
@@ -104,6 +117,11 @@ std::string LevelsText(const v1::ListLevelsResponse& r);
 std::string MoveText(const v1::MakeMoveResponse& r);
 std::string EventLine(const v1::Event& e);
 
+// A search score (hundredths of a Pyramid, for `side_to_move`) in words:
+// "+1.20 (Silver ahead by about a Pyramid)", "Red wins in 3 moves"
+// (score_words.cc).
+std::string ScoreInWords(int score, v1::Color side_to_move);
+
 // ---- The connection (connection.cc)
 // ------------------------------------------
 
@@ -166,6 +184,20 @@ class Client {
   std::unique_ptr<v1::KhetService::Stub> stub_;
 };
 
+// ---- Boards for people (board.cc, legend.cc)
+// ----------------------------------
+
+// RenderBoard's `board_text` of `session`: once the game is over, its last
+// line says who won and why instead of whose move it would be; then the
+// key line.
+std::string BoardForPeople(absl::string_view board_text,
+                           const v1::Session& session);
+// The session's board as BoardForPeople gives it, into *text.
+grpc::Status FetchBoard(Client& client, const std::string& session_id,
+                        bool without_laser, std::string* text);
+// One line naming the pieces on `board_text` and pointing to the legend.
+std::string LegendLine(absl::string_view board_text);
+
 // ---- The commands
 // ------------------------------------------------------------
 
@@ -214,6 +246,8 @@ int WatchCommand(const Invocation& call);
 int PlayCommand(const Invocation& call);
 // health.cc
 int HealthCommand(const Invocation& call);
+// legend.cc
+int LegendCommand(const Invocation& call);
 // games.cc
 int RecordCommand(const Invocation& call);
 int GamesCommand(const Invocation& call);

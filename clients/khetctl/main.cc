@@ -86,7 +86,11 @@ Commands (SESSION is the session id, given first or as --session ID):
                                   player token)
   watch SESSION [--after_version V]
                                   prints events as they happen, one a line
-  board SESSION [--without_laser] the board as text with the laser path
+  board SESSION [--without_laser] the board as text with the laser path and
+                                  a line naming its pieces
+  legend                          how to read a board: the pieces' letters
+                                  and marks, the squares, the laser, and
+                                  the moves' notation (j1R: turn right)
   play SESSION [--color silver|red]
                                   an interactive game (player token): type
                                   moves, `moves`, `board`, `hint`, `resign`,
@@ -127,7 +131,10 @@ Settings flags: --timeout_enabled[=true|false], --timeout_seconds N,
   --hints[=true|false] (false: no suggestions while a game is in progress),
   --language en|de|fr|nl (the board's announcements).
 
-Errors print the gRPC code and message and exit 1; usage errors exit 2.
+Exit codes: 0 done; 1 khetd refused or failed the request (the reason is
+printed, e.g. "Not your turn: it is Red's move."); 2 the command line is
+wrong; 3 khetd could not be reached or did not answer within --deadline.
+health exits 1 for any answer but SERVING.
 )";
 
 struct Command {
@@ -165,6 +172,7 @@ const std::map<std::string, Command>& Commands() {
       {"leave", {{"session", "color"}, 0, true, &LeaveCommand}},
       {"computer", {{"session", "color", "level"}, 0, true, &ComputerCommand}},
       {"levels", {{}, 0, false, &LevelsCommand}},
+      {"legend", {{}, 0, false, &LegendCommand}},
       {"health", {{"service"}, 0, false, &HealthCommand}},
       {"suggest",
        {{"session", "level", "depth", "nodes", "time_ms"},

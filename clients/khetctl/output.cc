@@ -1,3 +1,5 @@
+// Texts for people: the names of sides, editions and states, and sessions,
+// suggestions, levels, moves and events as khetctl prints them.
 #include <algorithm>
 #include <string>
 
@@ -194,8 +196,8 @@ std::string SuggestionText(const v1::SuggestMoveResponse& r) {
     absl::StrAppend(&out, " (level ", r.level(), ", ", r.level_name(), ")");
   }
   absl::StrAppend(
-      &out, "\n",
-      absl::StrFormat("score %d, depth %d, %d nodes, %d ms%s\n", r.score(),
+      &out, "\n", "outlook: ", ScoreInWords(r.score(), r.side_to_move()), "\n",
+      absl::StrFormat("searched %d plies ahead, %d positions, %d ms%s\n",
                       r.depth(), r.nodes(), r.elapsed_ms(),
                       r.cut_short() ? ", cut short by time" : ""),
       "line: ", LineText(r.principal_variation()), "\n");

@@ -21,7 +21,6 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "clients/khetctl/khetctl.h"
-#include "service/grpc/status_conversion.h"
 
 namespace khet::ctl {
 
@@ -90,16 +89,12 @@ void SetPrompt(const std::string& prompt) {
 }
 
 std::string BoardText(Client& client, const std::string& session) {
-  v1::RenderBoardRequest request;
-  request.set_session_id(session);
-  v1::RenderBoardResponse response;
+  std::string text;
   const grpc::Status status =
-      client.stub().RenderBoard(client.Context().get(), request, &response);
-  if (!status.ok()) {
-    return absl::StrCat("(no board: ", StatusCodeName(status.error_code()),
-                        ": ", status.error_message(), ")\n");
-  }
-  return response.text();
+      FetchBoard(client, session, /*without_laser=*/false, &text);
+  if (!status.ok())
+    return absl::StrCat("(no board: ", ErrorText(status), ")\n");
+  return text;
 }
 
 std::string PlayPrompt(const v1::Color side_to_move,
@@ -158,6 +153,9 @@ int RunPlay(Client& client, const std::string& session,
           next = event.game_started().board().side_to_move();
           break;
         case v1::Event::kGameOver:
+          absl::StrAppend(&out, BoardText(client, session));
+          over = true;
+          break;
         case v1::Event::kGameReset:
         case v1::Event::kSessionDeleted:
           over = true;
@@ -176,8 +174,8 @@ int RunPlay(Client& client, const std::string& session,
     }
     const grpc::Status status = reader->Finish();
     if (!done && status.error_code() != grpc::StatusCode::CANCELLED) {
-      Print(absl::StrCat("watch ended: ", StatusCodeName(status.error_code()),
-                         ": ", status.error_message(), "\n"));
+      Print(
+          absl::StrCat("The game's events stopped: ", ErrorText(status), "\n"));
     }
     done = true;
   });
@@ -251,10 +249,9 @@ int RunPlay(Client& client, const std::string& session,
           client.stub().MakeMove(client.Context().get(), request, &response);
     }
     if (!status.ok()) {
-      PrintAndPrompt(absl::StrCat(StatusCodeName(status.error_code()), ": ",
-                                  status.error_message(), "\n"));
-      if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
-        exit_code = kExitError;
+      PrintAndPrompt(absl::StrCat(ErrorText(status), "\n"));
+      if (ExitCode(status) == kExitUnreachable) {
+        exit_code = kExitUnreachable;
         break;
       }
     }

@@ -229,9 +229,17 @@ int BoardCommand(const Invocation& call) {
   v1::RenderBoardRequest request;
   request.set_session_id(call.session);
   request.set_without_laser(call.flags.Switch("without_laser"));
-  return call.client.Call(
-      &v1::KhetService::Stub::RenderBoard, request,
-      [](const v1::RenderBoardResponse& r) { return r.text(); });
+  if (call.client.json()) {
+    return call.client.Call(
+        &v1::KhetService::Stub::RenderBoard, request,
+        [](const v1::RenderBoardResponse& r) { return r.text(); });
+  }
+  std::string text;
+  const grpc::Status status =
+      FetchBoard(call.client, call.session, request.without_laser(), &text);
+  if (!status.ok()) return RpcError(status);
+  std::cout << text << std::flush;
+  return kExitOk;
 }
 
 }  // namespace khet::ctl

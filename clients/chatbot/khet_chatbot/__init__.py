@@ -2,7 +2,9 @@
 
 KhetBot (bot.py) is the platform-neutral core: lines in, Messages out, and
 each game's events relayed to its channel. IrcAdapter (irc_adapter.py)
-puts it on an IRC server; another platform needs only another adapter.
+puts it on an IRC server, XmppAdapter (xmpp_adapter.py, which needs
+slixmpp, so it is imported from there) in XMPP rooms; another platform needs
+only another adapter.
 """
 
 from .bot import KhetBot

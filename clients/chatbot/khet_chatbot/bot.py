@@ -5,7 +5,8 @@ text) and says the Messages it returns in that channel; events of a game
 (moves, the laser, hits, results, the computer's moves) reach the channel
 through the `say(channel, Message)` callback, from the table's own thread.
 One game per channel; players are their nicks, and the bot keeps their
-tokens.
+tokens in its BotState (state.py), so that a restarted bot carries on. It
+speaks each channel's session language (catalogue.py).
 """
 
 import itertools
@@ -13,12 +14,15 @@ import re
 import threading
 import time
 
-from khet_client import KhetError, color_name, service
+from khet_client import KhetError, Owner, Player, service
 
-from .describe import board_message, is_running, status_message
+from .catalogue import LANGUAGES, Words
+from .describe import (board_message, is_running, piece_owner, score_words,
+                       side_name, status_message)
 from .message import Message
 from .records import (analysis_lines, games_message, link_message,
                       record_message)
+from .state import BotState
 from .table import Table
 
 DEFAULT_SETUP = "classic-2"
@@ -38,7 +42,13 @@ GAME_ID = re.compile(r"^(.+)-g[0-9]+$")  # "<session id>-g<N>"
 
 
 class CommandError(Exception):
-    """A command that cannot be carried out; the text says why."""
+    """A command that cannot be carried out: the catalogue's message
+    `name` with `fields` says why."""
+
+    def __init__(self, name, **fields):
+        super().__init__(name)
+        self.name = name
+        self.fields = fields
 
 
 class KhetBot:
@@ -49,53 +59,51 @@ class KhetBot:
     record's download link; without it, with the moves. `line_chars` is
     the longest line the adapter says whole. `analysis_ms_per_ply` is the
     search's budget per ply for !analyse, 0 for the server's default.
+    `state` is the BotState to keep the channels' games in (default: in
+    memory only); the games it holds are taken up again at once.
     """
 
     def __init__(self, client, say, prefix="!", *, web_url=None,
-                 line_chars=DEFAULT_LINE_CHARS, analysis_ms_per_ply=0):
+                 line_chars=DEFAULT_LINE_CHARS, analysis_ms_per_ply=0,
+                 state=None):
         self.client = client
         self.prefix = prefix
         self.web_url = web_url.rstrip("/") if web_url else None
         self.line_chars = line_chars
         self.analysis_ms_per_ply = analysis_ms_per_ply
         self._say = say
+        self._state = state or BotState()
         self._tables = {}  # channel, lower case -> Table
-        self._sessions = {}  # channel, lower case -> session ids, newest last
         self._analysing = set()  # (channel, game id) awaited by a thread
         self._closed = threading.Event()
         self._lock = threading.Lock()
         self._setup_names = None
+        # word -> (function, usage, the catalogue's help text or None)
         self._commands = {
-            "help": (self._help, "", "this list"),
-            "new": (self._new, "[SETUP]",
-                    f"a new game here (default {DEFAULT_SETUP})"),
-            "setups": (self._setups, "", "the setups a game can start from"),
-            "join": (self._join, "[silver|red]", "take a seat"),
+            "help": (self._help, "", "help_help"),
+            "new": (self._new, "[SETUP]", "help_new"),
+            "setups": (self._setups, "", "help_setups"),
+            "join": (self._join, "[silver|red]", "help_join"),
             "computer": (self._computer, "LEVEL [silver|red]",
-                         "the computer takes a seat (levels 1-5)"),
-            "levels": (self._levels, "", "the computer's levels"),
-            "move": (self._move, "MOVE",
-                     "play a move: e4-e5, f4=g3 (swap), d1^d2, j1L, j1R"),
+                         "help_computer"),
+            "levels": (self._levels, "", "help_levels"),
+            "move": (self._move, "MOVE", "help_move"),
             "m": (self._move, "MOVE", None),
-            "board": (self._board, "", "the board with the last laser"),
-            "moves": (self._moves, "[SQUARE]",
-                      "the legal moves of the side to move"),
-            "hint": (self._hint, "[LEVEL]", "the computer's suggestion"),
-            "status": (self._status, "", "who plays and whose turn it is"),
-            "resign": (self._resign, "", "give up the game"),
-            "draw": (self._draw, "",
-                     "offer a draw, or accept your opponent's offer"),
-            "claim": (self._claim, "",
-                      "claim a draw on the third repetition"),
-            "record": (self._record, "[N|GAME]",
-                       "the game's record: this one, the N-th of !games, or "
-                       "a game id"),
-            "games": (self._games, "", "the games played here, newest first"),
-            "analyse": (self._analyse, "[N|GAME]",
-                        "the computer judges a finished game's moves (also "
-                        "!analyze)"),
+            "board": (self._board, "", "help_board"),
+            "legend": (self._legend, "", "help_legend"),
+            "moves": (self._moves, "[SQUARE]", "help_moves"),
+            "hint": (self._hint, "[LEVEL]", "help_hint"),
+            "status": (self._status, "", "help_status"),
+            "resign": (self._resign, "", "help_resign"),
+            "draw": (self._draw, "", "help_draw"),
+            "claim": (self._claim, "", "help_claim"),
+            "record": (self._record, "[N|GAME]", "help_record"),
+            "games": (self._games, "", "help_games"),
+            "analyse": (self._analyse, "[N|GAME]", "help_analyse"),
             "analyze": (self._analyse, "[N|GAME]", None),
+            "language": (self._language, "[en|de|fr|nl]", "help_language"),
         }
+        self._restore()
 
     def handle(self, channel, nick, text):
         """The replies to one line said by `nick` in `channel` (a private
@@ -107,20 +115,29 @@ class KhetBot:
         word, _, argument = text[len(self.prefix):].partition(" ")
         argument = argument.strip()
         entry = self._commands.get(word.lower())
+        words = self.words(channel)
         if entry is None:
-            return [Message.of(
-                f"{nick}: there is no command {self.prefix}{word}; "
-                f"{self.prefix}help lists them.")]
+            return [Message.of(words("unknown_command", nick=nick,
+                                     prefix=self.prefix, word=word))]
         try:
             return entry[0](channel, nick, argument)
         except CommandError as error:
-            return [Message.of(f"{nick}: {error}")]
+            return [Message.of(words(
+                "addressed", nick=nick,
+                text=words(error.name, prefix=self.prefix, **error.fields)))]
         except KhetError as error:
             said = f"{self.prefix}{word} {argument}".strip()
-            return [Message.of(f"{nick}: {said}: {error.message}")]
+            return [Message.of(words("refused", nick=nick, command=said,
+                                     reason=error.message))]
+
+    def words(self, channel):
+        """The catalogue in the language of the channel's game."""
+        table = self.table(channel)
+        return Words(table.language if table else None)
 
     def close(self):
-        """Stops relaying every table's events and waiting for analyses."""
+        """Stops relaying every table's events and waiting for analyses.
+        The state stays as it is, for the next bot."""
         self._closed.set()
         with self._lock:
             tables = list(self._tables.values())
@@ -138,17 +155,36 @@ class KhetBot:
     def _table(self, channel):
         table = self.table(channel)
         if table is None:
-            raise CommandError(f"no game here yet: {self.prefix}new [SETUP] "
-                               f"starts one.")
+            raise CommandError("no_game")
         return table
 
     def _player(self, channel, nick):
         table = self._table(channel)
         player = table.player(nick)
         if player is None:
-            raise CommandError(f"you have no seat in this game: "
-                               f"{self.prefix}join takes one.")
+            raise CommandError("no_seat")
         return player
+
+    def _restore(self):
+        """Takes up the games the state holds; a session deleted on the
+        server meanwhile is forgotten."""
+        for channel, session_id, token, setup_name, version in \
+                self._state.tables():
+            try:
+                session = self.client.session(session_id)
+            except KhetError as error:
+                if error.code_name == "NOT_FOUND":
+                    self._state.forget_table(channel)
+                    continue
+                raise
+            owner = Owner(self.client, session_id, token, session)
+            table = Table(self.client, channel, owner, setup_name, self._say,
+                          self.prefix, self._state, version)
+            for nick, player_token, color in self._state.seats(channel):
+                table.seat(nick, Player(self.client, session_id,
+                                        player_token, color, nick, session))
+            with self._lock:
+                self._tables[channel.lower()] = table
 
     def _setup_name(self, setup_id):
         if self._setup_names is None:
@@ -158,37 +194,57 @@ class KhetBot:
     # ---- Commands -----------------------------------------------------------
 
     def _help(self, channel, nick, argument):
-        lines = [f"Khet by text. Commands (prefix {self.prefix}):"]
+        words = self.words(channel)
+        lines = [words("help_title", prefix=self.prefix)]
         for word, (_, usage, about) in self._commands.items():
             if about:
+                text = words(about, prefix=self.prefix, setup=DEFAULT_SETUP)
                 lines.append(f"{self.prefix}{word} {usage}".rstrip()
-                             + f": {about}")
-        lines.append("Moves are in the engine's notation: squares a1-j8, "
-                     "Silver at the bottom and first to move.")
+                             + f": {text}")
+        lines.append(words("help_notation", prefix=self.prefix))
         return [Message(tuple(lines))]
+
+    def _legend(self, channel, nick, argument):
+        words = self.words(channel)
+        return [Message.of(words("legend_pieces"), words("legend_marks"),
+                           words("legend_moves"))]
+
+    def _language(self, channel, nick, argument):
+        table = self._table(channel)
+        if not argument:
+            words = self.words(channel)
+            return [Message.of(words("language_now", prefix=self.prefix,
+                                     language=words("language_name")))]
+        code = argument.lower()
+        if code not in LANGUAGES:
+            raise CommandError("language_unknown", text=argument)
+        table.owner.update_settings(language=code)
+        table.language = code
+        return [Message.of(Words(code)("language_set"))]
 
     def _new(self, channel, nick, argument):
         setup_id = argument or DEFAULT_SETUP
         old = self.table(channel)
         if old is not None and self._running(old):
-            raise CommandError(f"a game is running here; it must end first "
-                               f"({self.prefix}resign, {self.prefix}draw).")
+            raise CommandError("game_running")
         owner = self.client.create_session(f"{channel} ({nick})"[:64],
                                            setup_id=setup_id)
-        table = Table(self.client, channel, owner,
-                      self._setup_name(owner.session.setup_id), self._say,
-                      self.prefix)
+        if old is not None and old.language:  # the channel keeps its language
+            owner.update_settings(language=old.language)
+        setup_name = self._setup_name(owner.session.setup_id)
+        self._state.save_table(channel, owner.session_id, owner.token,
+                               setup_name, owner.session.version)
+        self._state.add_session(channel, owner.session_id, SESSIONS_KEPT)
+        table = Table(self.client, channel, owner, setup_name, self._say,
+                      self.prefix, self._state, owner.session.version,
+                      old.language if old is not None else "")
         with self._lock:
             self._tables[channel.lower()] = table
-            sessions = self._sessions.setdefault(channel.lower(), [])
-            sessions.append(owner.session_id)
-            del sessions[:-SESSIONS_KEPT]
         if old is not None:
             old.close()
-        return [Message.of(
-            f"A new game of {table.setup_name} here (session "
-            f"{owner.session_id}). {self.prefix}join [silver|red] takes a "
-            f"seat; {self.prefix}computer LEVEL seats the computer (1-5).")]
+        return [Message.of(self.words(channel)(
+            "new_game", setup=table.setup_name, session=owner.session_id,
+            prefix=self.prefix))]
 
     def _running(self, table):
         try:
@@ -199,74 +255,102 @@ class KhetBot:
             raise
 
     def _setups(self, channel, nick, argument):
-        setups = self.client.setups()
-        return [Message.of("Setups: " + ", ".join(
-            f"{s.id} ({s.name})" for s in setups) + ".")]
+        setups = ", ".join(f"{s.id} ({s.name})" for s in self.client.setups())
+        return [Message.of(self.words(channel)("setups", setups=setups))]
 
     def _join(self, channel, nick, argument):
         table = self._table(channel)
         held = table.player(nick)
         if held is not None:
-            raise CommandError(f"you already play {color_name(held.color)} "
-                               f"here.")
+            raise CommandError("already_seated", color=side_name(
+                self.words(channel), held.color))
         player = self.client.join(table.session_id, nick,
                                   _color(argument or None))
         table.seat(nick, player)
+        self._state.save_seat(channel, nick, player.token, player.color)
         return []  # the table relays "nick takes the ... seat"
 
     def _computer(self, channel, nick, argument):
         table = self._table(channel)
         words = argument.split()
         if not words or not words[0].isdigit() or len(words) > 2:
-            raise CommandError(f"{self.prefix}computer takes a level 1-5 and "
-                               f"optionally a colour, e.g. "
-                               f"{self.prefix}computer 2 red.")
+            raise CommandError("computer_usage")
         color = _color(words[1]) if len(words) == 2 else None
         table.owner.seat_computer(int(words[0]), color)
         return []
 
     def _levels(self, channel, nick, argument):
-        return [Message.of("Levels: " + ", ".join(
-            f"{level.number} {level.name}" for level in self.client.levels())
-            + ".")]
+        levels = ", ".join(f"{level.number} {level.name}"
+                           for level in self.client.levels())
+        return [Message.of(self.words(channel)("levels", levels=levels))]
 
     def _move(self, channel, nick, argument):
         if not argument:
-            raise CommandError(f"{self.prefix}move needs a move, e.g. "
-                               f"{self.prefix}move j1L.")
+            raise CommandError("move_usage")
         self._player(channel, nick).move(argument)
         return []  # the table relays the move, its laser and any hit
 
     def _board(self, channel, nick, argument):
         table = self._table(channel)
-        return [board_message(self.client.board_text(table.session_id))]
+        return [board_message(self.client.board_text(table.session_id),
+                              self.words(channel), self.prefix,
+                              self.client.session(table.session_id))]
 
     def _moves(self, channel, nick, argument):
+        """The legal moves; for a square without any, why: no piece there,
+        or a piece of the side whose turn it is not."""
         table = self._table(channel)
-        moves = self.client.legal_moves(table.session_id, argument)
-        where = f" of the piece on {argument}" if argument else ""
-        if not moves:
-            return [Message.of(f"No legal moves{where}.")]
-        return [Message.of(f"{len(moves)} legal moves{where}: "
-                           + " ".join(moves))]
+        words = self.words(channel)
+        square = argument.lower()
+        moves = self.client.legal_moves(table.session_id, square)
+        session = self.client.session(table.session_id)
+        mover = session.board.side_to_move
+        if not square:
+            if not moves:
+                return [Message.of(words("moves_none", mover=side_name(
+                    words, mover)))]
+            return [Message.of(words(
+                "moves_all", mover=side_name(words, mover), count=len(moves),
+                moves=" ".join(moves)))]
+        if moves:
+            return [Message.of(words("moves_piece", square=square,
+                                     count=len(moves), moves=" ".join(moves)))]
+        owner = piece_owner(self.client.board_text(table.session_id,
+                                                   laser=False), square)
+        if owner is None:
+            return [Message.of(words("moves_no_piece", square=square))]
+        if owner == mover or not is_running(session):
+            return [Message.of(words("moves_piece_none", square=square))]
+        player = table.player(nick)
+        names = {"mover": side_name(words, mover),
+                 "owner": side_name(words, owner), "square": square,
+                 "prefix": self.prefix}
+        if player is not None and player.color == owner:
+            return [Message.of(words("addressed", nick=nick, text=words(
+                "moves_yours_wait", **names)))]
+        if player is not None:
+            return [Message.of(words("addressed", nick=nick, text=words(
+                "moves_not_yours", **names)))]
+        return [Message.of(words("moves_other_side", **names))]
 
     def _hint(self, channel, nick, argument):
         table = self._table(channel)
         if argument and not argument.isdigit():
-            raise CommandError(f"{self.prefix}hint takes a level 1-5, got "
-                               f'"{argument}".')
+            raise CommandError("hint_usage", text=argument)
         level = int(argument) if argument else None
         hint = self.client.suggest(table.session_id, level, timeout=15)
         line = " ".join(move.notation for move in hint.principal_variation)
-        return [Message.of(
-            f"Hint ({hint.level_name}, level {hint.level}) for "
-            f"{color_name(hint.side_to_move)}: {hint.move.notation} "
-            f"(score {hint.score / 100:+.2f}; expected line: {line}).")]
+        words = self.words(channel)
+        return [Message.of(words(
+            "hint", color=side_name(words, hint.side_to_move),
+            level_name=hint.level_name, level=hint.level,
+            move=hint.move.notation, line=line,
+            outlook=score_words(words, hint.score, hint.side_to_move)))]
 
     def _status(self, channel, nick, argument):
         table = self._table(channel)
         return [status_message(self.client.session(table.session_id),
-                               table.setup_name)]
+                               table.setup_name, self.words(channel))]
 
     def _resign(self, channel, nick, argument):
         self._player(channel, nick).resign()
@@ -290,19 +374,21 @@ class KhetBot:
         try:
             record = self.client.game_record(session_id, game_id)
         except KhetError as error:
-            raise self._unknown_game(error, "record", argument) from None
+            raise self._unknown_game(channel, error, "record",
+                                         argument) from None
         if self.web_url:
-            message = link_message(record, self.web_url)
+            message = link_message(record, self.web_url, self.words(channel))
             if note:
                 message = Message.of(f"{note} {message.text}")
             return [message]
-        return [record_message(record, self.line_chars, note)]
+        return [record_message(record, self.line_chars, self.words(channel),
+                               note)]
 
     def _games(self, channel, nick, argument):
         if argument:
-            raise CommandError(f"{self.prefix}games takes nothing; "
-                               f"{self.prefix}record N says one of them.")
-        return [games_message(self._recent_games(channel), self.prefix)]
+            raise CommandError("games_usage")
+        return [games_message(self._recent_games(channel), self.prefix,
+                              self.words(channel))]
 
     def _analyse(self, channel, nick, argument):
         session_id, game_id, note = self._game(channel, argument)
@@ -310,11 +396,12 @@ class KhetBot:
             analysis = self.client.analyze_game(session_id, game_id,
                                                 self.analysis_ms_per_ply)
         except KhetError as error:
-            raise self._unknown_game(error, "analyse", argument) from None
+            raise self._unknown_game(channel, error, "analyse",
+                                         argument) from None
         lead = (note,) if note else ()
         if analysis.state == service.GameAnalysis.DONE:
-            return [Message(lead + tuple(analysis_lines(analysis,
-                                                        self.line_chars)))]
+            return [Message(lead + tuple(analysis_lines(
+                analysis, self.line_chars, self.words(channel))))]
         key = (channel.lower(), analysis.game_id)
         with self._lock:
             waiting = key in self._analysing
@@ -323,10 +410,9 @@ class KhetBot:
             threading.Thread(target=self._await_analysis, daemon=True,
                              args=(channel, session_id, analysis.game_id),
                              name=f"analysis {analysis.game_id}").start()
-        return [Message(lead + (
-            f"The computer is analysing game {analysis.game_id} "
-            f"({analysis.plies_analyzed} of {analysis.plies} plies done); "
-            f"its findings come here when it is done.",))]
+        return [Message(lead + (self.words(channel)(
+            "analysing", game=analysis.game_id,
+            done=analysis.plies_analyzed, plies=analysis.plies),))]
 
     # ---- Games of the archive -------------------------------------------
 
@@ -339,17 +425,14 @@ class KhetBot:
             games = self._recent_games(channel)
             number = int(argument)
             if not 1 <= number <= len(games):
-                raise CommandError(
-                    f"no game {number} here: {self.prefix}games lists "
-                    f"{len(games)}.")
+                raise CommandError("no_game_number", number=number,
+                                   count=len(games))
             chosen = games[number - 1]
             return chosen.session_id, chosen.id, ""
         if argument:
             match = GAME_ID.match(argument)
             if match is None:
-                raise CommandError(
-                    f'"{argument}" is not a game id (SESSION-gN, as '
-                    f"{self.prefix}games shows them) nor a number.")
+                raise CommandError("not_a_game_id", text=argument)
             return match.group(1), argument, ""
         table = self._table(channel)
         try:
@@ -361,15 +444,14 @@ class KhetBot:
                 raise
         games = self._recent_games(channel, 1)
         if not games:
-            raise CommandError("the game here has no moves yet.")
-        return (games[0].session_id, games[0].id,
-                f"No moves in this game yet; the last one was {games[0].id}.")
+            raise CommandError("no_moves_yet")
+        return (games[0].session_id, games[0].id, self.words(channel)(
+            "last_game_note", game=games[0].id))
 
     def _recent_games(self, channel, count=RECENT_GAMES):
         """The channel's archived games, newest first, at most `count`. A
         session deleted on the server took its games along."""
-        with self._lock:
-            sessions = list(self._sessions.get(channel.lower(), ()))
+        sessions = self._state.sessions(channel)
         games = []
         for session_id in reversed(sessions):
             try:
@@ -382,13 +464,15 @@ class KhetBot:
                    reverse=True)
         return games[:count]
 
-    def _unknown_game(self, error, word, argument):
+    def _unknown_game(self, channel, error, word, argument):
         """A refusal of !record or !analyse in plain words: an unknown game
         names the place to find the channel's games."""
         said = f"{self.prefix}{word} {argument}".strip()
-        hint = (f"; {self.prefix}games lists the games here"
-                if error.code_name == "NOT_FOUND" else "")
-        return CommandError(f"{said}: {error.message}{hint}.")
+        reason = error.message
+        if error.code_name == "NOT_FOUND":
+            reason = self.words(channel)("unknown_game", reason=reason,
+                                    prefix=self.prefix)
+        return CommandError("refused_here", command=said, reason=reason)
 
     def _await_analysis(self, channel, session_id, game_id):
         """Says the analysis of `game_id` in `channel` once it is DONE, or
@@ -401,18 +485,18 @@ class KhetBot:
                     session_id, game_id, self.analysis_ms_per_ply)
                 if analysis.state == service.GameAnalysis.DONE:
                     self._say(channel, Message(tuple(
-                        analysis_lines(analysis, self.line_chars))))
+                        analysis_lines(analysis, self.line_chars,
+                                       self.words(channel)))))
                     return
                 if time.monotonic() > deadline:
-                    self._say(channel, Message.of(
-                        f"The analysis of game {game_id} is still going "
-                        f"({analysis.plies_analyzed} of {analysis.plies} "
-                        f"plies done); {self.prefix}analyse {game_id} asks "
-                        f"again."))
+                    self._say(channel, Message.of(self.words(channel)(
+                        "analysis_still_going", game=game_id,
+                        done=analysis.plies_analyzed, plies=analysis.plies,
+                        prefix=self.prefix)))
                     return
         except KhetError as error:
-            self._say(channel, Message.of(
-                f"The analysis of game {game_id} failed: {error.message}."))
+            self._say(channel, Message.of(self.words(channel)(
+                "analysis_failed", game=game_id, reason=error.message)))
         finally:
             with self._lock:
                 self._analysing.discard((channel.lower(), game_id))
@@ -422,5 +506,5 @@ def _color(word):
     if word is None:
         return None
     if word.lower() not in ("silver", "red"):
-        raise CommandError(f'a colour is silver or red, got "{word}".')
+        raise CommandError("colour_word", text=word)
     return word.lower()

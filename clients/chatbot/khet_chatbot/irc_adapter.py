@@ -4,7 +4,10 @@ It registers (NICK, USER), joins its channels once welcomed (001), answers
 PING with PONG, hands every PRIVMSG to the core in the order heard, and says
 the core's messages as PRIVMSG lines of at most MAX_TEXT_BYTES, paced so
 the server's flood control never throttles or drops it: `burst` lines at
-once, then one every `line_interval` seconds.
+once, then one every `line_interval` seconds. Each run() is one connection;
+the core outlives it, so a Reconnector (reconnect.py) can run it again
+after a drop and the games go on. Lines said while disconnected wait for
+the next connection.
 """
 
 import queue
@@ -34,8 +37,10 @@ class IrcAdapter:
         self._log = log
         self._socket = None
         self._send_lock = threading.Lock()
-        self._outgoing = queue.Queue()  # lines to pace, None ends the sender
-        self._heard = queue.Queue()     # (channel, nick, text), None ends
+        # Lines to pace; a connection's own end marker ends its sender.
+        self._outgoing = queue.Queue()
+        # (channel, nick, text); a connection's end marker ends its answerer.
+        self._heard = queue.Queue()
         self.core = make_core(self.say)
 
     def say(self, channel, message):
@@ -45,12 +50,21 @@ class IrcAdapter:
 
     def run(self):
         """Connects and serves until the server closes the connection or
-        stop() is called. Raises OSError if the server cannot be reached."""
+        stop() is called. Raises OSError if the server cannot be reached or
+        the connection breaks."""
         self._socket = socket.create_connection((self.host, self.port),
                                                 timeout=30)
         self._socket.settimeout(None)
-        workers = [threading.Thread(target=self._send_paced, daemon=True),
-                   threading.Thread(target=self._answer, daemon=True)]
+        end = object()  # this connection's end marker
+        # Set once the server welcomed the bot and it asked to join: lines
+        # to channels wait for it.
+        self._welcomed = threading.Event()
+        over = threading.Event()
+        workers = [threading.Thread(target=self._send_paced,
+                                    args=(end, self._welcomed, over),
+                                    daemon=True),
+                   threading.Thread(target=self._answer, args=(end,),
+                                    daemon=True)]
         for worker in workers:
             worker.start()
         try:
@@ -58,12 +72,16 @@ class IrcAdapter:
             self._send_now(f"USER {self.nick} 0 * :Khet bot")
             self._read()
         finally:
-            self._outgoing.put(None)
-            self._heard.put(None)
+            over.set()
+            self._outgoing.put(end)
+            self._heard.put(end)
             for worker in workers:
                 worker.join(timeout=5)
-            self.core.close()
             self._socket.close()
+
+    def close(self):
+        """Ends the core: its games stop relaying (the state keeps them)."""
+        self.core.close()
 
     def stop(self, reason="bye"):
         """Says QUIT; run() returns once the server closes the connection."""
@@ -96,6 +114,7 @@ class IrcAdapter:
             self._log(f"registered as {self.nick}")
             for channel in self.channels:
                 self._send_now(f"JOIN {channel}")
+            self._welcomed.set()
         elif line.command == ERR_NICKNAMEINUSE:
             self.nick += "_"
             self._send_now(f"NICK {self.nick}")
@@ -106,13 +125,15 @@ class IrcAdapter:
         elif line.command == "ERROR":
             self._log(f"server says: {' '.join(line.params)}")
 
-    def _answer(self):
+    def _answer(self, end):
         """Hands what was heard to the core, in order, off the reading
         thread so that a slow command never delays a PONG."""
         while True:
             item = self._heard.get()
-            if item is None:
+            if item is end:
                 return
+            if not isinstance(item, tuple):
+                continue  # an earlier connection's end marker
             channel, nick, text = item
             try:
                 replies = self.core.handle(channel, nick, text)
@@ -122,15 +143,22 @@ class IrcAdapter:
             for message in replies:
                 self.say(channel, message)
 
-    def _send_paced(self):
+    def _send_paced(self, end, welcomed, over):
         while True:
             line = self._outgoing.get()
-            if line is None:
+            if line is end:
                 return
+            if not isinstance(line, str):
+                continue  # an earlier connection's end marker
+            while not welcomed.wait(0.1):  # lines wait for the welcome
+                if over.is_set():
+                    self._outgoing.put(line)  # for the next connection
+                    return
             self._pacer.wait_turn()
             try:
                 self._send_now(line)
             except OSError:
+                self._outgoing.put(line)  # for the next connection
                 return
 
     def _send_now(self, line):

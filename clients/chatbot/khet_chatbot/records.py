@@ -1,10 +1,13 @@
 """Chat text for game records, the archive of games and the computer's
-analysis of a game."""
+analysis of a game, in the channel's words (`words`, a catalogue.Words).
+Moves and result tokens are the record's own in every language."""
 
 import datetime
 import urllib.parse
 
-from khet_client import color_name, game, service
+from khet_client import game, service
+
+from .describe import side_name
 
 from .message import Message
 
@@ -21,48 +24,50 @@ def record_link(web_url, session_id, game_id):
             f"{quoted[1]}/record")
 
 
-def link_message(record, web_url):
+def link_message(record, web_url, words):
     """One line: the game's summary and its record's download link."""
     summary = record.game
-    return Message.of(f"{game_summary(summary, record.result)}: "
+    return Message.of(f"{game_summary(summary, words, record.result)}: "
                       + record_link(web_url, summary.session_id, summary.id))
 
 
-def record_message(record, line_chars, note=""):
+def record_message(record, line_chars, words, note=""):
     """The game's summary, then its moves numbered as the record numbers
     them, in lines of at most `line_chars` characters (at most
     RECORD_MOVE_LINES of them) ending with the result token. `note` goes
     before the summary."""
     summary = record.game
     head = f"{note} " if note else ""
-    lines = [f"{head}{game_summary(summary, record.result)}."]
+    lines = [f"{head}{game_summary(summary, words, record.result)}."]
     if record.moves:
         lines += move_lines(record.moves, summary.result, line_chars)
     return Message(tuple(lines))
 
 
-def game_summary(summary, result=None):
+def game_summary(summary, words, result=None):
     """"Game ID: Silver alice v Red bob, Silver wins: ... (1-0), 17 plies"
     from a khet.v1.GameSummary (and the GameResult, whose text says more
     than the summary's ending)."""
-    return (f"Game {summary.id}: {_players(summary)}, "
-            f"{_outcome(summary, result)}, {_plies(summary.plies)}")
+    return words("game_summary", game=summary.id,
+                 silver=summary.silver_player or words("nobody"),
+                 red=summary.red_player or words("nobody"),
+                 outcome=_outcome(summary, words, result),
+                 plies=_plies(summary.plies, words))
 
 
-def games_message(games, prefix):
+def games_message(games, prefix, words):
     """The channel's archived games, numbered from the newest."""
     if not games:
-        return Message.of("No past games here yet.")
-    lines = ["Games here, newest first:"]
+        return Message.of(words("no_past_games"))
+    lines = [words("games_title")]
     for number, summary in enumerate(games, start=1):
         ended = ""
         if summary.HasField("ended_at"):
-            ended = datetime.datetime.fromtimestamp(
+            ended = words("ended", when=datetime.datetime.fromtimestamp(
                 summary.ended_at.seconds, datetime.timezone.utc).strftime(
-                    ", ended %Y-%m-%d %H:%M UTC")
-        lines.append(f"{number}. {game_summary(summary)}{ended}")
-    lines.append(f"{prefix}record N (or a game id) says one; {prefix}analyse "
-                 f"N has the computer judge its moves.")
+                    "%Y-%m-%d %H:%M UTC"))
+        lines.append(f"{number}. {game_summary(summary, words)}{ended}")
+    lines.append(words("games_how", prefix=prefix))
     return Message(tuple(lines))
 
 
@@ -92,39 +97,42 @@ def move_lines(moves, result_token, line_chars,
         _tail(moves, tail_start, shown, first_mover, result_token)]
 
 
-def analysis_lines(analysis, line_chars):
+def analysis_lines(analysis, line_chars, words):
     """The analysis in a line per colour: each side's blunders and
     mistakes with the better move, and how many inaccuracies."""
     if not analysis.moves:
-        return [f"Analysis of game {analysis.game_id}: no moves to judge."]
+        return [words("analysis_empty", game=analysis.game_id)]
     first_mover = analysis.moves[0].mover
     lines = []
     for color in (game.SILVER, game.RED):
         own = [m for m in analysis.moves if m.mover == color]
-        start = (f"Analysis of game {analysis.game_id} "
-                 f"({analysis.ms_per_ply} ms a ply): " if not lines else "")
-        lines.append(_side_line(f"{start}{color_name(color)}", own,
-                                first_mover, line_chars))
+        start = (words("analysis_lead", game=analysis.game_id,
+                       ms=analysis.ms_per_ply) if not lines else "")
+        lines.append(_side_line(f"{start}{side_name(words, color)}", own,
+                                first_mover, line_chars, words))
     return lines
 
 
-def _side_line(lead, moves, first_mover, line_chars):
+def _side_line(lead, moves, first_mover, line_chars, words):
     judged = [m for m in moves
               if m.judgement in (service.BLUNDER, service.MISTAKE)]
     judged.sort(key=lambda m: (-m.judgement, m.ply))
     inaccuracies = sum(1 for m in moves if m.judgement == service.INACCURACY)
-    tail = (f"; {inaccuracies} inaccurac{'y' if inaccuracies == 1 else 'ies'}"
-            if inaccuracies else "")
+    tail = (words("inaccuracy" if inaccuracies == 1 else "inaccuracies",
+                  count=inaccuracies) if inaccuracies else "")
     if not judged:
-        return f"{lead}: no mistakes or blunders{tail}."
-    items = [f"{service.MoveJudgement.Name(m.judgement).lower()} "
-             f"{_move_word(m.ply, m.mover, m.played, first_mover, True)}"
-             + (f" (better {m.best_move})" if m.best_move else "")
+        return words("analysis_clean", side=lead, tail=tail)
+    items = [words("blunder" if m.judgement == service.BLUNDER else "mistake",
+                   move=_move_word(m.ply, m.mover, m.played, first_mover,
+                                   True))
+             + (words("better", move=m.best_move) if m.best_move else "")
              for m in judged]
     count = len(items)  # as many as fit the line, the worst first
     while True:
-        more = f" and {len(items) - count} more" if count < len(items) else ""
-        line = f"{lead}: {', '.join(items[:count])}{more}{tail}."
+        more = (words("and_more", count=len(items) - count)
+                if count < len(items) else "")
+        line = words("analysis_side", side=lead,
+                     items=", ".join(items[:count]), more=more, tail=tail)
         if len(line) <= line_chars or count == 1:
             return line
         count -= 1
@@ -166,21 +174,16 @@ def _packed(words, line_chars):
     return lines
 
 
-def _players(summary):
-    return (f"Silver {summary.silver_player or '(nobody)'} v "
-            f"Red {summary.red_player or '(nobody)'}")
-
-
-def _outcome(summary, result):
+def _outcome(summary, words, result):
     """The result's text and token; a summary's ending alone says less."""
     if not summary.ending:
-        return "still going"
+        return words("still_going")
     if summary.ending == "abandoned":
-        return "abandoned unfinished (*)"
+        return words("abandoned")
     if result is not None and result.text:
         return f"{result.text} ({summary.result})"
     return f"{summary.ending} ({summary.result})"
 
 
-def _plies(count):
-    return f"{count} {'ply' if count == 1 else 'plies'}"
+def _plies(count, words):
+    return words("one_ply" if count == 1 else "plies", count=count)

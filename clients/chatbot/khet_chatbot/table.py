@@ -3,13 +3,17 @@
 It holds the session's owner token and the seats' player tokens (the
 players themselves only ever give their nicks), and relays the session's
 events to the channel from a thread of its own, resuming the Watch stream
-after the last event seen if the server breaks it off.
+after the last event seen if the server breaks it off. The last event seen
+and the seats' tokens go to the bot's state as they change, so that a bot
+restarted on the same state takes the table up where it was. It follows the
+session's language setting for the words of the channel.
 """
 
 import threading
 
 from khet_client import KhetError
 
+from .catalogue import Words
 from .describe import event_messages
 from .message import Message
 
@@ -22,9 +26,12 @@ RETRY_MAX_SECONDS = 30.0
 class Table:
     """`owner` is the khet_client.Owner of the channel's session; `say`
     is called as say(channel, Message) from the relay thread; `prefix`
-    starts the commands the messages mention."""
+    starts the commands the messages mention. Events after `version` are
+    relayed; `state` (a BotState) keeps the table. `language` is the
+    session's, if known (else it is read from the session)."""
 
-    def __init__(self, client, channel, owner, setup_name, say, prefix):
+    def __init__(self, client, channel, owner, setup_name, say, prefix,
+                 state, version, language=""):
         self.client = client
         self.channel = channel
         self.owner = owner
@@ -34,7 +41,9 @@ class Table:
         self._players = {}  # nick, lower case -> khet_client.Player
         self._lock = threading.Lock()
         self._closed = threading.Event()
-        self._last_version = owner.session.version
+        self._state = state
+        self._last_version = version
+        self.language = language or owner.session.settings.language
         self._events = None
         self._relay = threading.Thread(target=self._relay_events, daemon=True,
                                        name=f"relay {channel}")
@@ -53,6 +62,9 @@ class Table:
         with self._lock:
             self._players[nick.lower()] = player
 
+    def words(self):
+        return Words(self.language)
+
     def close(self):
         """Stops relaying. The session stays on the server."""
         self._closed.set()
@@ -70,9 +82,9 @@ class Table:
             except KhetError as error:
                 if self._closed.is_set():
                     return
-                self._say(self.channel, Message.of(
-                    f"Lost the game's events ({error.message}); "
-                    f"retrying in {delay:.0f} s."))
+                self._say(self.channel, Message.of(self.words()(
+                    "events_lost", reason=error.message,
+                    seconds=f"{delay:.0f}")))
             if self._closed.wait(delay):
                 return
             delay = min(delay * 2, RETRY_MAX_SECONDS)
@@ -85,9 +97,12 @@ class Table:
             events.cancel()
         for event in events:
             self._last_version = event.version
+            self._state.save_version(self.channel, event.version)
             self._forget_freed_seats(event)
-            for message in event_messages(event, self._board,
-                                          self._prefix):
+            if event.WhichOneof("kind") == "settings_changed":
+                self.language = event.settings_changed.settings.language
+            for message in event_messages(event, self._board, self._prefix,
+                                          self.words()):
                 self._say(self.channel, message)
 
     def _forget_freed_seats(self, event):
@@ -97,8 +112,10 @@ class Table:
         with self._lock:
             if kind == "game_reset":
                 self._players.clear()
+                self._state.forget_seats(self.channel)
             elif kind == "seat_changed" and not event.seat_changed.joined:
                 freed = event.seat_changed.seat.color
+                self._state.forget_seats(self.channel, freed)
                 self._players = {nick: player for nick, player
                                  in self._players.items()
                                  if player.color != freed}

@@ -1,14 +1,19 @@
 """The chat bot's platform-neutral core against a real khetd (KHETD names the
 binary), without any chat server: lines in, messages out."""
 
+import os
 import re
+import tempfile
 import threading
 import time
 import unittest
 import urllib.request
 
 from khet_chatbot import MAX_MESSAGE_CHARS, KhetBot
-from khet_client import Client, LocalKhetd
+from khet_chatbot.catalogue import Words
+from khet_chatbot.describe import score_words
+from khet_chatbot.state import BotState
+from khet_client import Client, LocalKhetd, game
 
 # Classic 2, won by Silver's 9th move: its laser runs up file j and along
 # rank 8 into Red's Pharaoh on f8 (khet-engine play --seed 287).
@@ -166,20 +171,102 @@ class CoreTest(BotTestCase):
     def test_board_moves_hint_and_lists(self):
         self.start_game()
         board = self.command("carol", "!board")
-        self.assertEqual(len(board.split("\n")), 11)
+        self.assertEqual(len(board.split("\n")), 12)  # and the key line
         self.assertIn("Silver to move, Khet 2.0", board)
-        self.assertIn("1 legal moves of the piece on j1: j1L",
+        self.assertIn("Legal moves of the piece on j1 (1): j1L",
                       self.command("carol", "!moves j1"))
         self.assertRegex(self.command("carol", "!moves"),
-                         r"^\d+ legal moves: .*j5-j6")
-        self.assertRegex(self.command("carol", "!hint 1"),
-                         r"^Hint \(.*level 1\) for Silver: \S+")
+                         r"^Legal moves for Silver \(\d+\): .*j5-j6")
+        hint = self.command("carol", "!hint 1")
+        self.assertRegex(hint, r"^Hint for Silver \(.*level 1\): \S+\. "
+                               r"Outlook: (about even|.* ahead)")
+        self.assertIn("!legend", board.split("\n")[-1])
+        legend = self.command("carol", "!legend")
+        self.assertIn("K Pharaoh", legend)
+        self.assertIn("right (clockwise)", legend)
         self.assertIn("classic-2 (Classic 2)", self.command("carol", "!setups"))
         self.assertRegex(self.command("carol", "!levels"), r"^Levels: 1 .*5 ")
         help_text = self.command("carol", "!help")
         for word in ("!new", "!join", "!move", "!board", "!computer",
                      "!resign", "!draw", "!record", "!games", "!analyse"):
             self.assertIn(word, help_text)
+
+    def test_moves_of_a_piece_out_of_turn_say_whose_turn_it_is(self):
+        self.start_game()
+        self.assertEqual(self.command("carol", "!moves a8"),
+                         "It is Silver's turn; the piece on a8 is Red's, so "
+                         "it moves on Red's turn.")
+        self.assertEqual(self.command("bob", "!moves a8"),
+                         "bob: it is Silver's turn, not yours: your piece on "
+                         "a8 can move on your next turn.")
+        self.assertRegex(self.command("alice", "!moves a8"),
+                         r"^alice: the piece on a8 is Red's, not yours; it "
+                         r"is your turn")
+        self.assertEqual(self.command("alice", "!moves e3"),
+                         "There is no piece on e3.")
+
+    def test_a_finished_games_board_says_who_won(self):
+        self.start_game()
+        self.command("alice", "!resign")
+        self.channel.wait_for(r"^Game over: Red wins: Silver resigned$")
+        board = self.command("carol", "!board").split("\n")
+        self.assertEqual(board[-2], "Game over: Red wins: Silver resigned")
+
+    def test_the_channel_speaks_its_sessions_language(self):
+        self.start_game()
+        self.assertIn("I speak English here",
+                      self.command("carol", "!language"))
+        self.assertIn("en, de, fr", self.command("alice", "!language xx"))
+        self.assertEqual(self.command("alice", "!language de"),
+                         "Ich spreche hier jetzt Deutsch.")
+        self.assertRegex(self.command("carol", "!status"),
+                         r"Silber alice .* Rot bob; .*Silber am Zug")
+        self.assertIn("Legende", self.command("carol", "!legend"))
+        self.command("alice", "!move j5-j6")
+        self.channel.wait_for(r"^Laser: ")
+        # A new game in the channel keeps its language.
+        self.command("alice", "!resign")
+        self.channel.wait_for(r"^Partie vorbei")
+        self.assertIn("Eine neue Partie", self.command("alice", "!new"))
+
+    def test_a_bot_restarted_on_its_state_carries_on(self):
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "bot.sqlite")
+            first = self.make_bot(state=BotState(path))
+            self.bot.close()
+            self.bot = first
+            self.start_game()
+            self.command("alice", "!move j5-j6")
+            self.channel.wait_for(r"plays j5-j6\.$")
+            first.close()
+            first._state.close()
+
+            said = len(self.channel.lines)
+            second = self.make_bot(state=BotState(path))
+            self.addCleanup(second.close)
+            self.bot = second
+            # The same game, the same seats: bob's token was kept.
+            self.assertIn("moves played: 1, Red to move",
+                          self.command("carol", "!status"))
+            self.assertEqual(self.command("bob", "!move h4-i3"), "")
+            self.channel.wait_for(r"plays h4-i3\.$", start=said)
+            # Events already relayed are not said again.
+            self.assertFalse([line for _, line in self.channel.lines[said:]
+                              if "j5-j6" in line])
+            self.assertIn("a game is running here",
+                          self.command("carol", "!new"))
+
+    def test_score_words(self):
+        en = Words("en")
+        self.assertEqual(score_words(en, 8, game.SILVER), "about even (+0.08)")
+        self.assertEqual(score_words(en, -120, game.SILVER),
+                         "Red ahead by about a Pyramid (-1.20)")
+        self.assertEqual(score_words(en, 29999, game.RED),
+                         "Red wins with this move")
+        self.assertEqual(score_words(en, 29995, game.SILVER),
+                         "Silver wins in 3 moves")
+        self.assertEqual(score_words(en, -29998, game.SILVER),
+                         "Red wins with its next move, whatever Silver plays")
 
     def test_a_reset_frees_the_seats(self):
         self.start_game()

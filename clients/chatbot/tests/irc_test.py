@@ -47,13 +47,16 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def start_ngircd(directory):
-    """ngircd in the foreground on a free port; (process, port). A port taken
-    between the probe and ngircd's bind is tried again with another."""
+def start_ngircd(directory, port=None):
+    """ngircd in the foreground on `port`, or a free one; (process, port). A
+    free port taken between the probe and ngircd's bind is tried again with
+    another; a given one is tried again while the last ngircd lets go of
+    it."""
     config = os.path.join(directory, "ngircd.conf")
     log = os.path.join(directory, "ngircd.log")
+    wanted = port
     for _ in range(5):
-        port = free_port()
+        port = wanted or free_port()
         with open(config, "w") as out:
             out.write(NGIRCD_CONFIG.format(port=port))
         with open(log, "w") as out:
@@ -240,8 +243,10 @@ class ChatBotOnIrcTest(unittest.TestCase):
 
         # A long answer is cut into several lines, none over 400 bytes.
         bob.say(channel, "!moves")
-        first = bob.wait_for_bot(channel, r"^(\d+) legal moves: ", start)
-        count = int(bob.bot_lines(channel)[first].split()[0])
+        first = bob.wait_for_bot(
+            channel, r"^Legal moves for Silver \((\d+)\): ", start)
+        count = int(re.search(r"\((\d+)\)",
+                              bob.bot_lines(channel)[first]).group(1))
         deadline = time.monotonic() + 20
         while True:  # until every move has arrived
             moves_said = bob.bot_lines(channel)[first:first + 4]
@@ -292,7 +297,7 @@ class ChatBotOnIrcTest(unittest.TestCase):
         alice.wait_for_bot(channel, r"^laser: beam 0 from a8", reply)
         alice.say(channel, "!status")
         alice.wait_for_bot(channel, r"^Classic 2: Silver alice v Red the "
-                           r"computer .*2 moves played, Silver to move", reply)
+                           r"computer .*moves played: 2, Silver to move", reply)
         alice.say(channel, "!resign")
         alice.wait_for_bot(channel, r"^Game over: Red wins: Silver resigned",
                            reply)
