@@ -161,8 +161,9 @@ const std::set<std::string> kRulesFlags = {"both_pharaohs_hit_draws",
                                            "automatic_repetition_draw",
                                            "ply_limit", "fischer", "per_move"};
 const std::set<std::string> kSettingsFlags = {
-    "timeout_enabled", "timeout_seconds", "quiet",   "color_scheme",
-    "scale_meters",    "hints",           "language"};
+    "timeout_enabled", "timeout_seconds", "quiet",
+    "color_scheme",    "scale_meters",    "hints",
+    "language",        "takebacks",       "rated"};
 
 std::set<std::string> Union(std::initializer_list<std::set<std::string>> sets) {
   std::set<std::string> out;

@@ -238,6 +238,11 @@ int ResignCommand(const Invocation& call);
 int OfferDrawCommand(const Invocation& call);
 int AcceptDrawCommand(const Invocation& call);
 int ClaimDrawCommand(const Invocation& call);
+int TakebackCommand(const Invocation& call);
+int AcceptTakebackCommand(const Invocation& call);
+int DeclineTakebackCommand(const Invocation& call);
+int PlayerCommand(const Invocation& call);
+int PlayersCommand(const Invocation& call);
 // settings.cc
 int SettingsCommand(const Invocation& call);
 // watch.cc

@@ -54,8 +54,9 @@ Commands (SESSION is the session id, given first or as --session ID):
   list [--status waiting|in_progress|finished] [--page_size N]
        [--page_token T]           sessions, newest first
   delete SESSION                  (owner token)
-  join SESSION --name PLAYER [--color silver|red]
+  join SESSION --name PLAYER [--color silver|red] [--player_id ID]
                                   takes a seat; prints the player token
+                                  (ID: a stable identity for ratings)
   leave SESSION [--color silver|red]
                                   leaves your seat (player token), or takes
                                   the computer out of the seat named
@@ -79,6 +80,13 @@ Commands (SESSION is the session id, given first or as --session ID):
   offer-draw SESSION              (player token)
   accept-draw SESSION             (player token)
   claim-draw SESSION              a third repetition (player token)
+  takeback SESSION                asks to take back your last move (and
+                                  the reply to it, if any) (player token)
+  accept-takeback SESSION         (the other player's token)
+  decline-takeback SESSION        (the other player's token)
+  player ID                       a rated player's rating and record
+  players [--page_size N] [--page_token T]
+                                  rated players, best rating first
   settings SESSION [settings]     changes the owner settings (owner token)
   reset SESSION                   ends the game, empties the seats (owner)
   rematch SESSION                 after a finished game: a new one with the
@@ -129,7 +137,9 @@ Flag names may be written with - for _ (--vs-computer).
 Settings flags: --timeout_enabled[=true|false], --timeout_seconds N,
   --quiet[=true|false], --color_scheme ID, --scale_meters M,
   --hints[=true|false] (false: no suggestions while a game is in progress),
-  --language en|de|fr|nl (the board's announcements).
+  --language en|de|fr|nl (the board's announcements),
+  --takebacks[=true|false], --rated[=true|false] (games between players
+  with ids update their ratings; no takebacks).
 
 Exit codes: 0 done; 1 khetd refused or failed the request (the reason is
 printed, e.g. "Not your turn: it is Red's move."); 2 the command line is
@@ -168,7 +178,8 @@ const std::map<std::string, Command>& Commands() {
       {"get", {{"session"}, 0, true, &GetCommand}},
       {"list", {{"status", "page_size", "page_token"}, 0, false, &ListCommand}},
       {"delete", {{"session"}, 0, true, &DeleteCommand}},
-      {"join", {{"session", "name", "color"}, 0, true, &JoinCommand}},
+      {"join",
+       {{"session", "name", "color", "player_id"}, 0, true, &JoinCommand}},
       {"leave", {{"session", "color"}, 0, true, &LeaveCommand}},
       {"computer", {{"session", "color", "level"}, 0, true, &ComputerCommand}},
       {"levels", {{}, 0, false, &LevelsCommand}},
@@ -190,6 +201,11 @@ const std::map<std::string, Command>& Commands() {
       {"offer-draw", {{"session"}, 0, true, &OfferDrawCommand}},
       {"accept-draw", {{"session"}, 0, true, &AcceptDrawCommand}},
       {"claim-draw", {{"session"}, 0, true, &ClaimDrawCommand}},
+      {"takeback", {{"session"}, 0, true, &TakebackCommand}},
+      {"accept-takeback", {{"session"}, 0, true, &AcceptTakebackCommand}},
+      {"decline-takeback", {{"session"}, 0, true, &DeclineTakebackCommand}},
+      {"player", {{}, 1, false, &PlayerCommand}},
+      {"players", {{"page_size", "page_token"}, 0, false, &PlayersCommand}},
       {"settings",
        {Union({{"session"}, kSettingsFlags}), 0, true, &SettingsCommand}},
       {"reset", {{"session"}, 0, true, &ResetCommand}},

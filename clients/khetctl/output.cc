@@ -161,6 +161,11 @@ std::string SessionText(const v1::Session& s) {
     absl::StrAppend(&out, "draw offered by ", SideName(s.draw_offered_by()),
                     "\n");
   }
+  if (s.takeback_requested_by() != v1::COLOR_UNSPECIFIED) {
+    absl::StrAppend(&out, "takeback asked by ",
+                    SideName(s.takeback_requested_by()), "\n");
+  }
+  if (s.game_rated()) absl::StrAppend(&out, "this game is rated\n");
   if (s.has_clocks()) {
     absl::StrAppend(&out, "clocks: ", ClocksText(s.clocks()), "\n");
   }
@@ -168,12 +173,15 @@ std::string SessionText(const v1::Session& s) {
   absl::StrAppend(
       &out,
       absl::StrFormat(
-          "settings: timeout %s, quiet %s, hints %s, colours %s, scale %g m\n",
+          "settings: timeout %s, quiet %s, hints %s, takebacks %s, rated %s, "
+          "colours %s, scale %g m\n",
           settings.timeout_enabled()
               ? absl::StrCat(settings.timeout_seconds(), " s")
               : std::string("off"),
           settings.quiet() ? "on" : "off", settings.hints_off() ? "off" : "on",
-          settings.color_scheme(), settings.scale_meters()));
+          settings.takebacks_off() ? "off" : "on",
+          settings.rated() ? "on" : "off", settings.color_scheme(),
+          settings.scale_meters()));
   absl::StrAppend(&out, "position: ", s.board().position(), "\n");
   return out;
 }
@@ -267,6 +275,16 @@ std::string EventLine(const v1::Event& e) {
       break;
     case v1::Event::kDrawOffered:
       what = absl::StrCat("draw offered by ", SideName(e.draw_offered().by()));
+      break;
+    case v1::Event::kTakebackRequested:
+      what = absl::StrCat("takeback asked by ",
+                          SideName(e.takeback_requested().by()));
+      break;
+    case v1::Event::kTakebackAnswered:
+      what = e.takeback_answered().accepted()
+                 ? absl::StrCat("takeback: ", e.takeback_answered().plies(),
+                                " move(s) taken back")
+                 : std::string("takeback declined");
       break;
     case v1::Event::kSettingsChanged:
       what = "settings changed";

@@ -10,6 +10,7 @@ int JoinCommand(const Invocation& call) {
   v1::JoinSeatRequest request;
   request.set_session_id(call.session);
   request.set_player_name(call.flags.Get("name"));
+  request.set_player_id(call.flags.Get("player_id"));
   if (call.flags.Has("color")) {
     absl::StatusOr<v1::Color> color = ParseColor(call.flags.Get("color"));
     if (!color.ok()) return UsageError(color.status().message());

@@ -17,6 +17,8 @@ absl::Status SettingsFromFlags(const CommandLine& flags,
   if (flags.Has("quiet")) update->set_quiet(flags.Switch("quiet"));
   if (flags.Has("hints")) update->set_hints(flags.Switch("hints"));
   if (flags.Has("language")) update->set_language(flags.Get("language"));
+  if (flags.Has("takebacks")) update->set_takebacks(flags.Switch("takebacks"));
+  if (flags.Has("rated")) update->set_rated(flags.Switch("rated"));
   if (flags.Has("color_scheme")) {
     update->set_color_scheme(flags.Get("color_scheme"));
   }
