@@ -28,8 +28,8 @@ export class Analysis {
     this.time = h('select', { 'aria-label': t('thinkingTime') },
       ...TIMES.map((time) => h('option', { value: time.ms, selected: time.ms === DEFAULT_MS },
                                t(time.label, { seconds: time.ms / 1000 }))));
-    this.button = h('button', { type: 'button', class: 'secondary', onclick: () => this.start() },
-                    t('analyse'));
+    this.button = h('button', { type: 'button', class: 'secondary', 'data-i18n': 'analyse',
+                                onclick: () => this.start() }, t('analyse'));
     this.form = h('div', { class: 'controls' }, this.button,
       h('label', { class: 'analysis-time' }, `${t('thinkingBefore')} `, this.time,
         ` ${t('thinkingAfter')}`));

@@ -22,6 +22,7 @@ import { tokens } from './tokens.js';
 
 const IDLE_WARN_MS = 10 * 60 * 1000;  // the inactivity note turns into a warning
 const HINT_TIMEOUT_MS = 4000;
+const CATCH_UP_MS = 1500;  // for move events, before a position is drawn without them
 const TWO_STATE = new Set(['SCARAB', 'EYE_OF_HORUS']);  // both turns are one move
 const HISTORY_SHOWN = 20;  // earlier events shown in the log on opening
 const LOG_LENGTH = 60;
@@ -53,8 +54,10 @@ export class GamePage {
     });
     this.recordKey = null;   // the game, its length and status the moves were read for
     // What the live board shows or is playing out: the game, its moves'
-    // count, the position and shot (as shotKey) and the Board.
+    // count, the session's version, the position and shot (as shotKey) and
+    // the Board.
     this.live = null;
+    this.catchUp = null;  // a wait for the events of moves the session is ahead by
     this.idleTimer = null;
     this.id = null;
     this.session = null;
@@ -182,6 +185,7 @@ export class GamePage {
     this.feed = null;
     clearInterval(this.idleTimer);
     this.idleTimer = null;
+    clearTimeout(this.catchUp);
     this.id = null;
     this.clocks.set(null);
     this.record.close();
@@ -311,29 +315,41 @@ export class GamePage {
     this.newestVersion = Math.max(this.newestVersion, Number(version ?? 0));
     this.deselect();
     const key = shotKey(board, shot);
-    if (key === this.live?.key) return;
+    // The same move again, or one older than the board shows.
+    if (key === this.live?.key || Number(version) <= (this.live?.version ?? 0)) return;
     const before = this.live?.board ?? null;
-    this.live = { gameId: this.live?.gameId, plies: (this.live?.plies ?? 0) + 1, key, board };
+    this.live = { gameId: this.live?.gameId, plies: (this.live?.plies ?? 0) + 1,
+                  version: Number(version), key, board };
     if (this.record.replaying) return;
     this.board.playMove({ before, board, notation, shot, removals, key });
   }
 
   // Brings the live board to the session: played out when it is one move on
-  // from what the board shows, else drawn at once.
+  // from what the board shows; when it is more, the moves' events are
+  // waited for a little (they play each out); else drawn at once.
   showSession(s) {
     const moves = s.moves ?? [];
     const key = shotKey(s.board, s.lastShot);
     const drawn = this.live;
+    clearTimeout(this.catchUp);
     if (drawn && key === drawn.key && drawn.gameId === s.gameId) return;
     const notation = moves[moves.length - 1];
-    if (drawn && drawn.gameId === s.gameId && drawn.plies + 1 === moves.length
-        && !this.record.replaying) {
-      this.live = { gameId: s.gameId, plies: moves.length, key, board: s.board };
+    const version = Number(s.version);
+    const sameGame = drawn && drawn.gameId === s.gameId && !this.record.replaying;
+    if (sameGame && drawn.plies + 1 === moves.length) {
+      this.live = { gameId: s.gameId, plies: moves.length, version, key, board: s.board };
       this.board.playMove({ before: drawn.board, board: s.board, notation, shot: s.lastShot,
                             key });
       return;
     }
-    this.live = { gameId: s.gameId, plies: moves.length, key, board: s.board };
+    if (sameGame && drawn.plies + 1 < moves.length && !drawn.waited) {
+      this.catchUp = setTimeout(() => {
+        if (this.live === drawn) drawn.waited = true;
+        this.render();
+      }, CATCH_UP_MS);
+      return;
+    }
+    this.live = { gameId: s.gameId, plies: moves.length, version, key, board: s.board };
     this.board.setBoard(s.board, notation);
     if (s.lastShot?.segments?.length) {
       this.board.showShot(s.lastShot, key, { animate: false });
@@ -475,11 +491,11 @@ export class GamePage {
     }
   }
 
-  // Words made in code are written again in the page's new language.
+  // Words made in code and not marked for localize() are written again in
+  // the page's new language (render() does the rest).
   relabel() {
     this.record.refresh();
     fillSelect($('setup-form').elements.setup, setupOptions(this.setups));
-    $('log').replaceChildren();
   }
 
   turnText(s, me) {

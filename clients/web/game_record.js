@@ -24,13 +24,16 @@ export class GameRecordPanel {
     this.readAgain = false;
     this.failed = false;  // the last read failed (and said so)
 
-    this.download = h('a', { class: 'button secondary record-link', download: '' },
-                      t('downloadRecord'));
+    // data-i18n: relabelled when the board's language changes (language.js).
+    this.download = h('a', { class: 'button secondary record-link', download: '',
+                             'data-i18n': 'downloadRecord' }, t('downloadRecord'));
     const analysis = h('div');
-    this.listElement = h('ol', { class: 'move-list', 'aria-label': t('moves') });
-    this.empty = h('p', { class: 'muted small' }, t('noMoves'));
+    this.listElement = h('ol', { class: 'move-list', 'aria-label': t('moves'),
+                                 'data-i18n-attr': 'aria-label:moves' });
+    this.empty = h('p', { class: 'muted small', 'data-i18n': 'noMoves' }, t('noMoves'));
     panel.replaceChildren(
-      h('div', { class: 'panel-head' }, h('h3', {}, t('moves')), this.download),
+      h('div', { class: 'panel-head' },
+        h('h3', { 'data-i18n': 'moves' }, t('moves')), this.download),
       this.empty, this.listElement, analysis);
     this.list = new MoveList(this.listElement, { onPick: (ply) => this.replay.show(ply) });
     this.analysis = new Analysis(analysis, { onResult: (plies) => this.list.setAnalysis(plies) });

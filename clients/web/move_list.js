@@ -35,6 +35,7 @@ export class MoveList {
     this.moves = [];       // RecordedMove JSON, in order
     this.selected = null;  // the ply marked as shown
     this.list.replaceChildren(this.entry({ ply: 0 }, t('startPosition')));
+    this.list.querySelector('.move-label').dataset.i18n = 'startPosition';
   }
 
   get plies() {

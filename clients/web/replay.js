@@ -31,10 +31,13 @@ export class Replay {
 
     this.status = h('p', { class: 'replay-status', role: 'status', 'aria-live': 'polite' });
     this.previous = h('button', { type: 'button', class: 'secondary', 'aria-label': t('previousMove'),
+                                  'data-i18n-attr': 'aria-label:previousMove',
                                   onclick: () => this.step(-1) }, '◀');
     this.next = h('button', { type: 'button', class: 'secondary', 'aria-label': t('nextMove'),
+                              'data-i18n-attr': 'aria-label:nextMove',
                               onclick: () => this.step(1) }, '▶');
     this.back = live ? h('button', { type: 'button', class: 'back-to-live',
+                                     'data-i18n': 'backToLive',
                                      onclick: () => this.show(null) }, t('backToLive'))
       : null;
     this.bar = bar;
