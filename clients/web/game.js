@@ -786,7 +786,9 @@ export class GamePage {
       this.showMove(reply.version, reply.board, reply.move?.notation, reply.shot,
                     reply.removals);
     } catch (error) {
-      this.say(error);
+      // ABORTED: the board changed between the click and the move (its
+      // message names versions, which are not for people).
+      this.say(error.code === 'ABORTED' ? t('boardChanged') : error);
     }
     this.refresh();
   }

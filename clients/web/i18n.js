@@ -217,6 +217,7 @@ export const MESSAGES = {
     tutorialStep3: 'Its mirror now sends the beam west along rank 5, into Red\'s Pharaoh on c5: you win.',
     tutorialPlay: 'Try it against the computer',
     tutorialBoardName: 'Tutorial',
+    boardChanged: 'The board changed meanwhile: look again and replay your move.',
   },
   de: {  // German
     siteTitle: 'Khet-Bretter',
@@ -427,6 +428,7 @@ export const MESSAGES = {
     tutorialStep3: 'Ihr Spiegel schickt den Strahl nun auf Reihe 5 nach Westen, in den roten Pharao auf c5: Du gewinnst.',
     tutorialPlay: 'Gegen den Computer ausprobieren',
     tutorialBoardName: 'Einführung',
+    boardChanged: 'Das Brett hat sich inzwischen geändert: Sieh es dir noch einmal an und ziehe erneut.',
   },
   fr: {  // French
     siteTitle: 'Plateaux de Khet',
@@ -637,6 +639,7 @@ export const MESSAGES = {
     tutorialStep3: 'Son miroir envoie alors le rayon vers l\'ouest sur la rangée 5, dans le Pharaon rouge en c5 : vous gagnez.',
     tutorialPlay: 'Essayer contre l\'ordinateur',
     tutorialBoardName: 'Didacticiel',
+    boardChanged: 'Le plateau a changé entre-temps : regardez-le de nouveau et rejouez votre coup.',
   },
   nl: {  // Dutch
     siteTitle: 'Khet-borden',
@@ -847,6 +850,7 @@ export const MESSAGES = {
     tutorialStep3: 'Zijn spiegel stuurt de straal nu over rij 5 naar het westen, in de rode Farao op c5: je wint.',
     tutorialPlay: 'Probeer het tegen de computer',
     tutorialBoardName: 'Uitleg',
+    boardChanged: 'Het bord is intussen veranderd: kijk opnieuw en doe je zet nog eens.',
   },
 };
 
