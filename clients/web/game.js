@@ -237,8 +237,9 @@ export class GamePage {
     if (setLanguage(session.settings?.language)) this.relabel();
     if (moved) {
       this.deselect();
-      // What was said about the position before (a refusal, a hint) is stale.
-      if ($('message').dataset.kind !== 'connection') this.say(null);
+      // What was said about the position before (a refusal, a hint) is stale;
+      // trouble with the connection and the timeout's reset are not.
+      if (!['connection', 'timeout'].includes($('message').dataset.kind)) this.say(null);
     }
     this.render();
     // The moves are read again when the game, its length or its status changed.
@@ -284,7 +285,10 @@ export class GamePage {
     if (move) {
       this.showMove(event.version, move.board, move.move?.notation, move.shot, move.removals);
     }
-    if (event.gameReset?.timedOut) this.say(t('timedOutReset'));
+    if (event.gameReset?.timedOut) {
+      this.say(t('timedOutReset'));
+      $('message').dataset.kind = 'timeout';
+    }
     if (event.sessionDeleted) {
       tokens.forget(this.id);
       this.say(t('boardDeleted'));
@@ -483,7 +487,6 @@ export class GamePage {
       const move = reply.move ?? {};
       this.board.setHint([move.from, move.to].filter(Boolean));
       this.say(t('hintSays', { move: move.notation }));
-      $('message').dataset.kind = 'hint';
     } catch (error) {
       this.say(error);
     } finally {

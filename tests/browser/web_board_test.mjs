@@ -784,6 +784,10 @@ async function computerGame(page) {
   await until(page, 'Ada to move after the computer\'s opening', () =>
     document.querySelector('#turn').textContent.startsWith('Your move'), undefined, 15000);
   step('a rematch swapped the colours; the computer opened as Silver');
+  // The inactivity timeout (an hour by default) is announced before it comes.
+  const idle = await page.locator('#idle-warning').textContent();
+  check(await page.locator('#idle-warning').isVisible() && /reset in (59|60) min/.test(idle),
+        `the page says when the inactivity timeout resets the game: "${idle}"`);
 
   // The owner turns hints off, the language to German and the colours to Nile.
   const form = page.locator('#settings-form');
