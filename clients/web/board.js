@@ -135,11 +135,6 @@ export class BoardView {
     this.queue = [];
   }
 
-  // True while a move is being shown or waits to be.
-  get busy() {
-    return this.timer !== null || this.queue.length > 0;
-  }
-
   // Shows a move as it happens after the moves queued before it: `before` is
   // the position it was played in (null: none known, the pieces then just
   // appear), `board` the one after, `shot` its laser, `removals` what the

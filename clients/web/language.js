@@ -8,8 +8,6 @@ import { LANGUAGES, translate } from './i18n.js';
 
 let current = 'en';
 
-export const language = () => current;
-
 // Switches to `code` ("" or an unknown code: English) and relabels the page;
 // true when the language changed.
 export function setLanguage(code) {
