@@ -3,15 +3,16 @@
 // again every second), and a summary once done. A game analysed before
 // shows its analysis at once.
 
+import { t } from './language.js';
 import { api } from './api.js';
 import { h, show } from './dom.js';
 import { JUDGEMENT } from './move_list.js';
 
 const POLL_MS = 1000;
 const TIMES = [  // thinking time per move offered, in ms
-  { ms: 100, label: '0.1 s (quick)' },
-  { ms: 500, label: '0.5 s' },
-  { ms: 2000, label: '2 s (thorough)' },
+  { ms: 100, label: 'timeQuick' },
+  { ms: 500, label: 'timePlain' },
+  { ms: 2000, label: 'timeThorough' },
 ];
 const DEFAULT_MS = 500;
 
@@ -24,12 +25,14 @@ export class Analysis {
     this.gameId = null;
     this.run = 0;  // counts games and starts; a poll of an older one stops
     this.state = 'idle';  // or 'running', 'done'
-    this.time = h('select', { 'aria-label': 'Thinking time per move' },
-      ...TIMES.map((t) => h('option', { value: t.ms, selected: t.ms === DEFAULT_MS }, t.label)));
-    this.button = h('button', { type: 'button', class: 'secondary', onclick: () => this.start() },
-                    'Analyse');
+    this.time = h('select', { 'aria-label': t('thinkingTime') },
+      ...TIMES.map((time) => h('option', { value: time.ms, selected: time.ms === DEFAULT_MS },
+                               t(time.label, { seconds: time.ms / 1000 }))));
+    this.button = h('button', { type: 'button', class: 'secondary', 'data-i18n': 'analyse',
+                                onclick: () => this.start() }, t('analyse'));
     this.form = h('div', { class: 'controls' }, this.button,
-      h('label', { class: 'analysis-time' }, 'thinking ', this.time, ' a move'));
+      h('label', { class: 'analysis-time' }, `${t('thinkingBefore')} `, this.time,
+        ` ${t('thinkingAfter')}`));
     this.progress = h('progress', { max: 1, value: 0 });
     this.status = h('p', { class: 'analysis-status small', role: 'status', 'aria-live': 'polite' });
     container.classList.add('analysis');
@@ -65,7 +68,7 @@ export class Analysis {
     const msPerPly = Number(this.time.value);
     this.state = 'running';
     this.button.disabled = true;
-    this.status.textContent = 'Asking the computer…';
+    this.status.textContent = t('askingComputer');
     for (;;) {
       let analysis;
       try {
@@ -76,8 +79,7 @@ export class Analysis {
         this.button.disabled = false;
         show(this.progress, false);
         this.status.textContent = error.code === 'RESOURCE_EXHAUSTED'
-          ? 'The computer is busy with other games; try again in a minute.'
-          : `The analysis failed: ${error.message}`;
+          ? t('computerBusy') : t('analysisFailed', { error: error.message });
         return;
       }
       if (run !== this.run) return;
@@ -90,7 +92,7 @@ export class Analysis {
       show(this.progress, true);
       this.progress.max = Math.max(1, total);
       this.progress.value = analysed;
-      this.status.textContent = `The computer is analysing: ${analysed} of ${total} moves.`;
+      this.status.textContent = t('analysing', { done: analysed, total });
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       if (run !== this.run) return;
     }
@@ -103,11 +105,11 @@ export class Analysis {
     const plies = analysis.moves ?? [];
     const counts = Object.keys(JUDGEMENT).map((key) => {
       const n = plies.filter((p) => p.judgement === key).length;
-      return n ? `${n} ${JUDGEMENT[key].name}${n === 1 ? '' : 's'}` : null;
+      return n ? t(n === 1 ? JUDGEMENT[key].one : JUDGEMENT[key].other, { count: n }) : null;
     }).filter(Boolean);
     const seconds = (analysis.msPerPly ?? 0) / 1000;
-    this.status.textContent = `Computer analysis (${seconds} s a move): ` +
-      `${counts.length ? counts.join(', ') : 'no inaccuracies, mistakes or blunders'}.`;
+    this.status.textContent = t('analysisDone', {
+      seconds, counts: counts.length ? counts.join(', ') : t('noJudgements') });
     this.onResult(plies);
   }
 }

@@ -28,7 +28,7 @@ async function call(method, path, { body, token, query, signal } = {}) {
     });
   } catch (err) {
     if (err.name === 'AbortError') throw err;
-    throw new ApiError('UNAVAILABLE', 0, `khetd cannot be reached: ${err.message}`);
+    throw new ApiError('UNAVAILABLE', 0, `The server cannot be reached: ${err.message}`);
   }
   const text = await response.text();
   let json = {};
@@ -74,6 +74,10 @@ export const api = {
   updateSettings: (id, token, settings) =>
     call('POST', `${session(id)}:updateSettings`, { body: { settings }, token }),
   reset: (id, token) => call('POST', `${session(id)}:reset`, { body: {}, token }),
+  rematch: (id, token) => call('POST', `${session(id)}:rematch`, { body: {}, token }),
+  // The computer's move for the side to move (anyone may ask).
+  suggest: (id, body, timeoutMs) =>
+    call('POST', `${session(id)}:suggest`, { body, query: { timeoutMs } }),
   // Long polling: the events after `afterVersion`, waiting up to waitSeconds.
   events: (id, afterVersion, waitSeconds, signal) =>
     call('GET', `${session(id)}/events`, { query: { afterVersion, waitSeconds }, signal }),

@@ -1,23 +1,35 @@
-// The web board's entry point: #/ shows the lobby, #/s/<session id> a board,
-// #/s/<session id>/games/<game id> a past game under review.
+// The web board's entry point: #/ shows the lobby, #/rules the rules and
+// tutorial, #/s/<session id> a board, #/s/<session id>/games/<game id> a
+// past game under review. Pages other than a board speak the browser's
+// language; a board speaks its own (game.js).
 
 import { GamePage } from './game.js';
+import { languageFor } from './i18n.js';
+import { localize, setLanguage } from './language.js';
 import { LobbyPage } from './lobby.js';
 import { ReviewPage } from './review.js';
+import { RulesPage } from './rules.js';
 
 const lobby = new LobbyPage();
 const game = new GamePage();
 const review = new ReviewPage();
+const rules = new RulesPage();
 
 function route() {
   const hash = window.location.hash;
   const board = hash.match(/^#\/s\/([^/?#]+)$/);
   const past = hash.match(/^#\/s\/([^/?#]+)\/games\/([^/?#]+)$/);
+  const reading = hash === '#/rules';
+  if (!board) {
+    game.close();
+    if (!setLanguage(languageFor(navigator.languages))) localize(document);
+  }
   if (!past) review.close();
-  if (!board) game.close();
-  if (board || past) lobby.close();
+  if (!reading) rules.close();
+  if (board || past || reading) lobby.close();
   if (board) game.open(decodeURIComponent(board[1]));
   else if (past) review.open(decodeURIComponent(past[1]), decodeURIComponent(past[2]));
+  else if (reading) rules.open();
   else lobby.open();
 }
 

@@ -2,6 +2,7 @@
 // schemes and the computer's levels; and their names for people.
 
 import { api } from './api.js';
+import { t } from './language.js';
 
 let loaded = null;
 
@@ -27,7 +28,7 @@ export const editionName = (edition) => EDITION[edition] ?? edition;
 export function setupOptions(setups) {
   return setups.map((s) => ({
     value: s.id,
-    label: s.beamSplitter ? `${s.name} (Eye of Horus)` : s.name,
+    label: s.beamSplitter ? t('setupWithEye', { setup: s.name }) : s.name,
     group: editionName(s.edition),
   }));
 }
@@ -41,9 +42,9 @@ export function schemeOptions(schemes) {
 }
 
 const STATUS = {
-  WAITING_FOR_PLAYERS: 'waiting for players',
-  IN_PROGRESS: 'in progress',
-  FINISHED: 'finished',
+  WAITING_FOR_PLAYERS: 'statusWaiting',
+  IN_PROGRESS: 'statusInProgress',
+  FINISHED: 'statusFinished',
 };
 
-export const statusText = (status) => STATUS[status] ?? status;
+export const statusText = (status) => (STATUS[status] ? t(STATUS[status]) : status);

@@ -40,9 +40,9 @@ export function fillSelect(select, options, selected) {
   if (options.some((o) => o.value === keep)) select.value = keep;
 }
 
-// The text of an error for people: the server's message, with its code.
+// The text of an error for people: the server's message (its code is for
+// programs and stays out).
 export function errorText(error) {
-  if (error?.code && error.code !== 'UNKNOWN') return `${error.message} (${error.code})`;
   return error?.message ?? String(error);
 }
 

@@ -2,6 +2,7 @@
 // (which resumes by itself after a drop), or long polling when the stream
 // cannot be opened. Each event is delivered once, in version order.
 
+import { t } from './language.js';
 import { api } from './api.js';
 
 // The `event:` names the gateway gives each kind (Event's oneof, camelCase).
@@ -57,7 +58,7 @@ export class EventFeed {
       if (event.data) {
         // The server's `event: error` (this watcher fell behind); the browser
         // reconnects and resumes after the last event it got.
-        let message = 'live updates fell behind; catching up';
+        let message = t('updatesBehind');
         try {
           message = JSON.parse(event.data).error?.message ?? message;
         } catch {
@@ -69,7 +70,7 @@ export class EventFeed {
         this.source = null;
         this.poll();
       } else {
-        this.onTrouble(new Error('live updates interrupted; reconnecting'));
+        this.onTrouble(new Error(t('updatesInterrupted')));
       }
     });
   }

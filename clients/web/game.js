@@ -1,8 +1,10 @@
 // One board's page: the game drawn and played, the seats, the player's and
-// the owner's controls, the moves (with their replay, game_record.js) and
-// the event log. The session is re-read after every change; moves are shown
-// (and their laser animated) as soon as the move's reply or event arrives,
-// unless an earlier move is being replayed.
+// the owner's controls (hints, rematch, settings), the moves (with their
+// replay, game_record.js) and the event log, in the session's language. The
+// session is re-read after every change; a move is played out on the board
+// (board.js: slide, laser, hits) as soon as its reply, event or the session
+// shows it, unless an earlier move is being replayed. A game that no move
+// keeps alive says when the inactivity timeout will reset it.
 
 import { api } from './api.js';
 import { BoardView } from './board.js';
@@ -12,10 +14,15 @@ import { catalog, editionName, schemeOptions, setupName, setupOptions, statusTex
 import { $, errorText, fillSelect, h, pageError, show } from './dom.js';
 import { EventFeed } from './events.js';
 import { GameRecordPanel } from './game_record.js';
-import { observeServerTime } from './server_clock.js';
+import { setLanguage, t } from './language.js';
+import { observeServerTime, serverNow } from './server_clock.js';
+import { sideName } from './sides.js';
+import { sounds } from './sound.js';
 import { tokens } from './tokens.js';
 
-const SIDE = { SILVER: 'Silver', RED: 'Red' };
+const IDLE_WARN_MS = 10 * 60 * 1000;  // the inactivity note turns into a warning
+const HINT_TIMEOUT_MS = 4000;
+const CATCH_UP_MS = 1500;  // for move events, before a position is drawn without them
 const TWO_STATE = new Set(['SCARAB', 'EYE_OF_HORUS']);  // both turns are one move
 const HISTORY_SHOWN = 20;  // earlier events shown in the log on opening
 const LOG_LENGTH = 60;
@@ -29,15 +36,29 @@ function flaggedSide(result) {
   return { SILVER_WINS: 'RED', RED_WINS: 'SILVER' }[result.outcome] ?? null;
 }
 
+// "12 min" or "45 s", in the page's language.
+function duration(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return seconds >= 120 ? t('minutes', { count: Math.round(seconds / 60) })
+    : t('seconds', { count: seconds });
+}
+
 export class GamePage {
   constructor() {
     this.board = new BoardView($('board'), { onSquare: (name) => this.onSquare(name) });
+    this.board.onSound = (kind, delay) => sounds.play(kind, delay);
     this.clocks = new ClockView($('clocks'));
     this.record = new GameRecordPanel($('moves-panel'), {
       board: this.board, bar: $('replay-bar'), page: $('game'), live: true,
       onReplay: (ply) => this.onReplay(ply),
     });
     this.recordKey = null;   // the game, its length and status the moves were read for
+    // What the live board shows or is playing out: the game, its moves'
+    // count, the session's version, the position and shot (as shotKey) and
+    // the Board.
+    this.live = null;
+    this.catchUp = null;  // a wait for the events of moves the session is ahead by
+    this.idleTimer = null;
     this.id = null;
     this.session = null;
     this.feed = null;
@@ -59,19 +80,26 @@ export class GamePage {
     click('rotate-clockwise', () => this.rotate('ROTATE_CLOCKWISE'));
     click('rotate-anticlockwise', () => this.rotate('ROTATE_ANTICLOCKWISE'));
     click('deselect', () => this.deselect());
-    click('resign', (e) => this.confirmed(e.target, 'Really resign?',
+    click('resign', (e) => this.confirmed(e.target, t('reallyResign'),
                                           () => api.resign(this.id, this.me().token)));
     click('offer-draw', () => this.act(() => api.offerDraw(this.id, this.me().token)));
     click('accept-draw', () => this.act(() => api.acceptDraw(this.id, this.me().token)));
     click('claim-draw', () => this.act(() => api.claimRepetitionDraw(this.id, this.me().token)));
+    click('hint', () => this.hint());
+    click('rematch', () => this.act(() => api.rematch(this.id, this.actingToken())));
     click('leave', () => this.leave());
     click('flip', () => {
       this.flipChoice = !this.board.flipped;
       this.render();
     });
-    click('reset', (e) => this.confirmed(e.target, 'Really reset?',
+    $('sounds').checked = sounds.on;
+    $('sounds').addEventListener('change', (event) => {
+      sounds.on = event.target.checked;
+      if (sounds.on) sounds.play('move');
+    });
+    click('reset', (e) => this.confirmed(e.target, t('reallyReset'),
                                          () => api.reset(this.id, tokens.owner(this.id))));
-    click('delete', (e) => this.confirmed(e.target, 'Really delete?', () => this.remove()));
+    click('delete', (e) => this.confirmed(e.target, t('reallyDelete'), () => this.remove()));
     $('settings-form').addEventListener('input', () => { this.settingsDirty = true; });
     $('settings-form').addEventListener('submit', (event) => {
       event.preventDefault();
@@ -107,16 +135,20 @@ export class GamePage {
     this.settingsDirty = false;
     this.board.clearShot();
     this.board.setSelection(null);
+    this.board.setHint([]);
     this.board.setBoard(null);
     this.recordKey = null;
+    this.live = null;
     this.clocks.set(null);
     $('log').replaceChildren();
-    $('game-title').textContent = 'Loading…';
+    $('game-title').textContent = t('loading');
     $('game-meta').textContent = '';
     $('player-name').value = tokens.playerName;
-    $('svg-link').href = `/v1/sessions/${encodeURIComponent(id)}/board.svg?laser=true`;
     this.say(null);
     show($('result'), false);
+    show($('idle-warning'), false);
+    show($('game-missing'), false);
+    show($('game-layout'), true);
     show($('game'), true);
     try {
       const { setups, schemes, levels } = await catalog();
@@ -132,9 +164,18 @@ export class GamePage {
       this.feed = new EventFeed(id, Math.max(0, this.loadedVersion - HISTORY_SHOWN),
                                 (event) => this.onEvent(event),
                                 (trouble) => this.trouble(trouble));
+      this.idleTimer = setInterval(() => this.renderIdle(), 1000);
     } catch (error) {
       if (this.id !== id) return;
-      $('game-title').textContent = error.code === 'NOT_FOUND' ? 'No such board' : 'Board';
+      if (error.code === 'NOT_FOUND') {
+        // A bad or old link: no board, no seats to join, a way back.
+        $('game-title').textContent = t('noSuchBoard');
+        document.title = `${t('noSuchBoard')} · Khet`;
+        show($('game-layout'), false);
+        show($('game-missing'), true);
+        return;
+      }
+      $('game-title').textContent = t('board');
       pageError(error);
     }
   }
@@ -142,6 +183,9 @@ export class GamePage {
   close() {
     this.feed?.close();
     this.feed = null;
+    clearInterval(this.idleTimer);
+    this.idleTimer = null;
+    clearTimeout(this.catchUp);
     this.id = null;
     this.clocks.set(null);
     this.record.close();
@@ -153,13 +197,29 @@ export class GamePage {
   // The seat this browser holds in the session ({token, color, name}), or
   // null. A stored seat that someone else now holds (after a reset or a
   // leave) is forgotten.
+  // After a rematch the players have swapped colours, and so has the seat
+  // the token holds.
   me() {
     const mine = tokens.player(this.id);
     if (!mine || !this.session) return mine;
-    const seat = this.session.seats?.find((s) => s.color === mine.color);
-    if (seat?.occupied && !seat.computer && seat.playerName === mine.name) return mine;
+    const person = (color) => {
+      const seat = this.session.seats?.find((s) => s.color === color);
+      return seat?.occupied && !seat.computer && seat.playerName === mine.name;
+    };
+    if (person(mine.color)) return mine;
+    const other = mine.color === 'RED' ? 'SILVER' : 'RED';
+    if (person(other) && this.session.status !== 'WAITING_FOR_PLAYERS') {
+      const swapped = { ...mine, color: other };
+      tokens.setPlayer(this.id, swapped);
+      return swapped;
+    }
     tokens.clearPlayer(this.id);
     return null;
+  }
+
+  // A side's name in the board's colour scheme ("Orange" on Nile).
+  side(color) {
+    return sideName(this.session?.settings?.colorScheme, color);
   }
 
   // A token that may seat the computer or choose the setup.
@@ -174,7 +234,13 @@ export class GamePage {
     if (this.session && version < Number(this.session.version)) return;
     const moved = this.session && this.session.board?.position !== session.board?.position;
     this.session = session;
-    if (moved) this.deselect();
+    if (setLanguage(session.settings?.language)) this.relabel();
+    if (moved) {
+      this.deselect();
+      // What was said about the position before (a refusal, a hint) is stale;
+      // trouble with the connection and the timeout's reset are not.
+      if (!['connection', 'timeout'].includes($('message').dataset.kind)) this.say(null);
+    }
     this.render();
     // The moves are read again when the game, its length or its status changed.
     const key = `${session.gameId}|${(session.moves ?? []).length}|${session.status}`;
@@ -216,10 +282,16 @@ export class GamePage {
       this.clocks.set(event.clocks, flaggedSide(result));
     }
     const move = event.moveMade;
-    if (move) this.showMove(event.version, move.board, move.move?.notation, move.shot);
+    if (move) {
+      this.showMove(event.version, move.board, move.move?.notation, move.shot, move.removals);
+    }
+    if (event.gameReset?.timedOut) {
+      this.say(t('timedOutReset'));
+      $('message').dataset.kind = 'timeout';
+    }
     if (event.sessionDeleted) {
       tokens.forget(this.id);
-      this.say('This board has been deleted.');
+      this.say(t('boardDeleted'));
       this.feed?.close();
       return;
     }
@@ -240,14 +312,54 @@ export class GamePage {
     }
   }
 
-  // Shows a move at once: the position after it and its laser, animated.
-  showMove(version, board, notation, shot) {
+  // Plays out a move that follows the live board's position (from its
+  // reply or its event): the piece moves, the laser fires, the hits go.
+  showMove(version, board, notation, shot, removals) {
     if (!board) return;
     this.newestVersion = Math.max(this.newestVersion, Number(version ?? 0));
     this.deselect();
+    const key = shotKey(board, shot);
+    // The same move again, or one older than the board shows.
+    if (key === this.live?.key || Number(version) <= (this.live?.version ?? 0)) return;
+    const before = this.live?.board ?? null;
+    this.live = { gameId: this.live?.gameId, plies: (this.live?.plies ?? 0) + 1,
+                  version: Number(version), key, board };
     if (this.record.replaying) return;
-    this.board.setBoard(board, notation);
-    if (shot?.segments?.length) this.board.showShot(shot, shotKey(board, shot), { animate: true });
+    this.board.playMove({ before, board, notation, shot, removals, key });
+  }
+
+  // Brings the live board to the session: played out when it is one move on
+  // from what the board shows; when it is more, the moves' events are
+  // waited for a little (they play each out); else drawn at once.
+  showSession(s) {
+    const moves = s.moves ?? [];
+    const key = shotKey(s.board, s.lastShot);
+    const drawn = this.live;
+    clearTimeout(this.catchUp);
+    if (drawn && key === drawn.key && drawn.gameId === s.gameId) return;
+    const notation = moves[moves.length - 1];
+    const version = Number(s.version);
+    const sameGame = drawn && drawn.gameId === s.gameId && !this.record.replaying;
+    if (sameGame && drawn.plies + 1 === moves.length) {
+      this.live = { gameId: s.gameId, plies: moves.length, version, key, board: s.board };
+      this.board.playMove({ before: drawn.board, board: s.board, notation, shot: s.lastShot,
+                            key });
+      return;
+    }
+    if (sameGame && drawn.plies + 1 < moves.length && !drawn.waited) {
+      this.catchUp = setTimeout(() => {
+        if (this.live === drawn) drawn.waited = true;
+        this.render();
+      }, CATCH_UP_MS);
+      return;
+    }
+    this.live = { gameId: s.gameId, plies: moves.length, version, key, board: s.board };
+    this.board.setBoard(s.board, notation);
+    if (s.lastShot?.segments?.length) {
+      this.board.showShot(s.lastShot, key, { animate: false });
+    } else {
+      this.board.clearShot();
+    }
   }
 
   // An earlier ply is shown (its number) or the live game again (null).
@@ -256,6 +368,7 @@ export class GamePage {
       this.deselect();
       this.say(null);
     }
+    this.live = null;  // the live board is drawn again when the replay ends
     this.render();
   }
 
@@ -270,11 +383,11 @@ export class GamePage {
     const running = s.status === 'IN_PROGRESS';
     const myTurn = running && me && s.board?.sideToMove === me.color;
 
-    document.title = `${s.name || 'Untitled board'} · Khet`;
-    $('game-title').textContent = s.name || 'Untitled board';
+    document.title = `${s.name || t('untitledBoard')} · Khet`;
+    $('game-title').textContent = s.name || t('untitledBoard');
     $('game-meta').textContent = [
       setupName(this.setups, s.setupId), editionName(s.board?.edition), statusText(s.status),
-      `${moves.length} move${moves.length === 1 ? '' : 's'}`,
+      t(moves.length === 1 ? 'moveCountOne' : 'moveCountOther', { count: moves.length }),
     ].join(' · ');
 
     this.board.setScheme(s.colorScheme);
@@ -282,16 +395,12 @@ export class GamePage {
       const hex = s.colorScheme?.[side]?.hex;
       if (hex) $('game').style.setProperty(`--${side}`, hex);
     }
+    for (const clock of $('clocks').querySelectorAll('.clock')) {
+      clock.querySelector('.side-name').textContent = this.side(clock.dataset.color);
+    }
     this.board.setFlipped(this.flipChoice ?? me?.color === 'RED');
     const replaying = this.record.replaying;
-    if (!replaying) {
-      this.board.setBoard(s.board, moves[moves.length - 1]);
-      if (s.lastShot?.segments?.length) {
-        this.board.showShot(s.lastShot, shotKey(s.board, s.lastShot), { animate: false });
-      } else {
-        this.board.clearShot();
-      }
-    }
+    if (!replaying) this.showSession(s);
     $('board').classList.toggle('my-turn', Boolean(myTurn) && !replaying);
     $('board').classList.toggle('replaying', replaying);
 
@@ -299,50 +408,120 @@ export class GamePage {
     const outcome = s.result?.outcome;
     const over = s.status === 'FINISHED' || (outcome && outcome !== 'ONGOING'
                                              && outcome !== 'OUTCOME_UNSPECIFIED');
-    $('result').textContent = over ? (s.result?.text || 'The game is over.') : '';
+    $('result').textContent = over ? (s.result?.text || t('gameIsOver')) : '';
     $('result').className = `result outcome-${(outcome ?? '').toLowerCase()}`;
     show($('result'), Boolean(over));
     this.clocks.set(s.clocks, flaggedSide(s.result));
 
     this.renderSeats(s, me, owner);
 
-    show($('play-actions'), Boolean(me));
+    const bothSeated = (s.seats ?? []).every((seat) => seat.occupied);
+    const canRematch = s.status === 'FINISHED' && bothSeated && Boolean(owner || me);
+    show($('play-actions'), Boolean(me) || canRematch);
     const offeredBy = s.drawOfferedBy && s.drawOfferedBy !== 'COLOR_UNSPECIFIED'
       ? s.drawOfferedBy : null;
-    for (const id of ['resign', 'offer-draw', 'accept-draw', 'claim-draw']) {
-      show($(id), running);
+    for (const id of ['hint', 'resign', 'offer-draw', 'accept-draw']) {
+      show($(id), running && Boolean(me));
     }
+    // A repetition draw can be claimed only on the third occurrence.
+    show($('claim-draw'), Boolean(myTurn) && s.repetitionCount >= 3);
+    show($('leave'), Boolean(me));
+    show($('rematch'), canRematch);
     $('offer-draw').disabled = offeredBy === me?.color;
-    $('offer-draw').textContent = offeredBy === me?.color ? 'Draw offered' : 'Offer draw';
+    $('offer-draw').textContent = t(offeredBy === me?.color ? 'drawOffered' : 'offerDraw');
     $('accept-draw').disabled = !offeredBy || offeredBy === me?.color;
-    $('claim-draw').disabled = !myTurn;
+    this.renderHint(s, running && Boolean(me), myTurn);
+    this.renderIdle();
 
     show($('owner-panel'), Boolean(owner));
     show($('owner-claim'), !owner);
     $('owner-token').textContent = owner ?? '';
     if (owner) this.fillSettings(s.settings);
     show($('setup-panel'), Boolean(owner || me) && !running);
+    // With both seats taken a new setup starts its game at once.
+    const restarts = bothSeated && s.status === 'FINISHED';
+    $('setup-note').textContent = restarts ? t('setupRestarts') : '';
+    $('choose-setup').textContent = t(restarts ? 'newGameWithSetup' : 'chooseSetup');
     if (!$('setup-form').contains(document.activeElement)) {
       $('setup-form').elements.setup.value = s.setupId;
     }
+  }
+
+  // The hint button follows the board's hint setting and the turn.
+  renderHint(s, playing, myTurn) {
+    const off = Boolean(s.settings?.hintsOff);
+    $('hint').disabled = off || !myTurn;
+    const note = off ? t('hintsOff') : '';
+    $('hint-note').textContent = note;
+    show($('hint-note'), playing && Boolean(note));
+  }
+
+  // The inactivity timeout's countdown: a note while it is far, a warning
+  // in its last minutes (or quarter).
+  renderIdle() {
+    const s = this.session;
+    const element = $('idle-warning');
+    const settings = s?.settings ?? {};
+    const watched = s?.status === 'IN_PROGRESS' && settings.timeoutEnabled && !s.clocks
+      && s.lastMoveAt;
+    if (!watched) {
+      show(element, false);
+      return;
+    }
+    const limit = Number(settings.timeoutSeconds) * 1000;
+    const left = Date.parse(s.lastMoveAt) + limit - serverNow();
+    const close = left <= Math.min(IDLE_WARN_MS, limit / 4);
+    element.textContent = t(close ? 'idleWarning' : 'idleNote', { time: duration(left) });
+    element.classList.toggle('close', close);
+    show(element, true);
+  }
+
+  // Asks the computer for a move for the player to move, and marks it.
+  async hint() {
+    const button = $('hint');
+    button.disabled = true;
+    const version = this.session?.version;
+    try {
+      const reply = await api.suggest(this.id, { level: 3 }, HINT_TIMEOUT_MS);
+      if (this.session?.version !== version) return;
+      const move = reply.move ?? {};
+      this.board.setHint([move.from, move.to].filter(Boolean));
+      this.say(t('hintSays', { move: move.notation }));
+    } catch (error) {
+      this.say(error);
+    } finally {
+      this.render();
+    }
+  }
+
+  // Words made in code and not marked for localize() are written again in
+  // the page's new language (render() does the rest).
+  relabel() {
+    this.record.refresh();
+    fillSelect($('setup-form').elements.setup, setupOptions(this.setups));
   }
 
   turnText(s, me) {
     const offeredBy = s.drawOfferedBy && s.drawOfferedBy !== 'COLOR_UNSPECIFIED'
       ? s.drawOfferedBy : null;
     if (s.status === 'WAITING_FOR_PLAYERS') {
-      const free = (s.seats ?? []).filter((seat) => !seat.occupied).map((seat) => SIDE[seat.color]);
-      return `Waiting for players: ${free.join(' and ')} ${free.length > 1 ? 'are' : 'is'} free.`;
+      const free = (s.seats ?? []).filter((seat) => !seat.occupied)
+        .map((seat) => this.side(seat.color));
+      if (free.length > 1) {
+        return t('waitingMany', { free: t('listAnd', { list: free[0], last: free[1] }) });
+      }
+      return t('waitingOne', { free: free[0] });
     }
-    if (s.status !== 'IN_PROGRESS') return 'Game over.';
-    const side = s.board?.sideToMove;
-    let text = me && side === me.color ? `Your move (${SIDE[side]}).` : `${SIDE[side]} to move.`;
+    if (s.status !== 'IN_PROGRESS') return t('gameOver');
+    const side = this.side(s.board?.sideToMove);
+    const parts = [me && s.board?.sideToMove === me.color ? t('yourMove', { side })
+      : t('sideToMove', { side })];
     if (offeredBy) {
-      text += offeredBy === me?.color ? ' You offered a draw.'
-        : ` ${SIDE[offeredBy]} offers a draw.`;
+      parts.push(offeredBy === me?.color ? t('youOfferedDraw')
+        : t('sideOffersDraw', { side: this.side(offeredBy) }));
     }
-    if (s.repetitionCount >= 3) text += ' The position has occurred three times.';
-    return text;
+    if (s.repetitionCount >= 3) parts.push(t('repeatedThrice'));
+    return parts.join(' ');
   }
 
   renderSeats(s, me, owner) {
@@ -350,32 +529,33 @@ export class GamePage {
     $('player-name-label').hidden = Boolean(me) || (s.seats ?? []).every((seat) => seat.occupied);
     $('seats').replaceChildren(...(s.seats ?? []).map((seat) => {
       const color = seat.color;
-      const name = SIDE[color];
+      const name = this.side(color);
       const mine = me?.color === color;
-      const who = !seat.occupied ? h('span', { class: 'free' }, 'free')
-        : h('span', { class: 'seat-player' }, seat.playerName,
-            seat.computer ? ` (computer, level ${seat.computerLevel})` : '',
-            mine ? ' (you)' : '');
+      const player = seat.computer
+        ? t('playerComputerLevel', { name: seat.playerName, level: seat.computerLevel })
+        : seat.playerName;
+      const who = !seat.occupied ? h('span', { class: 'free' }, t('free'))
+        : h('span', { class: 'seat-player' }, mine ? t('playerYou', { name: player }) : player);
       const actions = [];
       if (!seat.occupied && !me) {
         actions.push(h('button', { type: 'button', onclick: () => this.join(color) },
-                       `Join as ${name}`));
+                       t('joinAs', { side: name })));
       }
       if (!seat.occupied && canSeatComputer) {
-        const level = h('select', { 'aria-label': `Computer level for ${name}` },
+        const level = h('select', { 'aria-label': t('computerLevelFor', { side: name }) },
           ...this.levels.map((l) => h('option', { value: l.number, selected: l.number === 3 },
                                       `${l.number}: ${l.name}`)));
         actions.push(level, h('button', {
           type: 'button', class: 'secondary',
           onclick: () => this.act(() => api.seatComputer(this.id, this.actingToken(),
                                                         { color, level: Number(level.value) })),
-        }, `Computer as ${name}`));
+        }, t('computerAs', { side: name })));
       }
       if (seat.computer && canSeatComputer) {
         actions.push(h('button', {
           type: 'button', class: 'secondary',
           onclick: () => this.act(() => api.leave(this.id, this.actingToken(), { color })),
-        }, `Remove computer`));
+        }, t('removeComputer')));
       }
       return h('div', { class: `seat seat-${color.toLowerCase()}`, 'data-color': color },
         h('div', { class: 'seat-who' },
@@ -390,16 +570,22 @@ export class GamePage {
     if (this.settingsDirty || form.contains(document.activeElement)) return;
     const fields = form.elements;
     fields.colorScheme.value = settings.colorScheme ?? 'classic';
+    fields.language.value = settings.language || 'en';
+    fields.hints.checked = !settings.hintsOff;
     fields.timeoutEnabled.checked = Boolean(settings.timeoutEnabled);
     fields.timeoutSeconds.value = settings.timeoutSeconds ?? '';
     fields.quiet.checked = Boolean(settings.quiet);
-    fields.scaleMeters.value = settings.scaleMeters ?? '';
   }
 
   log(event) {
-    const kind = Object.keys(event).find((k) => !['version', 'sessionId', 'time',
-                                                  'announcement'].includes(k)) ?? 'event';
-    const text = event.announcement || kind.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+    const kind = Object.keys(event).find((k) => !['version', 'sessionId', 'time', 'clocks',
+                                                  'announcement'].includes(k));
+    const quiet = { seatChanged: 'eventSeat', setupChosen: 'eventSetup', gameStarted: 'eventStart',
+                    moveMade: 'eventMove', gameOver: 'eventOver', gameReset: 'eventReset',
+                    drawOffered: 'eventDraw', settingsChanged: 'eventSettings',
+                    sessionDeleted: 'eventDeleted' }[kind];
+    const text = event.announcement || (quiet ? t(quiet) : '');
+    if (!text) return;
     const time = event.time ? new Date(event.time) : null;
     const item = h('li', { 'data-version': event.version, 'data-kind': kind },
       time && !Number.isNaN(time.getTime())
@@ -456,7 +642,7 @@ export class GamePage {
   async join(color) {
     const name = $('player-name').value.trim();
     if (!name) {
-      this.say('Type your name first.');
+      this.say(t('typeName'));
       $('player-name').focus();
       return;
     }
@@ -495,11 +681,12 @@ export class GamePage {
     const fields = $('settings-form').elements;
     const settings = {
       colorScheme: fields.colorScheme.value,
+      language: fields.language.value,
+      hints: fields.hints.checked,
       timeoutEnabled: fields.timeoutEnabled.checked,
       quiet: fields.quiet.checked,
     };
     if (fields.timeoutSeconds.value !== '') settings.timeoutSeconds = fields.timeoutSeconds.value;
-    if (fields.scaleMeters.value !== '') settings.scaleMeters = Number(fields.scaleMeters.value);
     this.settingsDirty = false;
     await this.act(() => api.updateSettings(this.id, tokens.owner(this.id), settings));
   }
@@ -511,19 +698,19 @@ export class GamePage {
     const me = this.me();
     if (!s) return;
     if (!me) {
-      if (s.status === 'IN_PROGRESS') this.say('Take a seat to play.');
+      if (s.status === 'IN_PROGRESS') this.say(t('takeSeat'));
       return;
     }
     if (s.status !== 'IN_PROGRESS') {
-      this.say(s.status === 'FINISHED' ? 'The game is over.' : 'The game has not started yet.');
+      this.say(t(s.status === 'FINISHED' ? 'gameIsOver' : 'notStarted'));
       return;
     }
     if (this.record.replaying) {
-      this.say('You are looking at an earlier move: go back to the live game to play.');
+      this.say(t('lookingBack'));
       return;
     }
     if (s.board.sideToMove !== me.color) {
-      this.say(`It is ${SIDE[s.board.sideToMove]}'s move.`);
+      this.say(t('othersMove', { side: this.side(s.board.sideToMove) }));
       return;
     }
     const selection = this.selection;
@@ -550,7 +737,7 @@ export class GamePage {
     if (this.session?.version !== version) return;  // the board changed meanwhile
     if (!moves.length) {
       this.deselect();
-      this.say(`${piece.description ?? square} has no legal move.`);
+      this.say(t('noLegalMove', { piece: piece.description ?? square }));
       return;
     }
     this.say(null);
@@ -561,7 +748,8 @@ export class GamePage {
     const twoState = TWO_STATE.has(piece.type) && turns.size > 0;
     show($('rotate-clockwise'), twoState || turns.has('ROTATE_CLOCKWISE'));
     show($('rotate-anticlockwise'), twoState || turns.has('ROTATE_ANTICLOCKWISE'));
-    $('selected-label').textContent = `${piece.description ?? piece.type} on ${square}:`;
+    $('selected-label').textContent = t('selected', { piece: piece.description ?? piece.type,
+                                                      square });
     $('move-choice').replaceChildren();
     show($('move-controls'), true);
   }
@@ -569,6 +757,7 @@ export class GamePage {
   deselect() {
     this.selection = null;
     this.board.setSelection(null);
+    this.board.setHint([]);
     $('move-choice').replaceChildren();
     show($('move-controls'), false);
   }
@@ -581,9 +770,9 @@ export class GamePage {
 
   // Several moves reach the same square (an Obelisk stack or its top).
   offerChoice(choices) {
-    const whole = this.selection?.piece?.height > 1 ? 'the whole stack' : 'the whole piece';
-    const label = (m) => (m.kind === 'MOVE_TOP' ? `Move the top only (${m.notation})`
-      : `Move ${m.swap ? 'by swapping' : whole} (${m.notation})`);
+    const whole = this.selection?.piece?.height > 1 ? 'moveWholeStack' : 'moveWholePiece';
+    const label = (m) => t(m.kind === 'MOVE_TOP' ? 'moveTopOnly'
+      : m.swap ? 'moveBySwapping' : whole, { move: m.notation });
     $('move-choice').replaceChildren(...choices.map((m) =>
       h('button', { type: 'button', onclick: () => this.play(m) }, label(m))));
   }
@@ -597,9 +786,12 @@ export class GamePage {
         move: { notation: move.notation }, expectedVersion: version,
       });
       this.say(null);
-      this.showMove(reply.version, reply.board, reply.move?.notation, reply.shot);
+      this.showMove(reply.version, reply.board, reply.move?.notation, reply.shot,
+                    reply.removals);
     } catch (error) {
-      this.say(error);
+      // ABORTED: the board changed between the click and the move (its
+      // message names versions, which are not for people).
+      this.say(error.code === 'ABORTED' ? t('boardChanged') : error);
     }
     this.refresh();
   }

@@ -3,6 +3,7 @@
 // the session's current game this way (re-read as it grows), the review
 // page an archived one.
 
+import { t } from './language.js';
 import { Analysis } from './analysis.js';
 import { api } from './api.js';
 import { h, pageError, show } from './dom.js';
@@ -23,13 +24,16 @@ export class GameRecordPanel {
     this.readAgain = false;
     this.failed = false;  // the last read failed (and said so)
 
-    this.download = h('a', { class: 'button secondary record-link', download: '' },
-                      'Download record');
+    // data-i18n: relabelled when the board's language changes (language.js).
+    this.download = h('a', { class: 'button secondary record-link', download: '',
+                             'data-i18n': 'downloadRecord' }, t('downloadRecord'));
     const analysis = h('div');
-    this.listElement = h('ol', { class: 'move-list', 'aria-label': 'Moves' });
-    this.empty = h('p', { class: 'muted small' }, 'No moves yet.');
+    this.listElement = h('ol', { class: 'move-list', 'aria-label': t('moves'),
+                                 'data-i18n-attr': 'aria-label:moves' });
+    this.empty = h('p', { class: 'muted small', 'data-i18n': 'noMoves' }, t('noMoves'));
     panel.replaceChildren(
-      h('div', { class: 'panel-head' }, h('h3', {}, 'Moves'), this.download),
+      h('div', { class: 'panel-head' },
+        h('h3', { 'data-i18n': 'moves' }, t('moves')), this.download),
       this.empty, this.listElement, analysis);
     this.list = new MoveList(this.listElement, { onPick: (ply) => this.replay.show(ply) });
     this.analysis = new Analysis(analysis, { onResult: (plies) => this.list.setAnalysis(plies) });
@@ -84,7 +88,7 @@ export class GameRecordPanel {
     } catch (error) {
       if (current()) {
         this.failed = true;
-        pageError({ message: `The moves could not be read: ${error.message}` });
+        pageError({ message: t('movesNotRead', { error: error.message }) });
       }
     } finally {
       this.reading = false;

@@ -1,7 +1,8 @@
 // The laser: a LaserShot's beam segments drawn as lines that grow from the
 // laser at a steady speed. A beam split by an Eye of Horus starts its two
 // children where and when it ends. Hit squares get a burst once the beam
-// reaches them.
+// reaches them. drawShot tells when the shot ends and when each hit lands,
+// for the board to take the hit pieces off then.
 
 import { svg } from './pieces.js';
 import { squareAt } from './squares.js';
@@ -42,13 +43,18 @@ function beamTimes(shot) {
   return { startOf, endOf };
 }
 
+export const motionWanted = () => !reducedMotion();
+
 // Draws `shot` into `layer` (emptied first) using view.centre(file, rank) for
-// coordinates, growing from the laser if `animate` (and the reader has not
-// asked for reduced motion).
-export function drawShot(layer, shot, view, { animate }) {
+// coordinates, growing from the laser `delay` seconds from now if `animate`
+// (and the reader has not asked for reduced motion). Answers { end, hitAt }:
+// the seconds from now until the whole shot is drawn, and until each hit
+// square (a Map) is reached; all 0 when nothing moves.
+export function drawShot(layer, shot, view, { animate, delay: wait = 0 }) {
   layer.replaceChildren();
-  if (!shot?.segments?.length) return;
-  const moving = animate && !reducedMotion();
+  const none = { end: 0, hitAt: new Map() };
+  if (!shot?.segments?.length) return none;
+  const moving = animate && motionWanted();
   const { startOf, endOf } = beamTimes(shot);
   const group = svg('g', { class: 'laser', 'data-shooter': shot.shooter ?? '' });
   layer.append(group);
@@ -63,7 +69,7 @@ export function drawShot(layer, shot, view, { animate }) {
     const to = view.centre(stop.file, stop.rank);
     const drawnLength = Math.hypot(to.x - from.x, to.y - from.y);
     const seconds = length(segment) / SQUARES_PER_SECOND;
-    const delay = startOf(id) + (beamClock.get(id) ?? 0);
+    const delay = wait + startOf(id) + (beamClock.get(id) ?? 0);
     beamClock.set(id, (beamClock.get(id) ?? 0) + seconds);
     end = Math.max(end, delay + seconds);
     for (const part of ['laser-glow', 'laser-beam']) {
@@ -82,7 +88,8 @@ export function drawShot(layer, shot, view, { animate }) {
 
   // A hit shows when the beam that made it arrives.
   const hitAt = new Map((shot.beams ?? []).filter((b) => b.end === 'HIT')
-    .map((b) => [b.endSquare, endOf(b.id ?? 0)]));
+    .map((b) => [b.endSquare, wait + endOf(b.id ?? 0)]));
+  for (const name of shot.hitSquares ?? []) if (!hitAt.has(name)) hitAt.set(name, end);
   for (const name of shot.hitSquares ?? []) {
     const { file, rank } = squareAt(name);
     const { x, y } = view.centre(file, rank);
@@ -93,10 +100,11 @@ export function drawShot(layer, shot, view, { animate }) {
     if (moving) {
       const grow = [{ opacity: 0, transform: 'scale(0.3)' }, { opacity: 1, transform: 'scale(1)' }];
       burst.animate(grow, {
-        duration: 250, delay: (hitAt.get(name) ?? end) * 1000, fill: 'both', easing: 'ease-out',
+        duration: 250, delay: hitAt.get(name) * 1000, fill: 'both', easing: 'ease-out',
       });
     }
   }
+  return moving ? { end, hitAt } : none;
 }
 
 // An eight-pointed star centred on (x, y).

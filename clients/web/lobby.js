@@ -1,12 +1,15 @@
-// The lobby: the boards on the server with their status and players and
-// the past games (past_games.js), refreshed every few seconds, and the form
-// that creates a board.
+// The lobby: a one-click game against the computer, the boards on the
+// server with their status and players and the past games (past_games.js),
+// refreshed every few seconds, and the form that creates a board.
 
 import { api } from './api.js';
+import { startComputerGame } from './computer_game.js';
 import { catalog, schemeOptions, setupName, setupOptions, statusText } from './catalog.js';
 import { $, errorText, fillSelect, h, pageError, show } from './dom.js';
+import { t } from './language.js';
 import { PastGames } from './past_games.js';
 import { TimeControlChoice } from './time_control.js';
+import { sideName } from './sides.js';
 import { tokens } from './tokens.js';
 
 const REFRESH_MS = 4000;
@@ -25,17 +28,43 @@ export class LobbyPage {
       this.create();
     });
     $('create-setup').addEventListener('change', () => this.describeSetup());
+    $('quick-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.playComputer();
+    });
+  }
+
+  // A board of the default setup with the player as Silver and the computer
+  // as Red at the level chosen, opened at once.
+  async playComputer() {
+    const button = $('quick-play');
+    button.disabled = true;
+    try {
+      const id = await startComputerGame({ playerName: $('quick-name').value.trim(),
+                                           level: Number($('quick-level').value) });
+      show($('quick-message'), false);
+      window.location.hash = `#/s/${encodeURIComponent(id)}`;
+    } catch (error) {
+      $('quick-message').textContent = errorText(error);
+      show($('quick-message'), true);
+    } finally {
+      button.disabled = false;
+    }
   }
 
   async open() {
     show($('lobby'), true);
-    document.title = 'Khet boards';
+    document.title = t('siteTitle');
     this.shown = null;
+    $('quick-name').value ||= tokens.playerName;
     this.refresh();
     this.timer ??= setInterval(() => this.refresh(), REFRESH_MS);
     try {
-      const { setups, schemes } = await catalog();
+      const { setups, schemes, levels } = await catalog();
       this.setups = setups;
+      fillSelect($('quick-level'), levels.map((l) => ({ value: String(l.number),
+                                                         label: `${l.number}: ${l.name}` })),
+                 $('quick-level').value || '1');
       fillSelect($('create-setup'), setupOptions(setups), $('create-setup').value || 'classic-2');
       fillSelect($('create-scheme'), schemeOptions(schemes), $('create-scheme').value || 'classic');
       this.describeSetup();
@@ -77,6 +106,7 @@ export class LobbyPage {
     this.shown = shown;
     const list = $('session-list');
     show($('session-list-empty'), sessions.length === 0);
+    $('session-list-more').textContent = t('boardsCapped', { count: PAGE_SIZE });
     show($('session-list-more'), more);
     list.replaceChildren(...sessions.map((s) => this.entry(s)));
   }
@@ -85,10 +115,12 @@ export class LobbyPage {
     const mine = tokens.player(session.id);
     const seat = (color) => {
       const s = (session.seats ?? []).find((x) => x.color === color);
-      if (!s?.occupied) return h('span', { class: 'free' }, 'free');
-      return h('span', {}, s.playerName + (s.computer ? ' (computer)' : ''));
+      if (!s?.occupied) return h('span', { class: 'free' }, t('free'));
+      return h('span', {}, s.computer ? t('playerComputer', { name: s.playerName })
+        : s.playerName);
     };
     const moves = (session.moves ?? []).length;
+    const scheme = session.settings?.colorScheme;
     const swatch = (side) => {
       const hex = session.colorScheme?.[side]?.hex;
       return h('span', { class: `swatch ${side}`, 'aria-hidden': 'true',
@@ -96,14 +128,17 @@ export class LobbyPage {
     };
     return h('li', { class: 'session-entry', 'data-session': session.id },
       h('a', { href: `#/s/${encodeURIComponent(session.id)}`, class: 'session-name' },
-        session.name || 'Untitled board'),
+        session.name || t('untitledBoard')),
       h('span', { class: `badge status-${(session.status ?? '').toLowerCase()}` },
         statusText(session.status)),
       h('span', { class: 'muted' }, setupName(this.setups, session.setupId)),
       h('span', { class: 'players' },
-        swatch('silver'), 'Silver: ', seat('SILVER'), ' · ', swatch('red'), 'Red: ', seat('RED')),
-      h('span', { class: 'muted' }, `${moves} move${moves === 1 ? '' : 's'}`),
-      mine ? h('span', { class: 'badge mine' }, `your seat: ${mine.color.toLowerCase()}`) : null);
+        swatch('silver'), t('sideLabel', { side: sideName(scheme, 'SILVER') }), seat('SILVER'),
+        ' · ', swatch('red'), t('sideLabel', { side: sideName(scheme, 'RED') }), seat('RED')),
+      h('span', { class: 'muted' },
+        t(moves === 1 ? 'moveCountOne' : 'moveCountOther', { count: moves })),
+      mine ? h('span', { class: 'badge mine' },
+               t(mine.color === 'RED' ? 'yourSeatRed' : 'yourSeatSilver')) : null);
   }
 
   async create() {

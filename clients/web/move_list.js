@@ -4,16 +4,19 @@
 // the start position (ply 0). Entries are kept, not redrawn, while the game
 // grows, so that focus in the list survives.
 
+import { t } from './language.js';
 import { h } from './dom.js';
 
 // The record's marks for a judgement, and its name for people.
+// Each judgement's mark, its class name and the keys of its words.
 export const JUDGEMENT = {
-  INACCURACY: { mark: '?!', name: 'inaccuracy' },
-  MISTAKE: { mark: '?', name: 'mistake' },
-  BLUNDER: { mark: '??', name: 'blunder' },
+  INACCURACY: { mark: '?!', name: 'inaccuracy', one: 'inaccuracyCountOne',
+                other: 'inaccuracyCountOther' },
+  MISTAKE: { mark: '?', name: 'mistake', one: 'mistakeCountOne', other: 'mistakeCountOther' },
+  BLUNDER: { mark: '??', name: 'blunder', one: 'blunderCountOne', other: 'blunderCountOther' },
 };
 
-const SIDE = { SILVER: 'Silver', RED: 'Red' };
+const SIDE = { SILVER: 'silver', RED: 'red' };
 
 // "1." for Silver's first move, "1..." for Red's, as the record numbers
 // them: a number is Silver's move and Red's reply (a game Red opens starts
@@ -31,7 +34,8 @@ export class MoveList {
     this.onPick = onPick;
     this.moves = [];       // RecordedMove JSON, in order
     this.selected = null;  // the ply marked as shown
-    this.list.replaceChildren(this.entry({ ply: 0 }, 'Start position'));
+    this.list.replaceChildren(this.entry({ ply: 0 }, t('startPosition')));
+    this.list.querySelector('.move-label').dataset.i18n = 'startPosition';
   }
 
   get plies() {
@@ -58,7 +62,7 @@ export class MoveList {
       h('button', { type: 'button', class: 'move', 'data-ply': move.ply,
                     onclick: () => this.onPick(move.ply) },
         h('span', { class: 'move-label' },
-          move.ply && move.mover ? h('span', { class: 'sr-only' }, `${SIDE[move.mover]} `) : null,
+          move.ply && move.mover ? h('span', { class: 'sr-only' }, `${t(SIDE[move.mover])} `) : null,
           label),
         move.hit ? h('span', { class: 'move-hit' },
           h('span', { 'aria-hidden': 'true' }, '✸ '), move.hit) : null));
@@ -100,13 +104,14 @@ export class MoveList {
       const judgement = JUDGEMENT[ply.judgement];
       const button = this.button(ply.ply ?? 0);
       if (!judgement || !button) continue;
-      const better = ply.bestMove ? `${ply.bestMove} was better` : '';
+      const better = ply.bestMove ? t('betterMove', { move: ply.bestMove }) : '';
+      const name = t(judgement.name);
       button.querySelector('.move-label').append(
         h('span', { class: `move-judgement judgement-${judgement.name}`,
                     'data-judgement': ply.judgement,
-                    title: [judgement.name, better].filter(Boolean).join(': ') },
+                    title: [name, better].filter(Boolean).join(': ') },
           h('span', { 'aria-hidden': 'true' }, judgement.mark),
-          h('span', { class: 'sr-only' }, ` (${judgement.name})`)));
+          h('span', { class: 'sr-only' }, ` (${name})`)));
       if (better) button.append(h('span', { class: 'move-better' }, better));
     }
   }

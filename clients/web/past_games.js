@@ -1,24 +1,25 @@
 // The lobby's list of past games (archived, newest first), each opening the
 // game for review; and the words for a game's players and result.
 
+import { t } from './language.js';
 import { api } from './api.js';
 import { setupName } from './catalog.js';
 import { $, h, show } from './dom.js';
 
 const PAGE_SIZE = 20;
 
-const RESULT = { '1-0': 'Silver won', '0-1': 'Red won', '1/2-1/2': 'Draw', '*': 'Unfinished' };
+const RESULT = { '1-0': 'silverWon', '0-1': 'redWon', '1/2-1/2': 'draw', '*': 'unfinished' };
 
 // "Ada (Silver) v Bo (Red)"; an empty seat is "nobody".
 export function gameTitle(game) {
-  const name = (player) => player || 'nobody';
-  return `${name(game.silverPlayer)} (Silver) v ${name(game.redPlayer)} (Red)`;
+  const name = (player) => player || t('nobody');
+  return t('gameTitle', { silver: name(game.silverPlayer), red: name(game.redPlayer) });
 }
 
 // "Silver won: pharaoh hit", "Unfinished: abandoned".
 export function resultText(game) {
-  const result = RESULT[game.result] ?? game.result ?? '';
-  return game.ending ? `${result}: ${game.ending}` : result;
+  const result = RESULT[game.result] ? t(RESULT[game.result]) : game.result ?? '';
+  return game.ending ? t('resultEnding', { result, ending: game.ending }) : result;
 }
 
 export const reviewHash = (game) =>
@@ -37,6 +38,7 @@ export class PastGames {
     if (shown === this.shown) return;  // keeps focus in the list
     this.shown = shown;
     show($('game-list-empty'), games.length === 0);
+    $('game-list-more').textContent = t('gamesCapped', { count: PAGE_SIZE });
     show($('game-list-more'), Boolean(reply.nextPageToken));
     $('game-list').replaceChildren(...games.map((game) => this.entry(game, setups)));
   }
@@ -49,7 +51,8 @@ export class PastGames {
       h('a', { href: reviewHash(game), class: 'session-name' }, gameTitle(game)),
       h('span', { class: `badge result-${outcome}` }, resultText(game)),
       h('span', { class: 'muted' }, setupName(setups, game.setupId)),
-      h('span', { class: 'muted' }, `${plies} move${plies === 1 ? '' : 's'}`),
+      h('span', { class: 'muted' },
+        t(plies === 1 ? 'moveCountOne' : 'moveCountOther', { count: plies })),
       ended ? h('time', { class: 'muted', datetime: game.endedAt },
                 ended.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })) : null);
   }

@@ -1,12 +1,24 @@
 // Piece shapes as SVG, drawn in a unit square centred on (0, 0) with north
 // up (-y). Each shape is drawn facing north (a Pyramid's mirror facing NE, a
 // Scarab's or Eye's mirror as "/") and turned to the piece's orientation.
+// The gold marks (a Pharaoh's ring, an Anubis's front) turn dark on pieces
+// whose own colour is close to gold, so that they show in every scheme.
 
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 
 const MIRROR = '#dff3ff';  // mirror faces, whatever the colour scheme
 const OUTLINE = '#1d1d1f';
 const GOLD = '#d9b44a';
+const DARK_GOLD = '#4d3800';
+
+const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+
+// The mark colour that shows on a piece filled with `fill` (a #rrggbb).
+export function accentFor(fill) {
+  const [r, g, b] = rgb(/^#[0-9a-f]{6}$/i.test(fill ?? '') ? fill : '#c0c0c0');
+  const [gr, gg, gb] = rgb(GOLD);
+  return Math.hypot(r - gr, g - gg, b - gb) < 110 ? DARK_GOLD : GOLD;
+}
 
 export function svg(tag, attributes = {}, ...children) {
   const element = document.createElementNS(SVG_NS, tag);
@@ -18,10 +30,11 @@ export function svg(tag, attributes = {}, ...children) {
 const TURN = { N: 0, E: 90, S: 180, W: 270, NE: 0, SE: 90, SW: 180, NW: 270, '/': 0, '\\': 90 };
 
 function pharaoh(fill) {
+  const mark = accentFor(fill);
   return [
     svg('circle', { r: 0.36, fill, stroke: OUTLINE, 'stroke-width': 0.04 }),
-    svg('circle', { r: 0.22, fill: 'none', stroke: GOLD, 'stroke-width': 0.07 }),
-    svg('path', { d: 'M-0.12 -0.05 L0 -0.2 L0.12 -0.05 Z', fill: GOLD }),
+    svg('circle', { r: 0.22, fill: 'none', stroke: mark, 'stroke-width': 0.07 }),
+    svg('path', { d: 'M-0.12 -0.05 L0 -0.2 L0.12 -0.05 Z', fill: mark }),
   ];
 }
 
@@ -59,7 +72,7 @@ function anubis(fill) {
     svg('rect', { x: -0.3, y: -0.22, width: 0.6, height: 0.56, rx: 0.08, fill,
                   stroke: OUTLINE, 'stroke-width': 0.04 }),
     // The front: a beam striking it is blocked.
-    svg('rect', { x: -0.38, y: -0.4, width: 0.76, height: 0.14, rx: 0.04, fill: GOLD,
+    svg('rect', { x: -0.38, y: -0.4, width: 0.76, height: 0.14, rx: 0.04, fill: accentFor(fill),
                   stroke: OUTLINE, 'stroke-width': 0.03 }),
   ];
 }
@@ -98,7 +111,19 @@ export function drawPiece(piece, fill, flipped) {
   const group = svg('g', { class: `piece piece-${(piece.type ?? '').toLowerCase()}` });
   if (!shape) return group;
   const turn = piece.orientation ? TURN[piece.orientation] + (flipped ? 180 : 0) : 0;
-  const body = svg('g', { transform: `rotate(${turn})` }, ...shape(fill, piece.height ?? 1));
+  const body = svg('g', { transform: `rotate(${turn})`, class: 'piece-body' },
+                   ...shape(fill, piece.height ?? 1));
+  body.dataset.turn = turn;
   group.append(body);
   return group;
+}
+
+// A Khet 1.0 laser emitter: a housing with its lens pointing north (-y),
+// centred on (0, 0), in the colour of its side.
+export function drawEmitter(fill) {
+  return svg('g', { class: 'emitter' },
+    svg('rect', { x: -0.24, y: 0, width: 0.48, height: 0.2, rx: 0.04, fill, stroke: OUTLINE,
+                  'stroke-width': 0.03 }),
+    svg('path', { d: 'M-0.1 0 L0 -0.1 L0.1 0 Z', fill: '#ff5a4f', stroke: OUTLINE,
+                  'stroke-width': 0.02 }));
 }

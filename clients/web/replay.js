@@ -5,10 +5,11 @@
 // under review) some ply is always shown. Left and Right step through the
 // game, Home and End jump to its ends.
 
+import { t } from './language.js';
 import { api } from './api.js';
 import { h, pageError, show } from './dom.js';
 
-const SIDE = { SILVER: 'Silver', RED: 'Red' };
+const SIDE = { SILVER: 'silver', RED: 'red' };
 
 export class Replay {
   // board: the BoardView drawn on; bar: the element the status goes into;
@@ -29,12 +30,15 @@ export class Replay {
     this.failed = false;     // the last one could not be read (and said so)
 
     this.status = h('p', { class: 'replay-status', role: 'status', 'aria-live': 'polite' });
-    this.previous = h('button', { type: 'button', class: 'secondary', 'aria-label': 'Previous move',
+    this.previous = h('button', { type: 'button', class: 'secondary', 'aria-label': t('previousMove'),
+                                  'data-i18n-attr': 'aria-label:previousMove',
                                   onclick: () => this.step(-1) }, '◀');
-    this.next = h('button', { type: 'button', class: 'secondary', 'aria-label': 'Next move',
+    this.next = h('button', { type: 'button', class: 'secondary', 'aria-label': t('nextMove'),
+                              'data-i18n-attr': 'aria-label:nextMove',
                               onclick: () => this.step(1) }, '▶');
     this.back = live ? h('button', { type: 'button', class: 'back-to-live',
-                                     onclick: () => this.show(null) }, 'Back to the live game')
+                                     'data-i18n': 'backToLive',
+                                     onclick: () => this.show(null) }, t('backToLive'))
       : null;
     this.bar = bar;
     bar.classList.add('replay-bar');
@@ -88,7 +92,7 @@ export class Replay {
     } catch (error) {
       if (asked === this.asked) {
         this.failed = true;
-        pageError({ message: `That move could not be shown: ${error.message}` });
+        pageError({ message: t('moveNotShown', { error: error.message }) });
       }
       return;
     }
@@ -119,12 +123,13 @@ export class Replay {
       this.status.textContent = '';
       delete this.board.svg.dataset.ply;
     } else if (ply === 0) {
-      this.status.textContent = `${this.live ? 'Replay: start' : 'Start'} position, ` +
-        `before move 1 of ${this.plies}.`;
+      this.status.textContent = t(this.live ? 'replayStart' : 'reviewStart',
+                                  { plies: this.plies });
     } else {
       const move = this.moves[ply - 1];
-      this.status.textContent = `${this.live ? 'Replay: move' : 'Move'} ${ply} of ${this.plies}` +
-        `${move ? `, ${SIDE[move.mover] ?? ''} ${move.notation}` : ''}.`;
+      this.status.textContent = t(this.live ? 'replayMove' : 'reviewMove', {
+        ply, plies: this.plies, side: SIDE[move?.mover] ? t(SIDE[move.mover]) : '',
+        move: move?.notation ?? '' });
     }
     this.previous.disabled = (ply ?? this.plies) === 0;
     this.next.disabled = ply === null || (!this.live && ply === this.plies);

@@ -2,6 +2,7 @@
 // any ply, its moves, the computer's analysis and the record to download.
 // Nothing can be played here.
 
+import { t } from './language.js';
 import { api } from './api.js';
 import { BoardView } from './board.js';
 import { catalog, setupName } from './catalog.js';
@@ -21,7 +22,7 @@ export class ReviewPage {
 
   async open(sessionId, gameId) {
     show($('review'), true);
-    $('review-title').textContent = 'Loading…';
+    $('review-title').textContent = t('loading');
     $('review-meta').textContent = '';
     show($('review-result'), false);
     $('review-board-link').href = `#/s/${encodeURIComponent(sessionId)}`;

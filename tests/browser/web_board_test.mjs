@@ -12,7 +12,13 @@
 // their ply while a live move arrives. A third board is made with a clock of
 // a few seconds through the form: both clocks show, the running one counts
 // down and they switch with a move, and when Red's flag falls every page
-// shows the time forfeit with the clocks stopped, without a click.
+// shows the time forfeit with the clocks stopped, without a click. Last,
+// Silver starts a game against the computer in one click: a hint is shown,
+// its move is played out (the piece turns, the hit piece stays until the
+// beam reaches it, the shot stays at least a second though the computer
+// answers at once), a rematch swaps the colours, and the owner's settings
+// turn hints off and the board's words into German with Nile's side names.
+// A link to a board that does not exist says so, without seats.
 // Screenshots of the pages go to --screenshots.
 //
 // usage: node web_board_test.mjs --khetd PATH --screenshots DIR [--chromium PATH]
@@ -40,7 +46,8 @@ if (!flags.khetd || !flags.screenshots) {
 }
 
 const WAIT_MS = 10000;     // for any one thing to show up on a page
-const OVERALL_MS = 90000;  // the whole test, cleanup included, stays under this
+const OVERALL_MS = 120000;  // the whole test, cleanup included, stays under this
+const HOLD_MS = 1000;       // the least time a shot stays drawn
 
 // Classic 2, found with the engine: Silver turns its Pyramid on j5 (its
 // laser then takes its own Pyramid on j4), Red steps its Scarab from e5 to
@@ -329,7 +336,7 @@ async function main() {
   await until(silver, 'the board page', () => /^#\/s\//.test(window.location.hash));
   const sessionId = decodeURIComponent(await silver.evaluate(() => window.location.hash.slice(4)));
   await until(silver, 'the owner panel', () => !document.querySelector('#owner-panel').hidden);
-  await silver.getByLabel('Your name').fill('Ada');
+  await silver.locator('#player-name').fill('Ada');
   await silver.getByRole('button', { name: 'Join as Silver' }).click();
   await until(silver, 'Ada in the Silver seat',
               () => document.querySelector('.seat-silver')?.textContent.includes('Ada (you)'));
@@ -345,7 +352,7 @@ async function main() {
   await red.screenshot({ path: lobbyShot, fullPage: true });
   console.log(`screenshot: ${lobbyShot}`);
   await entry.getByRole('link').click();
-  await red.getByLabel('Your name').fill('Bo');
+  await red.locator('#player-name').fill('Bo');
   await red.getByRole('button', { name: 'Join as Red' }).click();
   await until(red, 'Bo in the Red seat',
               () => document.querySelector('.seat-red')?.textContent.includes('Bo (you)'));
@@ -383,11 +390,8 @@ async function main() {
   check(layout.board > 300 && layout.board <= layout.screen,
         `phone board scales (${layout.board} px)`);
 
-  // Errors show the server's message: a repetition draw claimed too early.
-  await silver.getByRole('button', { name: 'Claim repetition draw' }).click();
-  await until(silver, 'the server\'s refusal shown',
-              () => /FAILED_PRECONDITION/.test(document.querySelector('#message').textContent));
-  step(`refusal shown: ${await silver.locator('#message').textContent()}`);
+  // A repetition draw is offered only on a third repetition.
+  check(await silver.locator('#claim-draw').isHidden(), 'no repetition claim at the start');
   // Out of turn, Red's click is explained rather than sent.
   await square(red, 'e5').click();
   await until(red, 'an out-of-turn note',
@@ -597,6 +601,8 @@ async function main() {
   }
   step(`after a reset, a second game: ${await watcher.locator('#result').textContent()}`);
   await clockedGame(pages);
+  await computerGame(silver);
+  await missingBoard(red);
   check(errors.length === 0, `no script errors on the pages:\n${errors.join('\n')}`);
 }
 
@@ -699,6 +705,124 @@ async function clockedGame({ silver, red, watcher }) {
   await silver.screenshot({ path: file, fullPage: true });
   console.log(`screenshot: ${file}`);
   step(`Red's flag fell: ${await watcher.locator('#result').textContent()}`);
+}
+
+// Records in the page, every 20 ms, whose laser is drawn and whether the
+// piece on `hit` is still shown, and whether the piece on `turned` turns.
+function recordShots(page, hit, turned) {
+  return page.evaluate(([square, turning]) => {
+    window.shotLog = [];
+    window.shotTimer = setInterval(() => {
+      const board = document.querySelector('#board svg.board');
+      const body = board.querySelector(`.layer-pieces [data-square="${turning}"] .piece-body`);
+      window.shotLog.push({
+        at: performance.now(),
+        shooter: board.querySelector('.laser')?.dataset.shooter ?? null,
+        hitShown: Boolean(board.querySelector(`.layer-pieces [data-square="${square}"]`)),
+        turning: (body?.getAnimations().length ?? 0) > 0,
+      });
+    }, 20);
+  }, [hit, turned]);
+}
+
+// One click starts a game against the computer; a hint, a held shot, a
+// rematch, hints turned off, and the words in German.
+async function computerGame(page) {
+  await page.goto(`${base}/`);
+  await until(page, 'the levels', () => document.querySelector('#quick-level option[value="1"]'));
+  await page.locator('#quick-name').fill('Ada');
+  await page.locator('#quick-level').selectOption('1');
+  await page.getByRole('button', { name: 'Play the computer' }).click();
+  await until(page, 'Ada against the computer', () => {
+    const red = document.querySelector('.seat-red')?.textContent ?? '';
+    return document.querySelector('.seat-silver')?.textContent.includes('Ada (you)')
+      && /computer, level 1/.test(red)
+      && document.querySelector('#turn').textContent.startsWith('Your move');
+  });
+  const id = decodeURIComponent(await page.evaluate(() => window.location.hash.slice(4)));
+  step(`one click: board ${id} with Ada as Silver and the computer as Red`);
+
+  await page.getByRole('button', { name: 'Hint' }).click();
+  await until(page, 'the hint', () => /^Hint: \S+/.test(document.querySelector('#message')
+    .textContent) && document.querySelectorAll('#board .hint-mark').length > 0);
+  step(`hint shown: ${await page.locator('#message').textContent()}`);
+
+  // j5L: Silver's beam takes its own Pyramid on j4; the computer answers.
+  await recordShots(page, 'j4', 'j5');
+  await square(page, 'j5').click();
+  await page.getByRole('button', { name: 'Rotate anticlockwise' }).click();
+  await until(page, 'the computer\'s shot', () => window.shotLog.some((s) => s.shooter === 'RED'),
+              undefined, 15000);
+  const log = await page.evaluate(() => {
+    clearInterval(window.shotTimer);
+    return window.shotLog;
+  });
+  const mine = log.filter((s) => s.shooter === 'SILVER');
+  const replyAt = log.find((s) => s.shooter === 'RED').at;
+  const held = replyAt - mine[0].at;
+  check(mine.length > 0 && held >= HOLD_MS,
+        `Silver's shot stayed ${held.toFixed(0)} ms before the computer's was drawn`);
+  check(mine[0].hitShown && !mine[mine.length - 1].hitShown,
+        'the hit Pyramid on j4 stays until the beam reaches it, then goes');
+  check(log.some((s) => s.turning), 'the Pyramid on j5 turns rather than jumps');
+  const moves = (await getJson(`/v1/sessions/${enc(id)}`)).moves.length;
+  check(moves >= 2, `the computer answered (${moves} moves)`);
+  step(`Silver's shot held ${held.toFixed(0)} ms; the hit piece went as the beam arrived`);
+
+  // Ada resigns; a rematch swaps the colours and the computer opens.
+  await page.getByRole('button', { name: 'Resign' }).click();
+  await page.getByRole('button', { name: 'Really resign?' }).click();
+  await until(page, 'the resignation', () => !document.querySelector('#result').hidden);
+  await page.getByRole('button', { name: 'Rematch' }).click();
+  await until(page, 'the rematch with Ada as Red', () =>
+    document.querySelector('.seat-red')?.textContent.includes('Ada (you)')
+    && /computer/.test(document.querySelector('.seat-silver')?.textContent ?? '')
+    && document.querySelector('#result').hidden);
+  const rematched = await getJson(`/v1/sessions/${enc(id)}`);
+  check(rematched.status === 'IN_PROGRESS' && rematched.seats[1].playerName === 'Ada',
+        `the rematch is a new game with Ada as Red: ${rematched.status}`);
+  await until(page, 'Ada to move after the computer\'s opening', () =>
+    document.querySelector('#turn').textContent.startsWith('Your move'), undefined, 15000);
+  step('a rematch swapped the colours; the computer opened as Silver');
+  // The inactivity timeout (an hour by default) is announced before it comes.
+  const idle = await page.locator('#idle-warning').textContent();
+  check(await page.locator('#idle-warning').isVisible() && /reset in (59|60) min/.test(idle),
+        `the page says when the inactivity timeout resets the game: "${idle}"`);
+
+  // The owner turns hints off, the language to German and the colours to Nile.
+  const form = page.locator('#settings-form');
+  await form.locator('[name="hints"]').uncheck();
+  await form.locator('[name="language"]').selectOption('de');
+  await form.locator('[name="colorScheme"]').selectOption('nile');
+  await form.getByRole('button', { name: 'Save settings' }).click();
+  await until(page, 'the board in German', () =>
+    document.querySelector('#view-heading').textContent === 'Ansicht'
+    && document.querySelector('#hint').textContent === 'Tipp'
+    && document.documentElement.lang === 'de');
+  await until(page, 'Nile\'s side names and hints off', () =>
+    document.querySelector('.seat-red strong')?.textContent === 'Blau'
+    && document.querySelector('.seat-silver strong')?.textContent === 'Orange'
+    && document.querySelector('#turn').textContent.includes('Blau')
+    && document.querySelector('#hint').disabled
+    && !document.querySelector('#hint-note').hidden);
+  step(`German: "${await page.locator('#turn').textContent()}" ` +
+       `"${await page.locator('#hint-note').textContent()}"`);
+  const file = path.resolve(flags.screenshots, 'desktop-computer-german.png');
+  await page.screenshot({ path: file, fullPage: true });
+  console.log(`screenshot: ${file}`);
+}
+
+// A link to no board: said plainly, no board or seats, a way back.
+async function missingBoard(page) {
+  await page.goto(`${base}/#/s/no-such-board`);
+  await until(page, 'the missing board', () => !document.querySelector('#game-missing').hidden);
+  const shown = await page.evaluate(() => ({
+    layout: document.querySelector('#game-layout').hidden,
+    text: document.body.innerText,
+  }));
+  check(shown.layout && !/NOT_FOUND/.test(shown.text) && !/Join as/.test(shown.text),
+        'a missing board shows no board, seats or error codes');
+  step('a link to a missing board says so');
 }
 
 // On failure: pictures of the pages as they were.
