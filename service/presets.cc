@@ -16,9 +16,10 @@ std::vector<v1::Preset> MakePresets() {
   casual.set_name("Casual");
   casual.set_description(
       "Classic 2 with the usual rules: a third repetition may be claimed as a "
-      "draw, no move limit, no clocks, hints on.");
+      "draw, no move limit, no clocks, hints and takebacks on.");
   casual.set_setup_id("classic-2");
   casual.mutable_settings()->set_hints(true);
+  casual.mutable_settings()->set_takebacks(true);
   out.push_back(casual);
 
   v1::Preset tournament;
@@ -27,13 +28,14 @@ std::vector<v1::Preset> MakePresets() {
   tournament.set_description(
       "The 2009 tournament's rules: the Classic setup, an automatic draw on "
       "the third repetition, a draw after 222 moves, four facings for the "
-      "Pharaoh and the Scarab (a Pharaoh may turn), no hints.");
+      "Pharaoh and the Scarab (a Pharaoh may turn), no hints, no takebacks.");
   tournament.set_setup_id("classic-2");
   v1::RuleOptions* t = tournament.mutable_rules();
   t->set_automatic_repetition_draw(true);
   t->set_ply_limit(222);
   t->set_physical_facings(true);
   tournament.mutable_settings()->set_hints(false);
+  tournament.mutable_settings()->set_takebacks(false);
   out.push_back(tournament);
 
   v1::Preset club;

@@ -101,6 +101,7 @@ TEST_F(PresetsTest, CasualIsTodaysDefaults) {
   EXPECT_EQ(s.rules().SerializeAsString(),
             v1::RuleOptions().SerializeAsString());
   EXPECT_FALSE(s.settings().hints_off());
+  EXPECT_FALSE(s.settings().takebacks_off());
   EXPECT_FALSE(s.has_clocks());
 }
 
@@ -120,6 +121,12 @@ TEST_F(PresetsTest, Tournament2009HasSeed003sRules) {
   // rule 4 has it; and no hints during the game.
   ASSERT_OK(Move(s.id(), silver, "e1R"));
   EXPECT_ERROR(Suggest(s.id()), kFailedPrecondition, "hints are off");
+  // Nor takebacks.
+  EXPECT_TRUE(s.settings().takebacks_off());
+  v1::RequestTakebackRequest takeback;
+  takeback.set_session_id(s.id());
+  EXPECT_ERROR(service_->RequestTakeback(takeback, Caller{silver}),
+               kFailedPrecondition, "setting takebacks");
   // Under the casual rules a Pharaoh does not turn.
   absl::StatusOr<v1::CreateSessionResponse> casual = Create("casual");
   ASSERT_OK(casual);
