@@ -58,7 +58,8 @@ const std::set<std::string>& CommandLine::Valued() {
                                 "preset",
                                 "language",
                                 "fischer",
-                                "per_move"};
+                                "per_move",
+                                "player_id"};
   return *kValued;
 }
 
@@ -71,6 +72,8 @@ const std::set<std::string>& CommandLine::Switches() {
                                 "timeout_enabled",
                                 "quiet",
                                 "hints",
+                                "takebacks",
+                                "rated",
                                 "without_laser",
                                 "no_wait",
                                 "help"};

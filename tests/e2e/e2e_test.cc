@@ -812,6 +812,63 @@ TEST_F(EndToEndTest, ErrorsSayTheReasonInPlainWordsAndExitOne) {
   }
 }
 
+// Takebacks and ratings through khetctl against a real khetd, with the
+// ratings read back after a SIGKILL.
+TEST_F(EndToEndTest, TakebacksAndRatingsThroughKhetctl) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const auto created = CtlJson<v1::CreateSessionResponse>(
+      *server_, {"create", "--name", "rated", "--rated"});
+  const std::string id = created.session().id();
+  EXPECT_TRUE(created.session().settings().rated());
+  const auto silver = CtlJson<v1::JoinSeatResponse>(
+      *server_, {"join", id, "--name", "alice", "--color", "silver",
+                 "--player_id", "irc:alice"});
+  const auto red = CtlJson<v1::JoinSeatResponse>(
+      *server_, {"join", id, "--name", "bob", "--player_id", "irc:bob"});
+  EXPECT_TRUE(red.session().game_rated());
+  ASSERT_EQ(Ctl(*server_, {"move", id, "j1L", "--token", silver.player_token()})
+                .exit_code,
+            0);
+  // A rated game has no takebacks.
+  const CtlResult refused =
+      Ctl(*server_, {"takeback", id, "--token", silver.player_token()});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_THAT(refused.err, HasSubstr("rated"));
+  ASSERT_EQ(
+      Ctl(*server_, {"resign", id, "--token", red.player_token()}).exit_code,
+      0);
+  const CtlResult player = Ctl(*server_, {"player", "irc:alice"});
+  EXPECT_EQ(player.exit_code, 0) << player.err;
+  EXPECT_THAT(player.out, HasSubstr("irc:alice (alice): 1"));
+  EXPECT_THAT(player.out, HasSubstr("1 games: 1 won, 0 drawn, 0 lost"));
+
+  // A casual board: Bob takes back his move once Alice accepts.
+  Board board = StartGame(*server_, "classic-2");
+  const auto start = CtlJson<v1::Session>(*server_, {"get", board.id});
+  ASSERT_EQ(Ctl(*server_, {"move", board.id, "j1L", "--token", board.silver})
+                .exit_code,
+            0);
+  ASSERT_EQ(
+      Ctl(*server_, {"takeback", board.id, "--token", board.silver}).exit_code,
+      0);
+  const auto back = CtlJson<v1::Session>(
+      *server_, {"accept-takeback", board.id, "--token", board.red});
+  EXPECT_EQ(back.moves_size(), 0);
+  EXPECT_EQ(back.board().position(), start.board().position());
+
+  server_->process().Signal(SIGKILL);
+  EXPECT_EQ(server_->process().Wait(absl::Seconds(30)), 128 + SIGKILL);
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const auto players = CtlJson<v1::ListPlayersResponse>(*server_, {"players"});
+  ASSERT_EQ(players.players_size(), 2);
+  EXPECT_EQ(players.players(0).player_id(), "irc:alice");
+  EXPECT_GT(players.players(0).rating(), 1500);
+  EXPECT_EQ(players.players(1).player_id(), "irc:bob");
+  EXPECT_EQ(players.players(1).losses(), 1);
+  const auto after = CtlJson<v1::Session>(*server_, {"get", board.id});
+  EXPECT_EQ(after.moves_size(), 0);
+}
+
 TEST_F(EndToEndTest, SigtermShutsDownCleanlyWithAWatchOpen) {
   ASSERT_NO_FATAL_FAILURE(StartServer());
   Board board = StartGame(*server_, "osiris");
