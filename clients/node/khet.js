@@ -9,6 +9,10 @@
 //   const text = await client.record(session_id);  // the game as a record
 //   for await (const game of client.games({player: 'alice'})) { ... }
 //   const analysis = await client.waitForAnalysis(session_id);  // DONE
+//   const seat = await client.join(session_id, 'alice', {playerId: 'web:alice'});
+//   await client.requestTakeback(session_id, seat.player_token);
+//   const player = await client.getPlayer('web:alice');  // rating, games...
+//   for await (const p of client.listPlayers()) { ... }  // best first
 //
 // Messages are plain objects with the proto's field names (snake_case); enums
 // are their names ('SILVER'), 64-bit integers are numbers. A refused call
@@ -94,6 +98,51 @@ class KhetClient {
                           else resolve(response);
                         });
     });
+  }
+
+  // Takes a seat: JoinSeatResponse (session, color, player_token).
+  // `color` is 'SILVER', 'RED' or absent for any free seat; `playerId` the
+  // stable identity the caller vouches for (1-128 letters, digits and
+  // - _ . : @ / +; never a secret), which rated games rate.
+  join(sessionId, playerName, {color, playerId = ''} = {}) {
+    const request = {session_id: sessionId, player_name: playerName,
+                     player_id: playerId};
+    if (color) request.color = color;
+    return this.call('JoinSeat', request);
+  }
+
+  // Takebacks: the player of `token` asks to take back their last move (two
+  // plies when the opponent has replied); the opponent accepts or declines
+  // (a computer grants it at once). Each resolves to the Session;
+  // FAILED_PRECONDITION when the board's takebacks are off, the game is
+  // rated or there is nothing to take back.
+  requestTakeback(sessionId, token) {
+    return this.call('RequestTakeback', {session_id: sessionId}, token);
+  }
+
+  acceptTakeback(sessionId, token) {
+    return this.call('AcceptTakeback', {session_id: sessionId}, token);
+  }
+
+  declineTakeback(sessionId, token) {
+    return this.call('DeclineTakeback', {session_id: sessionId}, token);
+  }
+
+  // A rated player's rating and record (Player); NOT_FOUND before the
+  // player's first rated game.
+  getPlayer(playerId) {
+    return this.call('GetPlayer', {player_id: playerId});
+  }
+
+  // Rated players (Player), best rating first, fetched a page at a time.
+  async *listPlayers({pageSize = 100} = {}) {
+    const request = {page_size: pageSize, page_token: ''};
+    while (true) {
+      const page = await this.call('ListPlayers', request);
+      yield* page.players;
+      if (!page.next_page_token) return;
+      request.page_token = page.next_page_token;
+    }
   }
 
   // A game's record as text, ready to save as a .khet file: the session's

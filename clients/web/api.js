@@ -71,6 +71,11 @@ export const api = {
   acceptDraw: (id, token) => call('POST', `${session(id)}:acceptDraw`, { body: {}, token }),
   claimRepetitionDraw: (id, token) =>
     call('POST', `${session(id)}:claimRepetitionDraw`, { body: {}, token }),
+  requestTakeback: (id, token) =>
+    call('POST', `${session(id)}:requestTakeback`, { body: {}, token }),
+  acceptTakeback: (id, token) => call('POST', `${session(id)}:acceptTakeback`, { body: {}, token }),
+  declineTakeback: (id, token) =>
+    call('POST', `${session(id)}:declineTakeback`, { body: {}, token }),
   updateSettings: (id, token, settings) =>
     call('POST', `${session(id)}:updateSettings`, { body: { settings }, token }),
   reset: (id, token) => call('POST', `${session(id)}:reset`, { body: {}, token }),
@@ -90,5 +95,9 @@ export const api = {
   // Starts the computer's analysis or reports its progress (GameAnalysis).
   analyzeGame: (id, game, msPerPly) =>
     call('POST', `${gamePath(id, game)}:analyze`, { body: msPerPly ? { msPerPly } : {} }),
+  // Ratings: a player (NOT_FOUND before their first rated game) and the
+  // rated players, best first.
+  getPlayer: (playerId) => call('GET', '/v1/player', { query: { playerId } }),
+  listPlayers: (query) => call('GET', '/v1/players', { query }),
   recordUrl: (id, game) => `${gamePath(id, game)}/record`,
 };

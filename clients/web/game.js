@@ -4,7 +4,12 @@
 // session is re-read after every change; a move is played out on the board
 // (board.js: slide, laser, hits) as soon as its reply, event or the session
 // shows it, unless an earlier move is being replayed. A game that no move
-// keeps alive says when the inactivity timeout will reset it.
+// keeps alive says when the inactivity timeout will reset it. A player may
+// ask to take a move back (the opponent answers on their page), and a seat
+// held with a player id shows that player's rating.
+
+// The colour of a session field that names one, or null when unset.
+const colorOf = (value) => (value && value !== 'COLOR_UNSPECIFIED' ? value : null);
 
 import { api } from './api.js';
 import { BoardView } from './board.js';
@@ -72,6 +77,7 @@ export class GamePage {
     this.refreshAgain = false;
     this.settingsDirty = false;
     this.troubled = false;
+    this.ratings = new Map();  // player id -> { key, rating } (rating null: none yet)
     this.wire();
   }
 
@@ -86,6 +92,10 @@ export class GamePage {
     click('accept-draw', () => this.act(() => api.acceptDraw(this.id, this.me().token)));
     click('claim-draw', () => this.act(() => api.claimRepetitionDraw(this.id, this.me().token)));
     click('hint', () => this.hint());
+    click('takeback', () => this.act(() => api.requestTakeback(this.id, this.me().token)));
+    click('accept-takeback', () => this.act(() => api.acceptTakeback(this.id, this.me().token)));
+    click('decline-takeback',
+          () => this.act(() => api.declineTakeback(this.id, this.me().token)));
     click('rematch', () => this.act(() => api.rematch(this.id, this.actingToken())));
     click('leave', () => this.leave());
     click('flip', () => {
@@ -121,6 +131,9 @@ export class GamePage {
     $('player-name').addEventListener('change', (event) => {
       tokens.playerName = event.target.value.trim();
     });
+    $('player-id').addEventListener('change', (event) => {
+      tokens.playerId = event.target.value.trim();
+    });
   }
 
   async open(id) {
@@ -144,6 +157,7 @@ export class GamePage {
     $('game-title').textContent = t('loading');
     $('game-meta').textContent = '';
     $('player-name').value = tokens.playerName;
+    $('player-id').value = tokens.playerId;
     this.say(null);
     show($('result'), false);
     show($('idle-warning'), false);
@@ -285,6 +299,17 @@ export class GamePage {
     if (move) {
       this.showMove(event.version, move.board, move.move?.notation, move.shot, move.removals);
     }
+    // An accepted takeback: the board goes back to the position it names.
+    const takeback = event.takebackAnswered;
+    if (takeback?.accepted && takeback.board) {
+      this.newestVersion = Math.max(this.newestVersion, Number(event.version));
+      this.deselect();
+      this.live = null;
+      if (!this.record.replaying) {
+        this.board.setBoard(takeback.board);
+        this.board.clearShot();
+      }
+    }
     if (event.gameReset?.timedOut) {
       this.say(t('timedOutReset'));
       $('message').dataset.kind = 'timeout';
@@ -389,6 +414,7 @@ export class GamePage {
       setupName(this.setups, s.setupId), editionName(s.board?.edition), statusText(s.status),
       t(moves.length === 1 ? 'moveCountOne' : 'moveCountOther', { count: moves.length }),
     ].join(' · ');
+    show($('rated-mark'), Boolean(s.gameRated));
 
     this.board.setScheme(s.colorScheme);
     for (const side of ['silver', 'red']) {
@@ -431,6 +457,7 @@ export class GamePage {
     $('offer-draw').textContent = t(offeredBy === me?.color ? 'drawOffered' : 'offerDraw');
     $('accept-draw').disabled = !offeredBy || offeredBy === me?.color;
     this.renderHint(s, running && Boolean(me), myTurn);
+    this.renderTakeback(s, running ? me : null);
     this.renderIdle();
 
     show($('owner-panel'), Boolean(owner));
@@ -454,6 +481,42 @@ export class GamePage {
     const note = off ? t('hintsOff') : '';
     $('hint-note').textContent = note;
     show($('hint-note'), playing && Boolean(note));
+  }
+
+  // The takeback button (disabled, saying why, when the board's takebacks
+  // are off or the game is rated) and the prompt to answer the opponent's
+  // request. `me` is null unless a game runs and this page holds a seat.
+  renderTakeback(s, me) {
+    const asker = colorOf(s.takebackRequestedBy);
+    const reason = s.settings?.takebacksOff ? 'takebacksOff' : s.gameRated ? 'takebacksRated' : null;
+    show($('takeback'), Boolean(me));
+    $('takeback').disabled = Boolean(reason) || asker !== null || !(s.moves ?? []).length;
+    $('takeback').textContent = t(asker && asker === me?.color ? 'takebackAsked' : 'takeback');
+    $('takeback-note').textContent = reason ? t(reason) : '';
+    show($('takeback-note'), Boolean(me) && Boolean(reason));
+    const answering = Boolean(me) && asker !== null && asker !== me.color;
+    $('takeback-question').textContent = answering
+      ? t('takebackQuestion', { side: this.side(asker) }) : '';
+    show($('takeback-prompt'), answering);
+  }
+
+  // The rating of a seat's player id, read once per game and status (so a
+  // rated game's end shows the new one); null until known or while unrated.
+  rating(playerId, s) {
+    if (!playerId) return null;
+    const key = `${s.gameId}|${s.status}`;
+    const known = this.ratings.get(playerId);
+    if (known?.key === key) return known.rating;
+    this.ratings.set(playerId, { key, rating: known?.rating ?? null });
+    api.getPlayer(playerId).then(
+      (player) => ({ rating: Math.round(player.rating), games: player.games }),
+      (error) => (error.code === 'NOT_FOUND' ? null : known?.rating ?? null),
+    ).then((rating) => {
+      if (this.ratings.get(playerId)?.key !== key) return;
+      this.ratings.set(playerId, { key, rating });
+      if (this.session) this.renderSeats(this.session, this.me(), tokens.owner(this.id));
+    });
+    return known?.rating ?? null;
   }
 
   // The inactivity timeout's countdown: a note while it is far, a warning
@@ -520,13 +583,20 @@ export class GamePage {
       parts.push(offeredBy === me?.color ? t('youOfferedDraw')
         : t('sideOffersDraw', { side: this.side(offeredBy) }));
     }
+    const asker = colorOf(s.takebackRequestedBy);
+    if (asker) {
+      parts.push(asker === me?.color ? t('youAskedTakeback')
+        : t('sideAsksTakeback', { side: this.side(asker) }));
+    }
     if (s.repetitionCount >= 3) parts.push(t('repeatedThrice'));
     return parts.join(' ');
   }
 
   renderSeats(s, me, owner) {
     const canSeatComputer = Boolean(owner || me);
-    $('player-name-label').hidden = Boolean(me) || (s.seats ?? []).every((seat) => seat.occupied);
+    const seated = Boolean(me) || (s.seats ?? []).every((seat) => seat.occupied);
+    $('player-name-label').hidden = seated;
+    $('player-id-field').hidden = seated;
     $('seats').replaceChildren(...(s.seats ?? []).map((seat) => {
       const color = seat.color;
       const name = this.side(color);
@@ -536,6 +606,10 @@ export class GamePage {
         : seat.playerName;
       const who = !seat.occupied ? h('span', { class: 'free' }, t('free'))
         : h('span', { class: 'seat-player' }, mine ? t('playerYou', { name: player }) : player);
+      const rated = seat.occupied && !seat.computer ? this.rating(seat.playerId, s) : null;
+      const rating = rated ? h('span', {
+        class: 'seat-rating', title: t('ratingGames', { count: rated.games }),
+      }, t('seatRating', { rating: rated.rating })) : null;
       const actions = [];
       if (!seat.occupied && !me) {
         actions.push(h('button', { type: 'button', onclick: () => this.join(color) },
@@ -560,7 +634,7 @@ export class GamePage {
       return h('div', { class: `seat seat-${color.toLowerCase()}`, 'data-color': color },
         h('div', { class: 'seat-who' },
           h('span', { class: `swatch ${color.toLowerCase()}`, 'aria-hidden': 'true' }),
-          h('strong', {}, name), ' ', who),
+          h('strong', {}, name), ' ', who, rating ? ' ' : null, rating),
         actions.length ? h('div', { class: 'controls' }, ...actions) : null);
     }));
   }
@@ -575,6 +649,8 @@ export class GamePage {
     fields.timeoutEnabled.checked = Boolean(settings.timeoutEnabled);
     fields.timeoutSeconds.value = settings.timeoutSeconds ?? '';
     fields.quiet.checked = Boolean(settings.quiet);
+    fields.takebacks.checked = !settings.takebacksOff;
+    fields.rated.checked = Boolean(settings.rated);
   }
 
   log(event) {
@@ -583,6 +659,7 @@ export class GamePage {
     const quiet = { seatChanged: 'eventSeat', setupChosen: 'eventSetup', gameStarted: 'eventStart',
                     moveMade: 'eventMove', gameOver: 'eventOver', gameReset: 'eventReset',
                     drawOffered: 'eventDraw', settingsChanged: 'eventSettings',
+                    takebackRequested: 'eventTakeback', takebackAnswered: 'eventTakebackAnswer',
                     sessionDeleted: 'eventDeleted' }[kind];
     const text = event.announcement || (quiet ? t(quiet) : '');
     if (!text) return;
@@ -647,8 +724,12 @@ export class GamePage {
       return;
     }
     try {
-      const reply = await api.join(this.id, { color, playerName: name });
+      const playerId = $('player-id').value.trim();
+      const body = { color, playerName: name };
+      if (playerId) body.playerId = playerId;
+      const reply = await api.join(this.id, body);
       tokens.playerName = name;
+      tokens.playerId = playerId;
       tokens.setPlayer(this.id, { token: reply.playerToken, color: reply.color, name });
       this.say(null);
       this.apply(reply.session);
@@ -685,6 +766,8 @@ export class GamePage {
       hints: fields.hints.checked,
       timeoutEnabled: fields.timeoutEnabled.checked,
       quiet: fields.quiet.checked,
+      takebacks: fields.takebacks.checked,
+      rated: fields.rated.checked,
     };
     if (fields.timeoutSeconds.value !== '') settings.timeoutSeconds = fields.timeoutSeconds.value;
     this.settingsDirty = false;

@@ -41,4 +41,13 @@ export const tokens = {
   set playerName(name) {
     localStorage.setItem('khet.playerName', name);
   },
+  // The player id last typed when joining (it identifies the player for
+  // ratings; not a secret), offered again next time.
+  get playerId() {
+    return localStorage.getItem('khet.playerId') ?? '';
+  },
+  set playerId(id) {
+    if (id) localStorage.setItem('khet.playerId', id);
+    else localStorage.removeItem('khet.playerId');
+  },
 };

@@ -18,6 +18,13 @@
 // beam reaches it, the shot stays at least a second though the computer
 // answers at once), a rematch swaps the colours, and the owner's settings
 // turn hints off and the board's words into German with Nile's side names.
+// Before resigning, Silver takes back its move and the computer's reply: the
+// board is the start position again; the owner's settings then turn
+// takebacks off too, and the button says why it is disabled. Then two
+// people, each in their own browser, join a rated board with player ids:
+// it is marked rated, takebacks are refused with the reason, and after a
+// resignation each seat shows its new rating and the players page lists
+// both, the winner first.
 // A link to a board that does not exist says so, without seats.
 // Screenshots of the pages go to --screenshots.
 //
@@ -144,6 +151,15 @@ const square = (page, name) =>
 let base = null;  // khetd's HTTP base URL
 
 // A JSON answer of khetd's HTTP gateway.
+async function postJson(route, body = {}) {
+  const response = await fetch(`${base}${route}`, { method: 'POST', body: JSON.stringify(body) });
+  const answer = await response.json();
+  if (!response.ok) {
+    throw new Error(`POST ${route}: HTTP ${response.status}: ${JSON.stringify(answer)}`);
+  }
+  return answer;
+}
+
 async function getJson(route) {
   const response = await fetch(`${base}${route}`);
   const body = await response.json();
@@ -602,6 +618,7 @@ async function main() {
   step(`after a reset, a second game: ${await watcher.locator('#result').textContent()}`);
   await clockedGame(pages);
   await computerGame(silver);
+  await ratedGame(silver, red);
   await missingBoard(red);
   check(errors.length === 0, `no script errors on the pages:\n${errors.join('\n')}`);
 }
@@ -769,6 +786,28 @@ async function computerGame(page) {
   check(moves >= 2, `the computer answered (${moves} moves)`);
   step(`Silver's shot held ${held.toFixed(0)} ms; the hit piece went as the beam arrived`);
 
+  // Silver takes its move back; the computer grants it at once, and the
+  // board shows the start position again.
+  const start = (await getJson(`/v1/sessions/${enc(id)}/games/current/positions/0`)).board;
+  await page.getByRole('button', { name: 'Take back' }).click();
+  await until(page, 'the start position after the takeback', (pieces) => {
+    const shown = {};
+    for (const piece of document.querySelectorAll('#board [data-square][data-piece]')) {
+      shown[piece.dataset.square] = piece.dataset.piece;
+    }
+    return JSON.stringify(Object.keys(shown).sort().map((k) => [k, shown[k]]))
+        === JSON.stringify(Object.keys(pieces).sort().map((k) => [k, pieces[k]]))
+      && document.querySelector('#turn').textContent.startsWith('Your move');
+  }, piecesOf(start));
+  const taken = await getJson(`/v1/sessions/${enc(id)}`);
+  check(taken.moves.length === 0, `both plies were taken back: ${taken.moves.join(' ')}`);
+  step('Silver took back its move and the computer\'s reply: the start position again');
+  await square(page, 'j5').click();
+  await page.getByRole('button', { name: 'Rotate anticlockwise' }).click();
+  await until(page, 'the computer\'s answer after the takeback', () =>
+    document.querySelector('#turn').textContent.startsWith('Your move')
+    && !document.querySelector('#takeback').disabled, undefined, 15000);
+
   // Ada resigns; a rematch swaps the colours and the computer opens.
   await page.getByRole('button', { name: 'Resign' }).click();
   await page.getByRole('button', { name: 'Really resign?' }).click();
@@ -792,6 +831,7 @@ async function computerGame(page) {
   // The owner turns hints off, the language to German and the colours to Nile.
   const form = page.locator('#settings-form');
   await form.locator('[name="hints"]').uncheck();
+  await form.locator('[name="takebacks"]').uncheck();
   await form.locator('[name="language"]').selectOption('de');
   await form.locator('[name="colorScheme"]').selectOption('nile');
   await form.getByRole('button', { name: 'Save settings' }).click();
@@ -805,11 +845,62 @@ async function computerGame(page) {
     && document.querySelector('#turn').textContent.includes('Blau')
     && document.querySelector('#hint').disabled
     && !document.querySelector('#hint-note').hidden);
+  await until(page, 'takebacks off, saying why', () =>
+    document.querySelector('#takeback').disabled
+    && /Rücknahmen/.test(document.querySelector('#takeback-note:not([hidden])')?.textContent
+                         ?? ''));
   step(`German: "${await page.locator('#turn').textContent()}" ` +
        `"${await page.locator('#hint-note').textContent()}"`);
   const file = path.resolve(flags.screenshots, 'desktop-computer-german.png');
   await page.screenshot({ path: file, fullPage: true });
   console.log(`screenshot: ${file}`);
+}
+
+// Two people in their own browsers join a rated board with player ids; the
+// winner's and the loser's new ratings show by their seats and on the
+// players page.
+async function ratedGame(silver, red) {
+  const created = await postJson('/v1/sessions', { name: 'rated', setupId: 'classic-2',
+                                                   settings: { rated: true } });
+  const id = created.session.id;
+  for (const [page, name, side] of [[silver, 'Ines', 'Silver'], [red, 'Jo', 'Red']]) {
+    await page.goto(`${base}/#/s/${enc(id)}`);
+    await until(page, 'the rated board', () => document.querySelector('#player-id'));
+    await page.locator('#player-name').fill(name);
+    await page.locator('#player-id').fill(`web:${name.toLowerCase()}`);
+    await page.getByRole('button', { name: `Join as ${side}` }).click();
+    await until(page, `${name} seated`, (n) =>
+      document.querySelector('#seats').textContent.includes(`${n} (you)`), name);
+  }
+  for (const page of [silver, red]) {
+    await until(page, 'the rated mark and takebacks refused', () =>
+      !document.querySelector('#rated-mark').hidden
+      && document.querySelector('#takeback').disabled
+      && /rated game/.test(document.querySelector('#takeback-note:not([hidden])')?.textContent
+                           ?? ''));
+  }
+  const seats = (await getJson(`/v1/sessions/${enc(id)}`)).seats.map((s) => s.playerId);
+  check(seats.join(' ') === 'web:ines web:jo', `the seats hold the player ids: ${seats}`);
+  step('a rated game between two browsers: marked rated, no takebacks');
+  await red.getByRole('button', { name: 'Resign' }).click();
+  await red.getByRole('button', { name: 'Really resign?' }).click();
+  const ratings = {};
+  for (const page of [silver, red]) {
+    await until(page, 'both ratings by the seats', () =>
+      /rating 1[5-9]\d\d/.test(document.querySelector('.seat-silver .seat-rating')?.textContent)
+      && /rating 1[0-4]\d\d/.test(document.querySelector('.seat-red .seat-rating')?.textContent));
+    ratings[page.label] = await page.locator('.seat-silver .seat-rating').textContent();
+  }
+  const winner = await getJson('/v1/player?playerId=web%3Aines');
+  check(winner.wins === 1 && ratings[silver.label] === `rating ${Math.round(winner.rating)}`,
+        `the seat shows the server's rating: ${ratings[silver.label]} v ${winner.rating}`);
+  await red.goto(`${base}/#/players`);
+  await until(red, 'the players page', () => {
+    const rows = [...document.querySelectorAll('#player-rows tr')];
+    return rows.length === 2 && rows[0].dataset.playerId === 'web:ines'
+      && rows[1].dataset.playerId === 'web:jo' && /Ines/.test(rows[0].textContent);
+  });
+  step(`after the resignation: Ines ${ratings[silver.label]}; the players page lists both`);
 }
 
 // A link to no board: said plainly, no board or seats, a way back.

@@ -7,6 +7,11 @@ through the `say(channel, Message)` callback, from the table's own thread.
 One game per channel; players are their nicks, and the bot keeps their
 tokens in its BotState (state.py), so that a restarted bot carries on. It
 speaks each channel's session language (catalogue.py).
+
+Players are seated with a player id the bot vouches for (identity.py), when
+the adapter can tell who a nick is: `identify(channel, nick)` gives it (the
+adapters set it: IRC "irc:<network>/<nick>", XMPP "xmpp:<bare JID>"), so
+that rated games rate the same person from game to game.
 """
 
 import itertools
@@ -38,6 +43,8 @@ SESSIONS_KEPT = 20
 # the longest it waits before leaving the asking to the players.
 ANALYSIS_POLL_SECONDS = 1.0
 ANALYSIS_WAIT_SECONDS = 900.0
+# The players !top lists.
+TOP_PLAYERS = 10
 GAME_ID = re.compile(r"^(.+)-g[0-9]+$")  # "<session id>-g<N>"
 
 
@@ -61,12 +68,16 @@ class KhetBot:
     search's budget per ply for !analyse, 0 for the server's default.
     `state` is the BotState to keep the channels' games in (default: in
     memory only); the games it holds are taken up again at once.
+    `identify(channel, nick)` is the player id the bot vouches for as
+    `nick`'s, or None when it cannot tell (that player plays unrated);
+    without it nobody has one. Adapters set it on the bot they build.
     """
 
     def __init__(self, client, say, prefix="!", *, web_url=None,
                  line_chars=DEFAULT_LINE_CHARS, analysis_ms_per_ply=0,
-                 state=None):
+                 state=None, identify=None):
         self.client = client
+        self.identify = identify
         self.prefix = prefix
         self.web_url = web_url.rstrip("/") if web_url else None
         self.line_chars = line_chars
@@ -97,6 +108,12 @@ class KhetBot:
             "resign": (self._resign, "", "help_resign"),
             "draw": (self._draw, "", "help_draw"),
             "claim": (self._claim, "", "help_claim"),
+            "takeback": (self._takeback, "", "help_takeback"),
+            "accept": (self._accept, "", "help_accept"),
+            "decline": (self._decline, "", "help_decline"),
+            "rated": (self._rated, "[on|off]", "help_rated"),
+            "rating": (self._rating, "[NICK]", "help_rating"),
+            "top": (self._top, "", "help_top"),
             "record": (self._record, "[N|GAME]", "help_record"),
             "games": (self._games, "", "help_games"),
             "analyse": (self._analyse, "[N|GAME]", "help_analyse"),
@@ -265,7 +282,9 @@ class KhetBot:
             raise CommandError("already_seated", color=side_name(
                 self.words(channel), held.color))
         player = self.client.join(table.session_id, nick,
-                                  _color(argument or None))
+                                  _color(argument or None),
+                                  player_id=self._player_id(channel, nick)
+                                  or "")
         table.seat(nick, player)
         self._state.save_seat(channel, nick, player.token, player.color)
         return []  # the table relays "nick takes the ... seat"
@@ -368,6 +387,74 @@ class KhetBot:
     def _claim(self, channel, nick, argument):
         self._player(channel, nick).claim_draw()
         return []
+
+    def _takeback(self, channel, nick, argument):
+        self._player(channel, nick).request_takeback()
+        return []  # the table relays the request, or the computer's grant
+
+    def _standing_takeback(self, channel, nick):
+        """The player who may answer a takeback request standing now."""
+        player = self._player(channel, nick)
+        asker = self.client.session(player.session_id).takeback_requested_by
+        if not asker or asker == player.color:
+            raise CommandError("no_takeback")
+        return player
+
+    def _accept(self, channel, nick, argument):
+        self._standing_takeback(channel, nick).accept_takeback()
+        return []  # the table relays the takeback and the board
+
+    def _decline(self, channel, nick, argument):
+        self._standing_takeback(channel, nick).decline_takeback()
+        return []
+
+    def _rated(self, channel, nick, argument):
+        """The board's owner setting `rated`, set by the bot (which holds
+        the owner token) for the channel; it counts from the next game."""
+        table = self._table(channel)
+        words = self.words(channel)
+        if argument.lower() not in ("", "on", "off"):
+            raise CommandError("rated_usage")
+        if argument:
+            table.owner.update_settings(rated=argument.lower() == "on")
+        session = self.client.session(table.session_id)
+        text = words("rated_on" if session.settings.rated else "rated_off",
+                     prefix=self.prefix)
+        if session.game_rated:
+            text += " " + words("rated_this_game")
+        return [Message.of(text)]
+
+    def _rating(self, channel, nick, argument):
+        who = argument or nick
+        words = self.words(channel)
+        player_id = self._player_id(channel, who)
+        if player_id is None:
+            raise CommandError("rating_no_identity", nick=who)
+        try:
+            player = self.client.get_player(player_id)
+        except KhetError as error:
+            if error.code_name != "NOT_FOUND":
+                raise
+            return [Message.of(words("rating_none", nick=who, id=player_id))]
+        return [Message.of(words(
+            "rating", nick=who, id=player_id, rating=round(player.rating),
+            deviation=round(player.deviation), games=player.games,
+            wins=player.wins, draws=player.draws, losses=player.losses))]
+
+    def _top(self, channel, nick, argument):
+        words = self.words(channel)
+        best = list(itertools.islice(
+            self.client.list_players(page_size=TOP_PLAYERS), TOP_PLAYERS))
+        if not best:
+            return [Message.of(words("top_none"))]
+        entries = ", ".join(
+            words("top_entry", rank=rank, name=player.name or player.player_id,
+                  rating=round(player.rating), games=player.games)
+            for rank, player in enumerate(best, 1))
+        return [Message.of(words("top", players=entries))]
+
+    def _player_id(self, channel, nick):
+        return self.identify(channel, nick) if self.identify else None
 
     def _record(self, channel, nick, argument):
         session_id, game_id, note = self._game(channel, argument)

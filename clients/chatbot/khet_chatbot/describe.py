@@ -104,6 +104,26 @@ def event_messages(event, board, prefix, words):
         offer = event.announcement or words(
             "offers_draw", color=side_name(words, event.draw_offered.by))
         return [Message.of(words("draw_answer", offer=offer, prefix=prefix))]
+    if kind == "takeback_requested":
+        asked = event.takeback_requested
+        request = event.announcement or words(
+            "takeback_asked", color=side_name(words, asked.by),
+            plies=ply_words(words, asked.plies))
+        return [Message.of(words("takeback_answer", request=request,
+                                 other=side_name(words, other_side(asked.by)),
+                                 prefix=prefix))]
+    if kind == "takeback_answered":
+        answered = event.takeback_answered
+        color = side_name(words, answered.requested_by)
+        if not answered.accepted:
+            return [Message.of(event.announcement or words(
+                "takeback_declined", color=color))]
+        done = event.announcement or words(
+            "takeback_done", color=color,
+            plies=ply_words(words, answered.plies))
+        mover = side_name(words, answered.board.side_to_move)
+        return [Message.of(done, words("to_move", mover=mover, prefix=prefix)),
+                board_message(board(), words, prefix)]
     if kind == "game_reset":
         fallback = words("game_reset_timeout" if event.game_reset.timed_out
                          else "game_reset")
@@ -111,6 +131,14 @@ def event_messages(event, board, prefix, words):
     if kind == "session_deleted":
         return [Message.of(words("session_deleted"))]
     return []  # setup and settings changes: the bot's own doing
+
+
+def other_side(color):
+    return game.RED if color == game.SILVER else game.SILVER
+
+
+def ply_words(words, count):
+    return words("one_ply" if count == 1 else "plies", count=count)
 
 
 def move_message(event, words):
@@ -148,10 +176,15 @@ def status_message(session, setup_name, words):
         if session.draw_offered_by:
             state = words("status_offer", state=state, color=side_name(
                 words, session.draw_offered_by))
+        if session.takeback_requested_by:
+            state = words("status_takeback", state=state, color=side_name(
+                words, session.takeback_requested_by))
     elif session.status == service.FINISHED:
         state = words("status_finished", result=session.result.text)
     else:
         state = words("status_waiting")
+    if session.game_rated:
+        state = words("status_rated", state=state)
     return Message.of(words("status", setup=setup_name,
                             silver=seat_holder(words, silver),
                             red=seat_holder(words, red), state=state))

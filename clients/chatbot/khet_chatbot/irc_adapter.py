@@ -8,17 +8,24 @@ once, then one every `line_interval` seconds. Each run() is one connection;
 the core outlives it, so a Reconnector (reconnect.py) can run it again
 after a drop and the games go on. Lines said while disconnected wait for
 the next connection.
+
+It vouches for its players as "irc:<network>/<nick>" (identity.py): the
+network's name as the server announces it (ISUPPORT NETWORK=), else the
+server's host. A nick is only as much one person's as the network makes it
+(nick registration with services); the bot takes the nick it hears.
 """
 
 import queue
 import socket
 import threading
 
+from .identity import irc_player_id
 from .irc_text import is_channel, parse_line, privmsg_lines
 from .message import Message
 from .pacing import LinePacer
 
 ERR_NICKNAMEINUSE = "433"
+RPL_ISUPPORT = "005"
 RPL_WELCOME = "001"
 
 
@@ -41,7 +48,13 @@ class IrcAdapter:
         self._outgoing = queue.Queue()
         # (channel, nick, text); a connection's end marker ends its answerer.
         self._heard = queue.Queue()
+        self.network = None  # ISUPPORT NETWORK=, once the server said it
         self.core = make_core(self.say)
+        self.core.identify = self.player_id
+
+    def player_id(self, channel, nick):
+        """The player id the bot vouches for as `nick`'s on this network."""
+        return irc_player_id(self.network or self.host, nick)
 
     def say(self, channel, message):
         """Queues `message` for `channel` (or a nick); safe from any thread."""
@@ -115,6 +128,10 @@ class IrcAdapter:
             for channel in self.channels:
                 self._send_now(f"JOIN {channel}")
             self._welcomed.set()
+        elif line.command == RPL_ISUPPORT:
+            for token in line.params[1:]:
+                if token.startswith("NETWORK="):
+                    self.network = token[len("NETWORK="):] or None
         elif line.command == ERR_NICKNAMEINUSE:
             self.nick += "_"
             self._send_now(f"NICK {self.nick}")

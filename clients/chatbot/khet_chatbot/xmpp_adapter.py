@@ -8,6 +8,11 @@ speaker's room nick is the nick; a direct chat is a channel of its own.
 Each run() is one connection; the core outlives it, so a Reconnector
 (reconnect.py) can run it again after a drop. Messages said while no
 connection is up wait for the next one.
+
+It vouches for its players as "xmpp:<bare JID>" (identity.py): the sender's
+own JID in a direct chat, an occupant's real JID in a room that shows it to
+the bot (a non-anonymous room, or one where the bot is a moderator). In a
+room that hides it the player has no id and plays unrated.
 """
 
 import asyncio
@@ -16,6 +21,7 @@ import threading
 
 import slixmpp
 
+from .identity import xmpp_player_id
 from .message import Message
 
 
@@ -39,8 +45,26 @@ class XmppAdapter:
         self._waiting = []    # (channel, Message) said while disconnected
         self._heard = queue.Queue()  # (channel, nick, text); None ends
         self._answerer = threading.Thread(target=self._answer, daemon=True)
+        self._jids = {}  # (channel, nick), lower case -> bare JID
         self.core = make_core(self.say)
+        self.core.identify = self.player_id
         self._answerer.start()
+
+    def player_id(self, channel, nick):
+        """The player id the bot vouches for as `nick`'s in `channel`, or
+        None while it does not know the nick's JID."""
+        with self._lock:
+            jid = self._jids.get((channel.lower(), nick.lower()))
+        if jid is None:
+            client = self._client
+            if client is not None and channel.lower() in self.rooms:
+                try:
+                    real = client.plugin["xep_0045"].get_jid_property(
+                        slixmpp.JID(channel), nick, "jid")
+                except Exception:  # the roster does not know the nick
+                    real = None
+                jid = slixmpp.JID(real).bare if real else None
+        return xmpp_player_id(jid)
 
     def say(self, channel, message):
         """Sends `message` to `channel`; safe from any thread."""
@@ -144,6 +168,8 @@ class XmppAdapter:
             channel, nick = str(sender), sender.resource
         else:
             channel, nick = sender.bare, sender.user
+            with self._lock:
+                self._jids[(channel.lower(), nick.lower())] = sender.bare
         self._heard.put((channel, nick, message["body"]))
 
     def _answer(self):

@@ -12,6 +12,7 @@ import urllib.request
 from khet_chatbot import MAX_MESSAGE_CHARS, KhetBot
 from khet_chatbot.catalogue import Words
 from khet_chatbot.describe import score_words
+from khet_chatbot.identity import irc_player_id, xmpp_player_id
 from khet_chatbot.state import BotState
 from khet_client import Client, LocalKhetd, game
 
@@ -294,6 +295,115 @@ class CoreTest(BotTestCase):
         self.assertEqual(
             [c for c, line in self.channel.lines if "plays" in line],
             ["#khet"])
+
+
+class TakebackTest(BotTestCase):
+
+    def test_a_takeback_declined_then_accepted(self):
+        self.start_game()
+        self.assertIn("your opponent has not asked",
+                      self.command("bob", "!accept"))
+        self.command("alice", "!move j5-j6")
+        start = self.channel.wait_for(r"plays j5-j6")
+        self.assertEqual(self.command("alice", "!takeback"), "")
+        asked = self.channel.wait_for(
+            r"take back .*1.* Red: !accept grants it, !decline refuses it",
+            start=start)
+        self.assertIn("asks for a takeback", self.command("bob", "!status"))
+        self.assertIn("your opponent has not asked",
+                      self.command("alice", "!accept"))
+        self.assertEqual(self.command("bob", "!decline"), "")
+        self.channel.wait_for(r"takeback request is declined", start=asked)
+        self.assertIn("moves played: 1", self.command("bob", "!status"))
+        self.command("alice", "!takeback")
+        asked = self.channel.wait_for(r"!accept grants it", start=asked + 1)
+        self.assertEqual(self.command("bob", "!accept"), "")
+        done = self.channel.wait_for(r"takes back", start=asked)
+        self.channel.wait_for(r"^Silver to move", start=done)
+        self.channel.wait_for(r"^ 8  xs  \.s", start=done)  # the board again
+        self.assertIn("moves played: 0", self.command("bob", "!status"))
+        # Draws still go by !draw.
+        self.command("alice", "!move j5-j6")
+        self.command("bob", "!draw")
+        self.channel.wait_for(r"offers a draw\. !draw accepts it")
+        self.command("alice", "!draw")
+        self.channel.wait_for(r"^Game over: .*[Dd]raw")
+
+    def test_the_computer_grants_a_takeback(self):
+        self.command("alice", "!new classic-2")
+        self.command("alice", "!join silver")
+        self.command("alice", "!computer 1")
+        start = self.channel.wait_for(r"Silver to move")
+        self.command("alice", "!move j5-j6")
+        reply = self.channel.wait_for(r"^Red \(computer, level 1\) plays ",
+                                      start=start)
+        self.assertEqual(self.command("alice", "!takeback"), "")
+        self.channel.wait_for(r"takes back 2", start=reply)
+        self.assertIn("moves played: 0", self.command("alice", "!status"))
+
+
+class RatingTest(BotTestCase):
+    """Rated games with player ids the bot vouches for."""
+
+    def make_bot(self, **options):
+        # Ids of their own for each test's players: one khetd serves them all.
+        self.network = f"net{time.monotonic_ns()}"
+        return KhetBot(self.client, self.channel.say,
+                       identify=lambda channel, nick: irc_player_id(
+                           self.network, nick), **options)
+
+    def test_a_rated_game_rates_both_players(self):
+        self.command("alice", "!new classic-2")
+        self.assertIn("not rated", self.command("alice", "!rated"))
+        self.assertIn("Games here are rated", self.command("alice", "!rated on"))
+        self.assertIn("!rated takes on or off",
+                      self.command("alice", "!rated maybe"))
+        alice_id = f"irc:{self.network}/alice"
+        self.assertIn(f"alice ({alice_id}) has no rating yet",
+                      self.command("alice", "!rating"))
+        self.command("alice", "!join")
+        self.command("bob", "!join")
+        self.channel.wait_for(r"Silver to move")
+        session = self.client.session(self.bot.table("#khet").session_id)
+        self.assertEqual([seat.player_id for seat in session.seats],
+                         [alice_id, f"irc:{self.network}/bob"])
+        self.assertIn("; rated", self.command("bob", "!status"))
+        self.assertIn("This game is rated", self.command("bob", "!rated"))
+        self.command("alice", "!move j5-j6")
+        self.assertIn("rated game", self.command("alice", "!takeback"))
+        self.command("bob", "!resign")
+        self.channel.wait_for(r"^Game over: Silver wins")
+        rating = self.command("bob", "!rating alice")
+        self.assertRegex(rating, rf"^alice \({re.escape(alice_id)}\): "
+                                 r"rating 1[5-9]\d\d ± \d+; 1 rated games, "
+                                 r"1 won, 0 drawn, 0 lost\.$")
+        self.assertIn("0 won, 0 drawn, 1 lost", self.command("bob", "!rating"))
+        top = self.command("carol", "!top")
+        self.assertRegex(top, r"^Best rated: 1\. ")
+        self.assertLess(top.index("alice"), top.index("bob"))
+
+    def test_without_an_identity_nobody_is_rated(self):
+        self.bot.identify = None
+        self.command("alice", "!new classic-2")
+        self.command("alice", "!join")
+        session = self.client.session(self.bot.table("#khet").session_id)
+        self.assertEqual(session.seats[0].player_id, "")
+        self.assertIn("I cannot tell who alice is",
+                      self.command("alice", "!rating"))
+
+    def test_chat_identities_as_player_ids(self):
+        self.assertEqual(irc_player_id("Libera.Chat", "Alice"),
+                         "irc:libera.chat/alice")
+        # IRC's case mapping, and characters a player id may not hold.
+        self.assertEqual(irc_player_id("net", "[Bob]"),
+                         irc_player_id("net", "{bob}"))
+        self.assertEqual(irc_player_id("net", "a|b^"), "irc:net/a+7cb+5e")
+        self.assertNotEqual(irc_player_id("net", "a+7c"),
+                            irc_player_id("net", "a|"))
+        self.assertEqual(xmpp_player_id("Carol@Example.org"),
+                         "xmpp:carol@example.org")
+        self.assertIsNone(xmpp_player_id(None))
+        self.assertIsNone(irc_player_id("net", "n" * 200))
 
 
 class RecordTest(BotTestCase):

@@ -235,6 +235,11 @@ class ChatBotOnIrcTest(unittest.TestCase):
                          list("87654321"))
         self.assertEqual(board[10], "Silver to move, Khet 2.0")
 
+        # The bot vouches for its players as irc:<network>/<nick>.
+        alice.say(channel, "!rating")
+        bob.wait_for_bot(channel, r"^alice \(irc:[^/ ]+/alice\) has no rating "
+                                  r"yet", start)
+
         # Refusals come back with the server's reason.
         alice.say(channel, "!move e3-e2")
         bob.wait_for_bot(channel, r"^alice: !move e3-e2: e3: ", start)

@@ -43,6 +43,7 @@ log = {{ info = "{folder}/prosody.log" }}
 VirtualHost "{domain}"
 Component "conference.{domain}" "muc"
   muc_room_locking = false  -- a new room is open at once
+  muc_room_default_public_jids = true  -- the bot sees who is who
 """
 
 
@@ -192,6 +193,10 @@ class ChatBotOnXmppTest(unittest.TestCase):
         self.assertEqual(len(bob.heard[board].split("\n")), 12)
         self.assertRegex(bob.heard[board], r"\nKey: ")
 
+        # The room shows its occupants' JIDs: the bot vouches for them.
+        alice.say("!rating bob")
+        alice.wait_for_bot(rf"^bob \(xmpp:bob@{re.escape(DOMAIN)}\) has no "
+                           r"rating yet", start)
         alice.say("!move j5-j6")
         bob.wait_for_bot(r"plays j5-j6\.\nlaser: beam 0 from j1", start)
         bob.say("!moves a8")

@@ -107,6 +107,58 @@ test('a whole game as both sides, to a Pharaoh hit seen by a watcher',
        }
      });
 
+test('a takeback declined, then accepted; refused once turned off',
+     async () => {
+       const game = await newGame();
+       const move = (notation, token) => client.call(
+           'MakeMove', {session_id: game.id, move: {notation}}, token);
+       await assert.rejects(client.requestTakeback(game.id, game.silver),
+                            {code: 'FAILED_PRECONDITION'});
+       await move('j5-j6', game.silver);
+       await move('h4-i3', game.red);
+       const asked = await client.requestTakeback(game.id, game.red);
+       assert.equal(asked.takeback_requested_by, 'RED');
+       const declined = await client.declineTakeback(game.id, game.silver);
+       assert.equal(declined.takeback_requested_by, 'COLOR_UNSPECIFIED');
+       assert.deepEqual(declined.moves, ['j5-j6', 'h4-i3']);
+       await client.requestTakeback(game.id, game.red);
+       const taken = await client.acceptTakeback(game.id, game.silver);
+       assert.deepEqual(taken.moves, ['j5-j6']);
+       await client.call('UpdateSettings', {session_id: game.id,
+                                            settings: {takebacks: false}},
+                         game.owner);
+       await assert.rejects(client.requestTakeback(game.id, game.silver),
+                            {code: 'FAILED_PRECONDITION'});
+     });
+
+test('a rated game rates both player ids', async () => {
+  const created = await client.call('CreateSession', {
+    name: 'node rated', setup_id: 'classic-2', settings: {rated: true}});
+  const id = created.session.id;
+  const winner = `node:winner-${id}`;
+  const loser = `node:loser-${id}`;
+  await assert.rejects(client.getPlayer(winner), {code: 'NOT_FOUND'});
+  const silver = await client.join(id, 'alice', {color: 'SILVER', playerId: winner});
+  const red = await client.join(id, 'bob', {playerId: loser});
+  assert.equal(red.color, 'RED');
+  assert.equal(red.session.seats[1].player_id, loser);
+  await client.call('MakeMove', {session_id: id, move: {notation: 'j5-j6'}},
+                    silver.player_token);
+  const session = await client.call('GetSession', {session_id: id});
+  assert.equal(session.game_rated, true);
+  await client.call('Resign', {session_id: id}, red.player_token);
+  const rated = await client.getPlayer(winner);
+  assert.ok(rated.rating > 1500, `rating ${rated.rating}`);
+  assert.equal(rated.wins, 1);
+  assert.equal((await client.getPlayer(loser)).losses, 1);
+  const ids = [];
+  for await (const player of client.listPlayers({pageSize: 1})) {
+    ids.push(player.player_id);
+  }
+  assert.ok(ids.indexOf(winner) >= 0 && ids.indexOf(winner) < ids.indexOf(loser),
+            ids.join(' '));
+});
+
 test('refusals carry the gRPC code and the server\'s reason', async () => {
   const game = await newGame();
   const move = (notation, token, extra = {}) => client.call(

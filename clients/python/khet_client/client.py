@@ -125,14 +125,17 @@ class Client:
                 return
             request.page_token = page.next_page_token
 
-    def join(self, session_id, player_name, color=None):
+    def join(self, session_id, player_name, color=None, *, player_id=""):
         """Takes a seat ("silver", "red" or None for any free one).
 
-        Returns a Player holding the player token.
+        `player_id` (optional) is the stable identity the caller vouches for
+        (1-128 letters, digits and - _ . : @ / +; never a secret): rated
+        games update that id's rating. Returns a Player holding the player
+        token.
         """
         response = self._call("JoinSeat", service.JoinSeatRequest(
             session_id=session_id, player_name=player_name,
-            color=as_color(color)))
+            color=as_color(color), player_id=player_id))
         return Player(self, session_id, response.player_token, response.color,
                       player_name, response.session)
 
@@ -226,6 +229,24 @@ class Client:
                           service.ClaimRepetitionDrawRequest(
                               session_id=session_id), token)
 
+    def request_takeback(self, session_id, token):
+        """Asks to take back the token's side's last move (two plies when the
+        opponent has replied). A computer opponent grants it at once; a
+        person answers with accept_takeback() or decline_takeback().
+        KhetError FAILED_PRECONDITION when takebacks are off, the game is
+        rated or there is nothing to take back."""
+        return self._call("RequestTakeback", service.RequestTakebackRequest(
+            session_id=session_id), token)
+
+    def accept_takeback(self, session_id, token):
+        """The opponent of the player asking grants the takeback."""
+        return self._call("AcceptTakeback", service.AcceptTakebackRequest(
+            session_id=session_id), token)
+
+    def decline_takeback(self, session_id, token):
+        return self._call("DeclineTakeback", service.DeclineTakebackRequest(
+            session_id=session_id), token)
+
     def board_text(self, session_id, laser=True):
         """The board as monospaced text (46 columns, 11 lines), with the last
         laser path drawn unless laser=False."""
@@ -299,6 +320,25 @@ class Client:
                     f"{timeout} s ({analysis.plies_analyzed} of "
                     f"{analysis.plies} plies analysed)")
             time.sleep(min(poll_seconds, left))
+
+    # ---- Players and ratings ---------------------------------------------
+
+    def get_player(self, player_id):
+        """A rated player's rating and record (khet.v1.Player); KhetError
+        NOT_FOUND before the player's first rated game."""
+        return self._call("GetPlayer",
+                          service.GetPlayerRequest(player_id=player_id))
+
+    def list_players(self, page_size=100):
+        """Rated players (khet.v1.Player), best rating first, fetched a page
+        at a time."""
+        request = service.ListPlayersRequest(page_size=page_size)
+        while True:
+            page = self._call("ListPlayers", request)
+            yield from page.players
+            if not page.next_page_token:
+                return
+            request.page_token = page.next_page_token
 
     def watch(self, session_id, after_version=0):
         """The session's events after `after_version` and then live ones, as
@@ -383,6 +423,15 @@ class Player:
 
     def claim_draw(self):
         return self.client.claim_draw(self.session_id, self.token)
+
+    def request_takeback(self):
+        return self.client.request_takeback(self.session_id, self.token)
+
+    def accept_takeback(self):
+        return self.client.accept_takeback(self.session_id, self.token)
+
+    def decline_takeback(self):
+        return self.client.decline_takeback(self.session_id, self.token)
 
     def leave(self):
         return self.client.leave_seat(self.session_id, self.token)

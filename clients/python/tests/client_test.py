@@ -184,6 +184,71 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(drawn.result.outcome, game.DRAW)
         self.assertEqual(drawn.result.reason, game.AGREED_DRAW)
 
+    def test_a_takeback_accepted_declined_and_refused(self):
+        owner, alice, bob = self.new_game()
+        self.assert_khet_error(grpc.StatusCode.FAILED_PRECONDITION, "",
+                               alice.request_takeback)
+        alice.move("j5-j6")
+        bob.move("h4-i3")
+        asked = alice.request_takeback()
+        self.assertEqual(asked.takeback_requested_by, game.SILVER)
+        self.assertEqual(bob.decline_takeback().takeback_requested_by,
+                         game.COLOR_UNSPECIFIED)
+        self.assertEqual(
+            list(self.client.session(owner.session_id).moves),
+            ["j5-j6", "h4-i3"])
+        alice.request_takeback()
+        taken = bob.accept_takeback()
+        self.assertEqual(list(taken.moves), [])
+        self.assertEqual(taken.takeback_requested_by, game.COLOR_UNSPECIFIED)
+        owner.update_settings(takebacks=False)
+        alice.move("j5-j6")
+        self.assert_khet_error(grpc.StatusCode.FAILED_PRECONDITION, "",
+                               alice.request_takeback)
+
+    def test_the_computer_grants_a_takeback_at_once(self):
+        owner = self.client.create_session("take it back",
+                                           setup_id="classic-2")
+        alice = self.client.join(owner.session_id, "alice", color="silver")
+        owner.seat_computer(level=1)
+        with self.client.watch(owner.session_id) as events:
+            alice.move("j5-j6")
+            events.wait_for(lambda e: e.HasField("move_made")
+                            and e.move_made.mover == game.RED, timeout=20)
+            alice.request_takeback()
+            answered = events.wait_for(
+                lambda e: e.HasField("takeback_answered"), timeout=10)
+        self.assertTrue(answered.takeback_answered.accepted)
+        self.assertEqual(answered.takeback_answered.plies, 2)
+        self.assertEqual(answered.takeback_answered.requested_by, game.SILVER)
+        self.assertEqual(list(self.client.session(owner.session_id).moves), [])
+
+    def test_a_rated_game_rates_both_players(self):
+        owner = self.client.create_session("rated", setup_id="classic-2",
+                                           settings={"rated": True})
+        winner, loser = "py:winner-" + owner.session_id, "py:loser/x"
+        self.assert_khet_error(grpc.StatusCode.NOT_FOUND, "",
+                               self.client.get_player, winner)
+        alice = self.client.join(owner.session_id, "alice", player_id=winner)
+        bob = self.client.join(owner.session_id, "bob", player_id=loser)
+        self.assertEqual(bob.session.seats[0].player_id, winner)
+        alice.move("j5-j6")
+        session = self.client.session(owner.session_id)
+        self.assertTrue(session.game_rated)
+        self.assert_khet_error(grpc.StatusCode.FAILED_PRECONDITION, "",
+                               alice.request_takeback)
+        bob.resign()
+        rated = self.client.get_player(winner)
+        self.assertGreater(rated.rating, 1500)
+        self.assertEqual((rated.games, rated.wins, rated.losses), (1, 1, 0))
+        self.assertLess(self.client.get_player(loser).rating, 1500)
+        ids = [player.player_id for player in
+               self.client.list_players(page_size=1)]
+        self.assertLess(ids.index(winner), ids.index(loser))
+        self.assert_khet_error(grpc.StatusCode.INVALID_ARGUMENT, "",
+                               self.client.join, owner.session_id, "eve",
+                               player_id="no spaces")
+
     def test_the_computer_answers_a_move(self):
         owner = self.client.create_session("against the computer",
                                            setup_id="classic-2")
