@@ -48,14 +48,13 @@ packages=(
   openssl                  # certificates for TLS; the configure step looks for it
   libcpp-httplib-dev       # cpp-httplib 0.11: the HTTP client of tools and tests
   nlohmann-json3-dev       # JSON for the compact view and tests' HTTP clients
-  # The Python client and the chat bot (configuring clients/ checks them):
-  python3-grpcio           # Python gRPC runtime
-  python3-protobuf         # Python protobuf runtime
 )
 
 # Only the tests, the fuzzing and the formatting use these.
 test_packages=(
   clang-format             # the project's formatting
+  python3-grpcio           # Python gRPC runtime: the Python client and the chat bot
+  python3-protobuf         # Python protobuf runtime: the same
   chromium                 # headless browser for the web board's test
   ngircd                   # a real IRC server for the chat bot's IRC test
   prosody                  # a real XMPP server for the chat bot's XMPP test
@@ -77,9 +76,9 @@ sudo=""
 
 wanted=("${packages[@]}")
 $tests && wanted+=("${test_packages[@]}")
-# Node.js: configuring clients/node needs a `node`; the machine's own if it
-# has one, else Debian's.
-command -v node >/dev/null || wanted+=(nodejs)
+# Node.js for the Node client's, the web board's and the browser tests: the
+# machine's own if it has one, else Debian's.
+if $tests && ! command -v node >/dev/null; then wanted+=(nodejs); fi
 # npm for the tests' npm ci (below): the machine's own, else Debian's.
 if $tests && ! command -v npm >/dev/null; then wanted+=(npm); fi
 
