@@ -9,12 +9,10 @@
 #include "absl/strings/match.h"
 #include "engine/game_record.h"
 #include "gtest/gtest.h"
-#include "service/clock.h"
 #include "service/convert.h"
+#include "service/service_test_fixture.h"
 #include "service/session_service.h"
 #include "service/status_or_matchers.h"
-#include "service/store/memory_store.h"
-#include "service/test_fakes.h"
 #include "service/time_control.h"
 
 namespace khet {
@@ -35,24 +33,11 @@ v1::TimeControl PerMove(int64_t ms) {
   return tc;
 }
 
-class ClocksTest : public ::testing::Test {
+class ClocksTest : public ServiceTest {
  protected:
   struct Board {
     std::string id, owner, silver, red;
   };
-
-  void SetUp() override { service_ = NewService(); }
-
-  std::unique_ptr<SessionService> NewService() {
-    ServiceOptions options;
-    options.store = &store_;
-    options.clock = &clock_;
-    options.random = &random_;
-    absl::StatusOr<std::unique_ptr<SessionService>> s =
-        SessionService::Create(options);
-    EXPECT_TRUE(s.ok()) << s.status();
-    return s.ok() ? *std::move(s) : nullptr;
-  }
 
   absl::StatusOr<v1::CreateSessionResponse> Create(const v1::TimeControl& tc) {
     v1::CreateSessionRequest create;
@@ -94,37 +79,9 @@ class ClocksTest : public ::testing::Test {
     return service_->MakeMove(move, Caller{token});
   }
 
-  v1::Session Get(const Board& b) {
-    v1::GetSessionRequest get;
-    get.set_session_id(b.id);
-    absl::StatusOr<v1::Session> s = service_->GetSession(get);
-    EXPECT_TRUE(s.ok()) << s.status();
-    return s.ok() ? *s : v1::Session();
-  }
-
+  v1::Session Get(const Board& b) { return GetSession(b.id); }
   // Every event of the session so far.
-  std::vector<v1::Event> Events(const Board& b) {
-    v1::WatchRequest watch;
-    watch.set_session_id(b.id);
-    absl::StatusOr<std::unique_ptr<EventStream>> stream =
-        service_->Watch(watch);
-    EXPECT_TRUE(stream.ok()) << stream.status();
-    std::vector<v1::Event> out;
-    if (!stream.ok()) return out;
-    const int64_t last = Get(b).version();
-    while (out.empty() || out.back().version() < last) {
-      absl::StatusOr<std::optional<v1::Event>> next =
-          (*stream)->Next(absl::Seconds(5));
-      if (!next.ok() || !next->has_value()) break;
-      out.push_back(**next);
-    }
-    return out;
-  }
-
-  MemoryStore store_;
-  FakeClock clock_;
-  FakeRandom random_;
-  std::unique_ptr<SessionService> service_;
+  std::vector<v1::Event> Events(const Board& b) { return EventsAfter(b.id, 0); }
 };
 
 TEST_F(ClocksTest, FischerClocksRunForTheSideToMoveAndGainTheIncrement) {
@@ -241,8 +198,7 @@ TEST_F(ClocksTest, PerMoveClocksStartAfreshAfterEachMove) {
 TEST_F(ClocksTest, FlagsFallAfterARestart) {
   const Board b = NewBoard(Fischer(60'000, 0));
   ASSERT_OK(Move(b, b.silver, "j5L"));
-  service_.reset();
-  service_ = NewService();
+  Start();
   EXPECT_EQ(service_->SweepTimeouts(), 0);  // notes the loaded clocks
   clock_.Advance(absl::Seconds(60));
   EXPECT_EQ(service_->SweepFlags(), 1);

@@ -11,34 +11,19 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "service/clock.h"
 #include "service/ratings/glicko2.h"
+#include "service/service_test_fixture.h"
 #include "service/session_service.h"
 #include "service/status_or_matchers.h"
-#include "service/test_fakes.h"
 
 namespace khet {
 namespace {
 
-class PlayerRatingsTest : public ::testing::Test {
+class PlayerRatingsTest : public ServiceTest {
  protected:
   struct Board {
     std::string id, owner, silver, red;
   };
-
-  void SetUp() override { Start(); }
-
-  void Start() {
-    service_.reset();
-    ServiceOptions options;
-    options.store = &store_;
-    options.clock = &clock_;
-    options.random = &random_;
-    absl::StatusOr<std::unique_ptr<SessionService>> s =
-        SessionService::Create(options);
-    ASSERT_TRUE(s.ok()) << s.status();
-    service_ = *std::move(s);
-  }
 
   // A Classic 2 board, rated or not, with Silver and Red seated under the
   // given ids ("" for none).
@@ -83,21 +68,13 @@ class PlayerRatingsTest : public ::testing::Test {
     get.set_player_id(id);
     return service_->GetPlayer(get);
   }
-
-  FlakyStore store_;
-  FakeClock clock_;
-  FakeRandom random_;
-  std::unique_ptr<SessionService> service_;
 };
 
 TEST_F(PlayerRatingsTest, ARatedGameUpdatesBothPlayersByGlicko2) {
   const Board b = NewBoard(/*rated=*/true, "irc:ann", "sl/bob");
-  v1::GetSessionRequest get;
-  get.set_session_id(b.id);
-  absl::StatusOr<v1::Session> s = service_->GetSession(get);
-  ASSERT_OK(s);
-  EXPECT_TRUE(s->game_rated());
-  EXPECT_EQ(s->seats(0).player_id(), "irc:ann");
+  const v1::Session s = GetSession(b.id);
+  EXPECT_TRUE(s.game_rated());
+  EXPECT_EQ(s.seats(0).player_id(), "irc:ann");
   EXPECT_ERROR(Player("irc:ann"), kNotFound, "irc:ann");
 
   ASSERT_TRUE(Resign(b, b.silver).ok());  // Red wins
@@ -177,9 +154,7 @@ TEST_F(PlayerRatingsTest, UnratedGamesChangeNoRating) {
   leave.set_session_id(b.id);
   ASSERT_OK(service_->LeaveSeat(leave, Caller{b.red}));
   const std::string cy = Join(b, v1::RED, "Cy", "cy");
-  v1::GetSessionRequest get;
-  get.set_session_id(b.id);
-  EXPECT_FALSE(service_->GetSession(get)->game_rated());
+  EXPECT_FALSE(GetSession(b.id).game_rated());
   ASSERT_TRUE(Resign(b, cy).ok());
   for (const char* id : {"ann", "bob", "cy"}) {
     EXPECT_ERROR(Player(id), kNotFound, id);
@@ -230,9 +205,7 @@ TEST_F(PlayerRatingsTest, BadIdsAndPagesAreRefused) {
   join.set_player_id(std::string(129, 'a'));
   EXPECT_ERROR(service_->JoinSeat(join), kInvalidArgument, "1 to 128");
   // Nothing was seated.
-  v1::GetSessionRequest get;
-  get.set_session_id(created->session().id());
-  EXPECT_FALSE(service_->GetSession(get)->seats(0).occupied());
+  EXPECT_FALSE(GetSession(created->session().id()).seats(0).occupied());
 
   EXPECT_ERROR(Player(""), kInvalidArgument, "1 to 128");
   EXPECT_ERROR(Player("a\nb"), kInvalidArgument, "may hold only");

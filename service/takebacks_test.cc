@@ -7,32 +7,19 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "service/clock.h"
 #include "service/convert.h"
+#include "service/service_test_fixture.h"
 #include "service/session_service.h"
 #include "service/status_or_matchers.h"
-#include "service/store/memory_store.h"
-#include "service/test_fakes.h"
 
 namespace khet {
 namespace {
 
-class TakebacksTest : public ::testing::Test {
+class TakebacksTest : public ServiceTest {
  protected:
   struct Board {
     std::string id, owner, silver, red;
   };
-
-  void SetUp() override {
-    ServiceOptions options;
-    options.store = &store_;
-    options.clock = &clock_;
-    options.random = &random_;
-    absl::StatusOr<std::unique_ptr<SessionService>> s =
-        SessionService::Create(options);
-    ASSERT_TRUE(s.ok()) << s.status();
-    service_ = *std::move(s);
-  }
 
   // A Classic 2 board with both seats taken (Silver Ann, Red Bob).
   Board NewBoard(const v1::SettingsUpdate& settings = {},
@@ -101,38 +88,10 @@ class TakebacksTest : public ::testing::Test {
     return service_->DeclineTakeback(r, Caller{token});
   }
 
-  v1::Session Get(const Board& b) {
-    v1::GetSessionRequest get;
-    get.set_session_id(b.id);
-    absl::StatusOr<v1::Session> s = service_->GetSession(get);
-    EXPECT_TRUE(s.ok()) << s.status();
-    return s.ok() ? *s : v1::Session();
-  }
-
-  // The session's events after `after`.
+  v1::Session Get(const Board& b) { return GetSession(b.id); }
   std::vector<v1::Event> EventsAfter(const Board& b, int64_t after) {
-    v1::WatchRequest watch;
-    watch.set_session_id(b.id);
-    watch.set_after_version(after);
-    absl::StatusOr<std::unique_ptr<EventStream>> stream =
-        service_->Watch(watch);
-    EXPECT_TRUE(stream.ok()) << stream.status();
-    std::vector<v1::Event> out;
-    if (!stream.ok()) return out;
-    const int64_t last = Get(b).version();
-    while (out.empty() || out.back().version() < last) {
-      absl::StatusOr<std::optional<v1::Event>> next =
-          (*stream)->Next(absl::Seconds(5));
-      if (!next.ok() || !next->has_value()) break;
-      out.push_back(**next);
-    }
-    return out;
+    return ServiceTest::EventsAfter(b.id, after);
   }
-
-  MemoryStore store_;
-  FakeClock clock_;
-  FakeRandom random_;
-  std::unique_ptr<SessionService> service_;
 };
 
 TEST_F(TakebacksTest, TheMoverTakesBackTheLastMoveWhenTheOpponentAccepts) {
@@ -345,15 +304,7 @@ TEST_F(TakebacksTest, ATakebackSurvivesARestart) {
   ASSERT_OK(Ask(b, b.red));
   ASSERT_OK(Accept(b, b.silver));
   const v1::Session before = Get(b);
-  service_.reset();
-  ServiceOptions options;
-  options.store = &store_;
-  options.clock = &clock_;
-  options.random = &random_;
-  absl::StatusOr<std::unique_ptr<SessionService>> again =
-      SessionService::Create(options);
-  ASSERT_OK(again);
-  service_ = *std::move(again);
+  Start();
   const v1::Session after = Get(b);
   EXPECT_EQ(after.moves_size(), 1);
   EXPECT_EQ(after.board().position(), before.board().position());

@@ -148,6 +148,19 @@ int BindAll(sqlite3_stmt* statement, const Values&... values) {
   return code;
 }
 
+// Steps a bound statement (`code`: the binding's result) through its rows,
+// calling `row` with the statement on each; SQLITE_DONE when every row was
+// read, else SQLite's error code.
+template <typename RowFn>
+int ForEachRow(sqlite3_stmt* statement, int code, RowFn row) {
+  while (code == SQLITE_OK || code == SQLITE_ROW) {
+    code = sqlite3_step(statement);
+    if (code != SQLITE_ROW) break;
+    row(statement);
+  }
+  return code;
+}
+
 std::string ColumnBytes(sqlite3_stmt* statement, int column) {
   const void* data = sqlite3_column_blob(statement, column);
   const int size = sqlite3_column_bytes(statement, column);
@@ -836,11 +849,9 @@ absl::StatusOr<std::vector<ArchivedGame>> SqliteStore::ListGames(
               std::string_view(query.player), std::string_view(query.setup_id),
               std::string_view(query.result), query.before_sequence,
               int64_t{query.limit});
-  while (code == SQLITE_OK || code == SQLITE_ROW) {
-    code = sqlite3_step(*select);
-    if (code != SQLITE_ROW) break;
-    games.push_back(GameFromRow(*select));
-  }
+  code = ForEachRow(*select, code, [&](sqlite3_stmt* row) {
+    games.push_back(GameFromRow(row));
+  });
   if (code != SQLITE_DONE) return Error(code, "list games");
   return games;
 }
@@ -874,13 +885,9 @@ absl::StatusOr<std::vector<EventRecord>> SqliteStore::EventsAfter(
   if (!select.ok()) return select.status();
   StatementScope scope(*select);
   int code = BindAll(*select, id, after_version, int64_t{limit});
-  while (code == SQLITE_OK || code == SQLITE_ROW) {
-    code = sqlite3_step(*select);
-    if (code != SQLITE_ROW) break;
-    EventRecord& event = events.emplace_back();
-    event.version = sqlite3_column_int64(*select, 0);
-    event.event = ColumnBytes(*select, 1);
-  }
+  code = ForEachRow(*select, code, [&](sqlite3_stmt* row) {
+    events.push_back({sqlite3_column_int64(row, 0), ColumnBytes(row, 1)});
+  });
   if (code != SQLITE_DONE) return Error(code, "read events");
   return events;
 }
@@ -912,11 +919,9 @@ absl::StatusOr<std::vector<PlayerRecord>> SqliteStore::ListPlayers(
   if (!select.ok()) return select.status();
   StatementScope scope(*select);
   int code = BindAll(*select, int64_t{limit}, std::max<int64_t>(offset, 0));
-  while (code == SQLITE_OK || code == SQLITE_ROW) {
-    code = sqlite3_step(*select);
-    if (code != SQLITE_ROW) break;
-    players.push_back(PlayerFromRow(*select));
-  }
+  code = ForEachRow(*select, code, [&](sqlite3_stmt* row) {
+    players.push_back(PlayerFromRow(row));
+  });
   if (code != SQLITE_DONE) return Error(code, "list players");
   return players;
 }
@@ -934,11 +939,9 @@ absl::StatusOr<std::vector<ArchivedGame>> SqliteStore::PendingRatedGames(
   if (!select.ok()) return select.status();
   StatementScope scope(*select);
   int code = BindAll(*select, int64_t{limit});
-  while (code == SQLITE_OK || code == SQLITE_ROW) {
-    code = sqlite3_step(*select);
-    if (code != SQLITE_ROW) break;
-    games.push_back(GameFromRow(*select));
-  }
+  code = ForEachRow(*select, code, [&](sqlite3_stmt* row) {
+    games.push_back(GameFromRow(row));
+  });
   if (code != SQLITE_DONE) return Error(code, "list pending rated games");
   return games;
 }
