@@ -6,31 +6,19 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "service/clock.h"
+#include "service/service_test_fixture.h"
 #include "service/session_service.h"
 #include "service/status_or_matchers.h"
-#include "service/store/memory_store.h"
-#include "service/test_fakes.h"
 
 namespace khet {
 namespace {
 
-class PresetsTest : public ::testing::Test {
+class PresetsTest : public ServiceTest {
  protected:
-  void SetUp() override {
-    ServiceOptions options;
-    options.store = &store_;
-    options.clock = &clock_;
-    options.random = &random_;
-    absl::StatusOr<std::unique_ptr<SessionService>> s =
-        SessionService::Create(options);
-    ASSERT_TRUE(s.ok()) << s.status();
-    service_ = *std::move(s);
-  }
-
   absl::StatusOr<v1::CreateSessionResponse> Create(
       const std::string& preset, const std::string& setup_id = "") {
     v1::CreateSessionRequest create;
@@ -72,11 +60,6 @@ class PresetsTest : public ::testing::Test {
     request.set_level(1);
     return service_->SuggestMove(request, CallControl());
   }
-
-  MemoryStore store_;
-  FakeClock clock_;
-  FakeRandom random_;
-  std::unique_ptr<SessionService> service_;
 };
 
 TEST_F(PresetsTest, ListsTheThreePresets) {
@@ -205,10 +188,22 @@ TEST_F(PresetsTest, ChooseSetupWithAPreset) {
   EXPECT_EQ(chosen->preset(), "tournament-2009");
   EXPECT_TRUE(chosen->rules().physical_facings());
   EXPECT_FALSE(chosen->settings().hints_off());
-  // The owner's takes the settings too.
+  // The owner's takes the settings too, and says so with SettingsChanged.
+  const int64_t before = chosen->version();
   chosen = service_->ChooseSetup(choose, Caller{created->owner_token()});
   ASSERT_OK(chosen);
   EXPECT_TRUE(chosen->settings().hints_off());
+  EXPECT_TRUE(chosen->settings().takebacks_off());
+  const std::vector<v1::Event> events = EventsAfter(id, before);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_TRUE(events[0].has_setup_chosen());
+  ASSERT_TRUE(events[1].has_settings_changed());
+  EXPECT_TRUE(events[1].settings_changed().settings().hints_off());
+  // Chosen again, the same settings: no SettingsChanged.
+  const int64_t again = chosen->version();
+  chosen = service_->ChooseSetup(choose, Caller{created->owner_token()});
+  ASSERT_OK(chosen);
+  EXPECT_EQ(EventsAfter(id, again).size(), 1u);
   // Rules without a preset: the preset is gone.
   choose.clear_preset();
   choose.set_setup_id("classic-2");

@@ -32,17 +32,22 @@ absl::StatusOr<v1::Session> UpdateSettingsIn(
   }
   Session next = s;
   next.set_settings(settings);
-  v1::Session view = next.ToProto();
-  v1::Event changed;
-  changed.set_announcement(SettingsAnnouncement(
-      view.settings(), view.color_scheme().name(), next.language()));
-  *changed.mutable_settings_changed()->mutable_settings() = view.settings();
+  v1::Event changed = SettingsChangedEvent(next);
   KHET_RETURN_IF_ERROR(
       core.registry->Commit(entry, std::move(next), {std::move(changed)}));
   return entry.session.ToProto();
 }
 
 }  // namespace
+
+v1::Event SettingsChangedEvent(const Session& s) {
+  const v1::Session view = s.ToProto();
+  v1::Event changed;
+  changed.set_announcement(SettingsAnnouncement(
+      view.settings(), view.color_scheme().name(), s.language()));
+  *changed.mutable_settings_changed()->mutable_settings() = view.settings();
+  return changed;
+}
 
 v1::Settings DefaultSettings() {
   v1::Settings s;

@@ -1,6 +1,6 @@
-// A session's settings (timeout, quiet mode, colour scheme, board size):
-// their defaults, their checks, and UpdateSettings by the owner. A change
-// that changes nothing adds no event.
+// A session's settings (timeout, quiet mode, colour scheme, board size,
+// hints, takebacks, language, rated): their defaults, their checks, and
+// UpdateSettings by the owner. A change that changes nothing adds no event.
 #ifndef KHET_SERVICE_SESSION_SETTINGS_H_
 #define KHET_SERVICE_SESSION_SETTINGS_H_
 
@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "khet/v1/khet_service.pb.h"
 #include "service/service_core.h"
+#include "service/session.h"
 
 namespace khet {
 
@@ -19,6 +20,9 @@ v1::Settings DefaultSettings();
 // with *settings unchanged.
 absl::Status ApplySettings(const v1::SettingsUpdate& update,
                            v1::Settings* settings, int64_t min_timeout_seconds);
+
+// SettingsChanged with `s`'s settings as the contract shows them, announced.
+v1::Event SettingsChangedEvent(const Session& s);
 
 absl::StatusOr<v1::Session> UpdateSettings(
     const ServiceCore& core, const v1::UpdateSettingsRequest& request,

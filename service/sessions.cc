@@ -135,6 +135,10 @@ absl::StatusOr<v1::Session> ChooseSetupIn(const ServiceCore& core,
   *sc->mutable_rules() = next.state().rules();
   *sc->mutable_board() = BoardToProto(setup.start);
   events.push_back(std::move(chosen));
+  if (settings.SerializeAsString() !=
+      s.state().settings().SerializeAsString()) {
+    events.push_back(SettingsChangedEvent(next));  // the preset's settings
+  }
   if (next.BothSeatsTaken()) {
     next.StartGame(core.registry->clock()->Now());
     events.push_back(GameStartedEvent(next));
