@@ -21,6 +21,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "boost/asio/executor_work_guard.hpp"
 #include "boost/asio/io_context.hpp"
 #include "boost/asio/ip/tcp.hpp"
@@ -62,11 +63,27 @@ std::string ReasonPhrase(int status) {
   return reason == "<unknown-status>" ? "Unknown" : reason;
 }
 
-// The status line and headers of `response`; the caller adds the framing
-// header and the blank line.
+// Now as an HTTP date ("Tue, 24 Nov 2026 08:49:37 GMT"), formatted once a
+// second per thread.
+const std::string& HttpDateNow() {
+  thread_local int64_t second = -1;
+  thread_local std::string text;
+  const absl::Time now = absl::Now();
+  if (absl::ToUnixSeconds(now) != second) {
+    second = absl::ToUnixSeconds(now);
+    text =
+        absl::FormatTime("%a, %d %b %Y %H:%M:%S GMT", now, absl::UTCTimeZone());
+  }
+  return text;
+}
+
+// The status line and headers of `response` (with the Date every origin
+// server with a clock sends); the caller adds the framing header and the
+// blank line.
 std::string HeadText(const HttpResponse& response, bool keep_alive) {
   std::string text = absl::StrCat("HTTP/1.1 ", response.status, " ",
-                                  ReasonPhrase(response.status), "\r\n");
+                                  ReasonPhrase(response.status), "\r\n",
+                                  "Date: ", HttpDateNow(), "\r\n");
   if (!response.content_type.empty()) {
     absl::StrAppend(&text, "Content-Type: ", response.content_type, "\r\n");
   }

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "boost/asio/connect.hpp"
 #include "boost/asio/io_context.hpp"
 #include "boost/asio/ip/tcp.hpp"
@@ -126,6 +127,23 @@ TEST_F(HttpServerTest, AnswersAndKeepsTheConnection) {
   c.Send("POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nxyz");
   ASSERT_TRUE(c.WaitFor("body=[xyz]")) << c.received();
   EXPECT_THAT(c.received(), HasSubstr("POST /b"));
+}
+
+TEST_F(HttpServerTest, EveryAnswerIsDated) {
+  Start();
+  RawConnection c(port_, Get("/a"));
+  ASSERT_TRUE(c.WaitFor("body=[]")) << c.received();
+  const std::string& text = c.received();
+  const size_t at = text.find("\r\nDate: ");
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::string date =
+      text.substr(at + 8, text.find("\r\n", at + 8) - at - 8);
+  absl::Time when;
+  std::string error;
+  ASSERT_TRUE(absl::ParseTime("%a, %d %b %Y %H:%M:%S GMT", date,
+                              absl::UTCTimeZone(), &when, &error))
+      << date << ": " << error;
+  EXPECT_LT(absl::AbsDuration(absl::Now() - when), absl::Seconds(60)) << date;
 }
 
 // Finding: a POST with no body and no Content-Length waited 5 s for one.
