@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/unknown_field_set.h"
 #include "engine//movegen.h"
 #include "engine/names.h"
 #include "engine/notation.h"
@@ -20,6 +21,9 @@
 namespace khet {
 namespace {
 
+// v1::MoveMade.board (proto/khet/v1/khet_service.proto).
+constexpr int kMoveMadeBoard = 6;
+
 // A MakeMove's answer before it takes its form (typed or wire): a kept
 // reply (a retry), or the parts of the move just played.
 struct MoveAnswer {
@@ -28,8 +32,8 @@ struct MoveAnswer {
 };
 
 // The typed reply of a move played: the MoveMade's parts taken by pointer
-// (the published event is its written bytes), so the board is neither
-// built twice nor copied.
+// (the published event is its written bytes), and its board parsed from
+// the bytes the event holds.
 v1::MakeMoveResponse ReplyOf(PlayedMoveReply played) {
   v1::MakeMoveResponse reply;
   v1::MoveMade* mm = played.events[0].mutable_move_made();
@@ -39,7 +43,18 @@ v1::MakeMoveResponse ReplyOf(PlayedMoveReply played) {
   reply.set_allocated_result(mm->release_result());
   reply.set_version(played.version);
   reply.set_announcement(std::move(played.announcement));
-  reply.set_allocated_board(mm->release_board());
+  // The board's bytes (PlayMoveParts), parsed: the typed path is the HTTP
+  // gateway's; gRPC's raw MakeMove copies the bytes.
+  const google::protobuf::UnknownFieldSet& unknown =
+      mm->GetReflection()->GetUnknownFields(*mm);
+  for (int i = 0; i < unknown.field_count(); ++i) {
+    const google::protobuf::UnknownField& field = unknown.field(i);
+    if (field.number() == kMoveMadeBoard &&
+        field.type() == google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED) {
+      // BoardWire's bytes are a Board's serialization, so they parse.
+      reply.mutable_board()->ParseFromString(field.length_delimited());
+    }
+  }
   return reply;
 }
 
@@ -194,7 +209,12 @@ absl::StatusOr<PlayedMoveReply> PlayMoveParts(const ServiceCore& core,
     *mm->add_removals() = RemovalToProto(r, edition);
   }
   *mm->mutable_result() = ResultToProto(game);
-  *mm->mutable_board() = BoardToProto(game.position());
+  // The board as its bytes, in the MoveMade's place for its field 6
+  // (board): unknown fields are written after the known ones, and the
+  // board is the last of them, so the event's bytes are those of a typed
+  // board (BoardWire), without its 26 piece messages built and freed.
+  *mm->GetReflection()->MutableUnknownFields(mm)->AddLengthDelimited(
+      kMoveMadeBoard) = BoardWire(game.position());
   events[0].set_announcement(
       MoveAnnouncement(color, next.SeatLabel(color), mm->move().notation(),
                        played.effects.removals, edition,

@@ -38,7 +38,9 @@ absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
 
 // A move played and committed, what its reply is made of: the events
 // (stamped; MoveMade first, then GameOver if the game ended), the MoveMade
-// as published (its stored bytes), and the reply's own fields.
+// as published (its stored bytes), and the reply's own fields. The
+// MoveMade message holds its board as bytes (an unknown field 6, from
+// BoardWire): its board() is empty, its serialization has the board.
 struct PlayedMoveReply {
   std::vector<v1::Event> events;
   SharedEventPtr made;

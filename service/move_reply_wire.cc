@@ -4,15 +4,17 @@
 #include <optional>
 
 #include "absl/status/status.h"
+#include "service/wire_bytes.h"
 
 namespace khet {
 namespace {
 
-// Wire types (protobuf encoding).
-constexpr int kVarint = 0;
-constexpr int kFixed64 = 1;
-constexpr int kLengthDelimited = 2;
-constexpr int kFixed32 = 5;
+using wire::AppendLengthDelimited;
+using wire::AppendVarint;
+using wire::kFixed32;
+using wire::kFixed64;
+using wire::kLengthDelimited;
+using wire::kVarint;
 
 // v1::Event.move_made, and the fields of v1::MoveMade and
 // v1::MakeMoveResponse (proto/khet/v1/khet_service.proto).
@@ -43,14 +45,6 @@ bool ReadVarint(absl::string_view& in, uint64_t* value) {
     }
   }
   return false;
-}
-
-void AppendVarint(std::string& out, uint64_t value) {
-  while (value >= 0x80) {
-    out.push_back(static_cast<char>((value & 0x7f) | 0x80));
-    value >>= 7;
-  }
-  out.push_back(static_cast<char>(value));
 }
 
 // One field of a message: its number, wire type and, when length-delimited,
@@ -96,13 +90,6 @@ std::optional<Field> NextField(absl::string_view& in, bool* bad) {
   }
   *bad = true;
   return std::nullopt;
-}
-
-void AppendLengthDelimited(std::string& out, uint32_t number,
-                           absl::string_view contents) {
-  AppendVarint(out, (static_cast<uint64_t>(number) << 3) | kLengthDelimited);
-  AppendVarint(out, contents.size());
-  out.append(contents.data(), contents.size());
 }
 
 absl::Status NotAMove() {

@@ -952,6 +952,8 @@ TEST_F(SessionServiceTest, WireRepliesAreTheTypedRepliesBytes) {
         service_->MakeMoveWire(raw_request, token(raw, side));
     ASSERT_OK(wire);
     ASSERT_EQ(*wire, reply->SerializeAsString()) << "ply " << plies;
+    EXPECT_EQ(reply->board().SerializeAsString(),
+              Get(typed.id).board().SerializeAsString());
     v1::MakeMoveResponse parsed;
     ASSERT_TRUE(parsed.ParseFromString(*wire));
     EXPECT_EQ(parsed.SerializeAsString(), reply->SerializeAsString());
