@@ -114,13 +114,14 @@ std::string ComputerSeats::Play(const ComputerTurn& turn,
     if (result.best_move.is_null()) {
       failed = absl::FailedPreconditionError("the search found no move");
     } else {
-      absl::StatusOr<v1::MakeMoveResponse> reply =
-          PlayMove(core_, entry, color, result.best_move, ReplyKey());
-      if (reply.ok()) {
-        *move = reply->move().notation();
+      // Its parts only (no typed reply): the notation is all it needs.
+      absl::StatusOr<PlayedMoveReply> played =
+          PlayMoveParts(core_, entry, color, result.best_move, ReplyKey());
+      if (played.ok()) {
+        *move = played->events[0].move_made().move().notation();
         return "played";
       }
-      failed = reply.status();
+      failed = played.status();
     }
   }
   const std::string message =

@@ -8,6 +8,7 @@
 #include "engine/names.h"
 #include "engine/notation.h"
 #include "service/quoted_input.h"
+#include "service/wire_bytes.h"
 
 namespace khet {
 namespace {
@@ -165,6 +166,24 @@ const v1::Piece& CachedPieceFields(Piece piece, Edition edition) {
   return (*kFields)[2 * piece.code() + (edition == Edition::kKhet2)];
 }
 
+// The serialization of every CachedPieceFields (all but the square, which
+// as field 1 comes first in a Piece's bytes), made once.
+const std::string& CachedPieceWire(Piece piece, Edition edition) {
+  constexpr int kCodes = 64;
+  static const auto* const kWire = [] {
+    auto* wire = new std::vector<std::string>(2 * kCodes);
+    for (int code = 1; code < kCodes; ++code) {
+      for (Edition e : {Edition::kKhet1, Edition::kKhet2}) {
+        (*wire)[2 * code + (e == Edition::kKhet2)] =
+            CachedPieceFields(Piece::FromCode(static_cast<uint8_t>(code)), e)
+                .SerializeAsString();
+      }
+    }
+    return wire;
+  }();
+  return (*kWire)[2 * piece.code() + (edition == Edition::kKhet2)];
+}
+
 }  // namespace
 
 v1::Piece PieceToProto(Square square, Piece piece, Edition edition) {
@@ -187,6 +206,37 @@ v1::Board BoardToProto(const Position& pos) {
   }
   out.set_side_to_move(ToProto(pos.side_to_move()));
   out.set_edition(ToProto(pos.edition()));
+  return out;
+}
+
+std::string BoardWire(const Position& pos) {
+  // Board: position = 1, pieces = 2, side_to_move = 3, edition = 4; Piece:
+  // square = 1 (proto/khet/v1/game.proto). Fields in number order, and
+  // proto3's defaults (empty, 0) left out, as protobuf writes them.
+  const std::string position = FormatPosition(pos);
+  std::string out;
+  out.reserve(position.size() + 40 * PopCount(pos.occupied()) + 16);
+  if (!position.empty()) wire::AppendLengthDelimited(out, 1, position);
+  for (Square s = 0; s < kSquares; ++s) {
+    const Piece p = pos.at(s);
+    if (p.empty()) continue;
+    const std::string square = SquareName(s);
+    const std::string& rest = CachedPieceWire(p, pos.edition());
+    wire::AppendTag(out, 2, wire::kLengthDelimited);
+    // The square's field: its tag, its length (one byte: a short name) and
+    // the name.
+    wire::AppendVarint(out, 2 + square.size() + rest.size());
+    wire::AppendLengthDelimited(out, 1, square);
+    out.append(rest);
+  }
+  if (const int side = ToProto(pos.side_to_move()); side != 0) {
+    wire::AppendTag(out, 3, wire::kVarint);
+    wire::AppendVarint(out, static_cast<uint64_t>(side));
+  }
+  if (const int edition = ToProto(pos.edition()); edition != 0) {
+    wire::AppendTag(out, 4, wire::kVarint);
+    wire::AppendVarint(out, static_cast<uint64_t>(edition));
+  }
   return out;
 }
 

@@ -31,6 +31,11 @@ v1::Piece PieceToProto(Square square, Piece piece, Edition edition);
 // The position: notation, every piece from a1 to j8, side to move, edition.
 v1::Board BoardToProto(const Position& pos);
 
+// The wire format of BoardToProto(pos), written directly: the same bytes as
+// its serialization, from each piece's cached bytes, without building the
+// Board and Piece messages.
+std::string BoardWire(const Position& pos);
+
 // `move` as played or playable in `before` (the position before it), with
 // its notation; `swap` tells whether a Scarab or Eye swapped places.
 v1::Move MoveToProto(const Position& before, Move move);

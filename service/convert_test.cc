@@ -1,8 +1,11 @@
 #include "service/convert.h"
 
+#include <random>
+
 #include "absl/strings/match.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/play.h"
 #include "engine/setups.h"
 #include "gtest/gtest.h"
 
@@ -201,6 +204,35 @@ TEST(ConvertTest, LevelsAndLimits) {
   EXPECT_EQ(l.max_nodes(), 123456);
   EXPECT_EQ(l.max_time_ms(), 1500);
   EXPECT_EQ(SearchLimitsToProto(SearchLimits()).max_time_ms(), 0);
+}
+
+// BoardWire writes the bytes of BoardToProto's serialization: the start of
+// every setup and the positions of random games from it (pieces taken,
+// Obelisk stacks split, both editions).
+TEST(ConvertTest, BoardWireIsTheBoardsSerialization) {
+  std::mt19937 rng(7);
+  for (const SetupInfo& info : AllSetups()) {
+    SCOPED_TRACE(info.id);
+    absl::StatusOr<Position> start = SetupPosition(info.id);
+    ASSERT_TRUE(start.ok()) << start.status();
+    for (int game = 0; game < 3; ++game) {
+      Position pos = *start;
+      for (int ply = 0; ply < 120; ++ply) {
+        ASSERT_EQ(BoardWire(pos), BoardToProto(pos).SerializeAsString())
+            << FormatPosition(pos);
+        MoveList moves;
+        GenerateMoves(pos, &moves);
+        if (moves.size == 0) break;
+        const PharaohsHit hit =
+            MakeMove(&pos, moves.moves[rng() % moves.size]);
+        if (PharaohWasHit(hit, Color::kSilver) ||
+            PharaohWasHit(hit, Color::kRed)) {
+          ASSERT_EQ(BoardWire(pos), BoardToProto(pos).SerializeAsString());
+          break;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/unknown_field_set.h"
 #include "engine//movegen.h"
 #include "engine/names.h"
 #include "engine/notation.h"
@@ -13,13 +14,51 @@
 #include "service/convert.h"
 #include "service/enum_fields.h"
 #include "service/game_events.h"
+#include "service/move_reply_wire.h"
 #include "service/session_access.h"
 #include "service/status_macros.h"
 
 namespace khet {
 namespace {
 
-absl::StatusOr<v1::MakeMoveResponse> MakeMoveIn(
+// v1::MoveMade.board (proto/khet/v1/khet_service.proto).
+constexpr int kMoveMadeBoard = 6;
+
+// A MakeMove's answer before it takes its form (typed or wire): a kept
+// reply (a retry), or the parts of the move just played.
+struct MoveAnswer {
+  std::optional<v1::MakeMoveResponse> kept;
+  PlayedMoveReply played;
+};
+
+// The typed reply of a move played: the MoveMade's parts taken by pointer
+// (the published event is its written bytes), and its board parsed from
+// the bytes the event holds.
+v1::MakeMoveResponse ReplyOf(PlayedMoveReply played) {
+  v1::MakeMoveResponse reply;
+  v1::MoveMade* mm = played.events[0].mutable_move_made();
+  reply.set_allocated_move(mm->release_move());
+  reply.set_allocated_shot(mm->release_shot());
+  reply.mutable_removals()->Swap(mm->mutable_removals());
+  reply.set_allocated_result(mm->release_result());
+  reply.set_version(played.version);
+  reply.set_announcement(std::move(played.announcement));
+  // The board's bytes (PlayMoveParts), parsed: the typed path is the HTTP
+  // gateway's; gRPC's raw MakeMove copies the bytes.
+  const google::protobuf::UnknownFieldSet& unknown =
+      mm->GetReflection()->GetUnknownFields(*mm);
+  for (int i = 0; i < unknown.field_count(); ++i) {
+    const google::protobuf::UnknownField& field = unknown.field(i);
+    if (field.number() == kMoveMadeBoard &&
+        field.type() == google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED) {
+      // BoardWire's bytes are a Board's serialization, so they parse.
+      reply.mutable_board()->ParseFromString(field.length_delimited());
+    }
+  }
+  return reply;
+}
+
+absl::StatusOr<MoveAnswer> MakeMoveIn(
     const ServiceCore& core, SessionEntry& entry,
     const v1::MakeMoveRequest& request, const Caller& caller)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
@@ -43,7 +82,11 @@ absl::StatusOr<v1::MakeMoveResponse> MakeMoveIn(
         KHET_ASSIGN_OR_RETURN(made, core.registry->StoredEvent(
                                         s.id(), kept->move_event_version()));
       }
-      return KeptReply(*kept, made.move_made());
+      KHET_ASSIGN_OR_RETURN(v1::MakeMoveResponse reply,
+                            KeptReply(*kept, made.move_made()));
+      MoveAnswer answer;
+      answer.kept = std::move(reply);
+      return answer;
     }
   }
   if (request.has_expected_version() &&
@@ -60,14 +103,20 @@ absl::StatusOr<v1::MakeMoveResponse> MakeMoveIn(
   }
   KHET_ASSIGN_OR_RETURN(Move move,
                         MoveFromProto(s.game().position(), request.move()));
-  return PlayMove(core, entry, color, move, key);
+  KHET_ASSIGN_OR_RETURN(PlayedMoveReply played,
+                        PlayMoveParts(core, entry, color, move, key));
+  MoveAnswer answer;
+  answer.played = std::move(played);
+  return answer;
 }
 
-}  // namespace
-
-absl::StatusOr<v1::MakeMoveResponse> MakeMove(
-    const ServiceCore& core, const v1::MakeMoveRequest& request,
-    const Caller& caller) {
+// Checks the request, then plays it (or finds it kept) under the session's
+// lock; `form` makes the answer's final form (an absl::StatusOr) after the
+// lock is let go.
+template <typename Form>
+auto MakeMoveAs(const ServiceCore& core, const v1::MakeMoveRequest& request,
+                const Caller& caller, Form form)
+    -> decltype(form(std::declval<MoveAnswer>())) {
   KHET_RETURN_IF_ERROR(CheckEnumFields(request));
   if (static_cast<int>(request.request_id().size()) >
       core.limits->max_request_id_length) {
@@ -75,9 +124,41 @@ absl::StatusOr<v1::MakeMoveResponse> MakeMove(
         "request_id has ", request.request_id().size(), " characters; at most ",
         core.limits->max_request_id_length, " are allowed"));
   }
-  return core.registry->ChangeByWriting(
-      request.session_id(), [&](SessionEntry& entry) {
-        return MakeMoveIn(core, entry, request, caller);
+  KHET_ASSIGN_OR_RETURN(
+      MoveAnswer answer,
+      core.registry->ChangeByWriting(
+          request.session_id(), [&](SessionEntry& entry) {
+            return MakeMoveIn(core, entry, request, caller);
+          }));
+  return form(std::move(answer));
+}
+
+}  // namespace
+
+absl::StatusOr<v1::MakeMoveResponse> MakeMove(
+    const ServiceCore& core, const v1::MakeMoveRequest& request,
+    const Caller& caller) {
+  return MakeMoveAs(core, request, caller,
+                    [](MoveAnswer answer)
+                        -> absl::StatusOr<v1::MakeMoveResponse> {
+                      if (answer.kept.has_value()) {
+                        return *std::move(answer.kept);
+                      }
+                      return ReplyOf(std::move(answer.played));
+                    });
+}
+
+absl::StatusOr<std::string> MakeMoveWire(const ServiceCore& core,
+                                         const v1::MakeMoveRequest& request,
+                                         const Caller& caller) {
+  return MakeMoveAs(
+      core, request, caller,
+      [](MoveAnswer answer) -> absl::StatusOr<std::string> {
+        // A retry is rare: its typed reply, serialized.
+        if (answer.kept.has_value()) return answer.kept->SerializeAsString();
+        const PlayedMoveReply& played = answer.played;
+        return MoveReplyWire(played.made->wire(), played.version,
+                             played.announcement);
       });
 }
 
@@ -101,9 +182,10 @@ absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
       });
 }
 
-absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
-                                              SessionEntry& entry, Color color,
-                                              Move move, const ReplyKey& key) {
+absl::StatusOr<PlayedMoveReply> PlayMoveParts(const ServiceCore& core,
+                                              SessionEntry& entry,
+                                              Color color, Move move,
+                                              const ReplyKey& key) {
   const int64_t version = entry.session.version();
   // Played in place (no copy of the session): an illegal move changes
   // nothing, and a failed write reads the session back (CommitInPlace).
@@ -113,10 +195,11 @@ absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
 
   const Edition edition = played.before.edition();
   const Game& game = next.game();
-  // The MoveMade event is built once and written; the reply then takes its
-  // parts (the published event is its written bytes), so the board is
-  // neither built twice nor copied.
-  std::vector<v1::Event> events(1);
+  // The MoveMade event is built once and written; the reply is then made
+  // of its parts.
+  PlayedMoveReply out;
+  std::vector<v1::Event>& events = out.events;
+  events.resize(1);
   events.reserve(2);
   v1::MoveMade* mm = events[0].mutable_move_made();
   mm->set_mover(ToProto(color));
@@ -126,7 +209,12 @@ absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
     *mm->add_removals() = RemovalToProto(r, edition);
   }
   *mm->mutable_result() = ResultToProto(game);
-  *mm->mutable_board() = BoardToProto(game.position());
+  // The board as its bytes, in the MoveMade's place for its field 6
+  // (board): unknown fields are written after the known ones, and the
+  // board is the last of them, so the event's bytes are those of a typed
+  // board (BoardWire), without its 26 piece messages built and freed.
+  *mm->GetReflection()->MutableUnknownFields(mm)->AddLengthDelimited(
+      kMoveMadeBoard) = BoardWire(game.position());
   events[0].set_announcement(
       MoveAnnouncement(color, next.SeatLabel(color), mm->move().notation(),
                        played.effects.removals, edition,
@@ -138,21 +226,28 @@ absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
     events.push_back(GameOverEvent(next));
     absl::StrAppend(&announcement, " ", events.back().announcement());
   }
-  v1::MakeMoveResponse reply;
-  reply.set_announcement(std::move(announcement));
-  reply.set_version(version + static_cast<int64_t>(events.size()));
+  out.announcement = std::move(announcement);
+  out.version = version + static_cast<int64_t>(events.size());
   if (!key.request_id.empty()) {
-    // MoveMade is the first of the events: version + 1.
-    next.KeepReply(key, reply, version + 1, core.limits->max_replies_kept);
+    // MoveMade is the first of the events: version + 1. What is kept of a
+    // reply is its version and announcement (the rest is the event's).
+    v1::MakeMoveResponse kept;
+    kept.set_announcement(out.announcement);
+    kept.set_version(out.version);
+    next.KeepReply(key, kept, version + 1, core.limits->max_replies_kept);
   }
-  KHET_RETURN_IF_ERROR(core.registry->CommitInPlace(entry, events));
-  mm = events[0].mutable_move_made();
-  reply.set_allocated_move(mm->release_move());
-  reply.set_allocated_shot(mm->release_shot());
-  reply.mutable_removals()->Swap(mm->mutable_removals());
-  reply.set_allocated_result(mm->release_result());
-  reply.set_allocated_board(mm->release_board());
-  return reply;
+  std::vector<SharedEventPtr> published;
+  KHET_RETURN_IF_ERROR(core.registry->CommitInPlace(entry, events, &published));
+  out.made = std::move(published[0]);
+  return out;
+}
+
+absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
+                                              SessionEntry& entry, Color color,
+                                              Move move, const ReplyKey& key) {
+  KHET_ASSIGN_OR_RETURN(PlayedMoveReply played,
+                        PlayMoveParts(core, entry, color, move, key));
+  return ReplyOf(std::move(played));
 }
 
 }  // namespace khet

@@ -6,12 +6,17 @@
 #ifndef KHET_SERVICE_MOVE_PATH_H_
 #define KHET_SERVICE_MOVE_PATH_H_
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "engine/move.h"
 #include "khet/v1/khet_service.pb.h"
 #include "service/service_core.h"
 #include "service/session.h"
 #include "service/session_registry.h"
+#include "service/shared_event.h"
 
 namespace khet {
 
@@ -20,8 +25,28 @@ absl::StatusOr<v1::MakeMoveResponse> MakeMove(
     const ServiceCore& core, const v1::MakeMoveRequest& request,
     const Caller& caller);
 
+// The same as MakeMove, answered as the wire format of its
+// MakeMoveResponse: exactly the bytes MakeMove's reply serializes to, made
+// from the MoveMade event's stored bytes (MoveReplyWire) without a typed
+// reply; a kept reply (a retry) is serialized.
+absl::StatusOr<std::string> MakeMoveWire(const ServiceCore& core,
+                                         const v1::MakeMoveRequest& request,
+                                         const Caller& caller);
+
 absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
     const ServiceCore& core, const v1::ListLegalMovesRequest& request);
+
+// A move played and committed, what its reply is made of: the events
+// (stamped; MoveMade first, then GameOver if the game ended), the MoveMade
+// as published (its stored bytes), and the reply's own fields. The
+// MoveMade message holds its board as bytes (an unknown field 6, from
+// BoardWire): its board() is empty, its serialization has the board.
+struct PlayedMoveReply {
+  std::vector<v1::Event> events;
+  SharedEventPtr made;
+  std::string announcement;
+  int64_t version = 0;
+};
 
 // Plays `move` for `color`, the side to move: the reply, MoveMade (and
 // GameOver), the reply kept under `key` unless its request_id is empty.
@@ -29,6 +54,13 @@ absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
 absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
                                               SessionEntry& entry, Color color,
                                               Move move, const ReplyKey& key)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+
+// PlayMove's work without the typed reply.
+absl::StatusOr<PlayedMoveReply> PlayMoveParts(const ServiceCore& core,
+                                              SessionEntry& entry,
+                                              Color color, Move move,
+                                              const ReplyKey& key)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
 }  // namespace khet

@@ -265,8 +265,9 @@ absl::Status SessionRegistry::Commit(SessionEntry& entry, Session next,
   return absl::OkStatus();
 }
 
-absl::Status SessionRegistry::CommitInPlace(SessionEntry& entry,
-                                            std::vector<v1::Event>& events) {
+absl::Status SessionRegistry::CommitInPlace(
+    SessionEntry& entry, std::vector<v1::Event>& events,
+    std::vector<SharedEventPtr>* published) {
   const int64_t old_version = entry.session.version();
   absl::StatusOr<std::vector<SharedEventPtr>> written =
       Write(entry.session, old_version, events);
@@ -278,6 +279,7 @@ absl::Status SessionRegistry::CommitInPlace(SessionEntry& entry,
   }
   entry.hub->Publish(*written);
   change_hook_(entry);
+  if (published != nullptr) *published = *std::move(written);
   return absl::OkStatus();
 }
 

@@ -119,8 +119,10 @@ class SessionRegistry {
   // reads it back. Returns the write's error. `events` are left stamped:
   // the published events are their bytes, so the caller may take the
   // messages apart afterwards (the move path moves them into its reply).
+  // When `published` is not null it receives the events as published.
   absl::Status CommitInPlace(SessionEntry& entry,
-                             std::vector<v1::Event>& events)
+                             std::vector<v1::Event>& events,
+                             std::vector<SharedEventPtr>* published = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
   // Deletes the session from the store, then forgets it.

@@ -135,6 +135,10 @@ class SessionServiceImpl final : public SessionService {
       const v1::MakeMoveRequest& request, const Caller& caller) override {
     return khet::MakeMove(core_, request, caller);
   }
+  absl::StatusOr<std::string> MakeMoveWire(const v1::MakeMoveRequest& request,
+                                           const Caller& caller) override {
+    return khet::MakeMoveWire(core_, request, caller);
+  }
   absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
       const v1::ListLegalMovesRequest& request) override {
     return khet::ListLegalMoves(core_, request);

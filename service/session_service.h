@@ -282,6 +282,10 @@ class SessionService {
 
   virtual absl::StatusOr<v1::MakeMoveResponse> MakeMove(
       const v1::MakeMoveRequest& request, const Caller& caller) = 0;
+  // MakeMove answered as its reply's wire format: the bytes the typed
+  // reply serializes to, without building it (for gRPC's raw method).
+  virtual absl::StatusOr<std::string> MakeMoveWire(
+      const v1::MakeMoveRequest& request, const Caller& caller) = 0;
   virtual absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
       const v1::ListLegalMovesRequest& request) = 0;
   // The computer's move for the side to move; see the decisions above.

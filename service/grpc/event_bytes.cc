@@ -1,5 +1,6 @@
 #include "service/grpc/event_bytes.h"
 
+#include <string>
 #include <utility>
 
 #include "grpcpp/support/slice.h"
@@ -9,6 +10,8 @@ namespace khet {
 namespace {
 
 void Release(void* held) { delete static_cast<SharedEventPtr*>(held); }
+
+void ReleaseString(void* held) { delete static_cast<std::string*>(held); }
 
 }  // namespace
 
@@ -22,6 +25,14 @@ grpc::ByteBuffer EventBytes(SharedEventPtr event) {
   HandOverToGrpc(data);
   grpc::Slice slice(data, wire.size(), &Release,
                     new SharedEventPtr(std::move(event)));
+  return grpc::ByteBuffer(&slice, 1);
+}
+
+grpc::ByteBuffer OwnedBytes(std::string bytes) {
+  auto* held = new std::string(std::move(bytes));
+  char* const data = held->data();
+  HandOverToGrpc(data);
+  grpc::Slice slice(data, held->size(), &ReleaseString, held);
   return grpc::ByteBuffer(&slice, 1);
 }
 

@@ -88,7 +88,9 @@ using KhetService = v1::KhetService;
 // The service's base: every method on gRPC's callback API (no thread per
 // call) but SuggestMove, whose search runs for long on the synchronous
 // API's threads. Watch is raw (grpc::ByteBuffer): each event is encoded
-// once and the same bytes are written to every stream.
+// once and the same bytes are written to every stream. MakeMove is raw too:
+// its reply is written from the MoveMade event's stored bytes
+// (SessionService::MakeMoveWire), with no typed reply built.
 using KhetServiceBase =
     WithCallbackMethods<KhetService::Service,
                         KhetService::WithCallbackMethod_ListSetups,
@@ -101,7 +103,7 @@ using KhetServiceBase =
                         KhetService::WithCallbackMethod_LeaveSeat,
                         KhetService::WithCallbackMethod_SeatComputer,
                         KhetService::WithCallbackMethod_ChooseSetup,
-                        KhetService::WithCallbackMethod_MakeMove,
+                        KhetService::WithRawCallbackMethod_MakeMove,
                         KhetService::WithCallbackMethod_ListLegalMoves,
                         KhetService::WithCallbackMethod_ListLevels,
                         KhetService::WithCallbackMethod_ListPresets,
@@ -171,9 +173,11 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
   grpc::ServerUnaryReactor* ChooseSetup(grpc::CallbackServerContext* context,
                                         const v1::ChooseSetupRequest* request,
                                         v1::Session* response) override;
+  // On the wire it is the typed method: a MakeMoveRequest in, the bytes of
+  // the MakeMoveResponse the typed method would send out.
   grpc::ServerUnaryReactor* MakeMove(grpc::CallbackServerContext* context,
-                                     const v1::MakeMoveRequest* request,
-                                     v1::MakeMoveResponse* response) override;
+                                     const grpc::ByteBuffer* request,
+                                     grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ListLegalMoves(
       grpc::CallbackServerContext* context,
       const v1::ListLegalMovesRequest* request,

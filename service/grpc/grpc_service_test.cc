@@ -1300,6 +1300,58 @@ TEST_P(GrpcServiceTest, ReflectionListsTheService) {
   ASSERT_GRPC_OK(stream->Finish());
 }
 
+// ---- MakeMove's bytes ------------------------------------------------------
+
+// MakeMove called with raw request bytes; the reply's bytes as sent.
+grpc::Status RawMakeMove(grpc::Channel* channel, const std::string& token,
+                         const std::string& request_bytes,
+                         std::string* response_bytes) {
+  grpc::Slice slice(request_bytes);
+  grpc::ByteBuffer request(&slice, 1);
+  grpc::ByteBuffer response;
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + token);
+  const grpc::Status status =
+      grpc::internal::BlockingUnaryCall<grpc::ByteBuffer, grpc::ByteBuffer>(
+          channel,
+          grpc::internal::RpcMethod("/khet.v1.KhetService/MakeMove",
+                                    grpc::internal::RpcMethod::NORMAL_RPC),
+          &context, request, &response);
+  if (status.ok()) *response_bytes = Flatten(response);
+  return status;
+}
+
+// The raw MakeMove sends the bytes of the typed reply: a move's reply
+// parses to what a typed client gets for the same request retried, and
+// the retry's bytes are the first reply's.
+TEST_P(GrpcServiceTest, MakeMoveSendsTheTypedReplysBytes) {
+  const Game game = StartGame();
+  v1::MakeMoveRequest request;
+  request.set_session_id(game.id);
+  request.mutable_move()->set_notation(AnyLegalMove(game.id));
+  request.set_request_id("raw-1");
+  std::string first;
+  ASSERT_GRPC_OK(RawMakeMove(channel_.get(), game.silver,
+                             request.SerializeAsString(), &first));
+  v1::MakeMoveResponse parsed;
+  ASSERT_TRUE(parsed.ParseFromString(first));
+  EXPECT_EQ(parsed.version(), Get(game.id).version());
+  EXPECT_EQ(parsed.board().pieces_size(), Get(game.id).board().pieces_size());
+  v1::MakeMoveResponse typed;
+  ASSERT_GRPC_OK(
+      stub_->MakeMove(Context(game.silver).get(), request, &typed));
+  EXPECT_EQ(typed.SerializeAsString(), first);
+  std::string again;
+  ASSERT_GRPC_OK(RawMakeMove(channel_.get(), game.silver,
+                             request.SerializeAsString(), &again));
+  EXPECT_EQ(again, first);
+  // Bytes that are no MakeMoveRequest.
+  EXPECT_CODE(RawMakeMove(channel_.get(), game.silver, std::string("\x0a\xff"),
+                          &again),
+              INVALID_ARGUMENT);
+  EXPECT_TRUE(WaitForLog({"method=MakeMove", "code=INVALID_ARGUMENT"}));
+}
+
 // ---- Watch's bytes ---------------------------------------------------------
 
 // A Watch read as raw messages, as the server writes them.
