@@ -50,9 +50,8 @@ absl::Status MemoryStore::Update(const SessionRecord& record,
     return s;
   }
   if (archive != nullptr) {
-    for (const auto& [sequence, game] : games_) {
-      if (game.id == archive->id) return GameTaken(archive->id);
-    }
+    if (FindGame(archive->id) != nullptr) return GameTaken(archive->id);
+    game_sequences_[archive->id] = last_sequence_ + 1;
     ArchivedGame& kept = games_[++last_sequence_];
     kept = *archive;
     kept.sequence = last_sequence_;
@@ -71,9 +70,19 @@ absl::Status MemoryStore::Delete(std::string_view id) {
   if (it == sessions_.end()) return NotFound(id);
   sessions_.erase(it);
   leases_.Drop(id);
-  std::erase_if(
-      games_, [&](const auto& entry) { return entry.second.session_id == id; });
+  std::erase_if(games_, [&](const auto& entry) {
+    if (entry.second.session_id != id) return false;
+    game_sequences_.erase(entry.second.id);
+    return true;
+  });
   return absl::OkStatus();
+}
+
+ArchivedGame* MemoryStore::FindGame(std::string_view id) {
+  auto it = game_sequences_.find(id);
+  if (it == game_sequences_.end()) return nullptr;
+  auto game = games_.find(it->second);
+  return game == games_.end() ? nullptr : &game->second;
 }
 
 absl::StatusOr<bool> MemoryStore::TryLease(std::string_view id,
@@ -86,9 +95,7 @@ absl::StatusOr<bool> MemoryStore::TryLease(std::string_view id,
 
 absl::StatusOr<ArchivedGame> MemoryStore::GetGame(std::string_view game_id) {
   MutexLock lock(&mu_);
-  for (const auto& [sequence, game] : games_) {
-    if (game.id == game_id) return game;
-  }
+  if (const ArchivedGame* game = FindGame(game_id)) return *game;
   return absl::NotFoundError(
       absl::StrCat("no archived game \"", std::string(game_id), "\""));
 }
@@ -96,11 +103,9 @@ absl::StatusOr<ArchivedGame> MemoryStore::GetGame(std::string_view game_id) {
 absl::Status MemoryStore::SetGameAnalysis(std::string_view game_id,
                                           std::string_view analysis) {
   MutexLock lock(&mu_);
-  for (auto& [sequence, game] : games_) {
-    if (game.id == game_id) {
-      game.analysis = std::string(analysis);
-      return absl::OkStatus();
-    }
+  if (ArchivedGame* game = FindGame(game_id)) {
+    game->analysis = std::string(analysis);
+    return absl::OkStatus();
   }
   return absl::NotFoundError(
       absl::StrCat("no archived game \"", std::string(game_id), "\""));
@@ -188,10 +193,7 @@ absl::Status MemoryStore::ApplyRating(std::string_view game_id,
                                       const PlayerRecord& silver,
                                       const PlayerRecord& red) {
   MutexLock lock(&mu_);
-  ArchivedGame* game = nullptr;
-  for (auto& [sequence, g] : games_) {
-    if (g.id == game_id) game = &g;
-  }
+  ArchivedGame* game = FindGame(game_id);
   if (game == nullptr) {
     return absl::NotFoundError(
         absl::StrCat("no archived game \"", std::string(game_id), "\""));

@@ -50,8 +50,14 @@ class MemoryStore final : public SessionStore {
   LocalLeases leases_;
   Mutex mu_;
   std::map<std::string, Entry, std::less<>> sessions_ ABSL_GUARDED_BY(mu_);
-  // Archived games by sequence, oldest first.
+  // The archived game with id `id`, or null.
+  ArchivedGame* FindGame(std::string_view id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  // Archived games by sequence, oldest first, and their sequences by id.
   std::map<int64_t, ArchivedGame> games_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, int64_t, std::less<>> game_sequences_
+      ABSL_GUARDED_BY(mu_);
   int64_t last_sequence_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<std::string, PlayerRecord, std::less<>> players_
       ABSL_GUARDED_BY(mu_);
