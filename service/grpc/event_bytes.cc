@@ -9,9 +9,18 @@
 namespace khet {
 namespace {
 
-void Release(void* held) { delete static_cast<SharedEventPtr*>(held); }
+// gRPC calls these on whichever thread drops the slice's last reference,
+// ordered after the slice's making through atomics of its own that TSan
+// does not see: hence the hand-over of `held` both ways.
+void Release(void* held) {
+  TakeBackFromGrpc(held);
+  delete static_cast<SharedEventPtr*>(held);
+}
 
-void ReleaseString(void* held) { delete static_cast<std::string*>(held); }
+void ReleaseString(void* held) {
+  TakeBackFromGrpc(held);
+  delete static_cast<std::string*>(held);
+}
 
 }  // namespace
 
@@ -23,8 +32,9 @@ grpc::ByteBuffer EventBytes(SharedEventPtr event) {
   // Readers of these bytes on other threads (an in-process client gets the
   // very slice) are ordered after this one inside gRPC.
   HandOverToGrpc(data);
-  grpc::Slice slice(data, wire.size(), &Release,
-                    new SharedEventPtr(std::move(event)));
+  auto* held = new SharedEventPtr(std::move(event));
+  HandOverToGrpc(held);
+  grpc::Slice slice(data, wire.size(), &Release, held);
   return grpc::ByteBuffer(&slice, 1);
 }
 
@@ -32,6 +42,7 @@ grpc::ByteBuffer OwnedBytes(std::string bytes) {
   auto* held = new std::string(std::move(bytes));
   char* const data = held->data();
   HandOverToGrpc(data);
+  HandOverToGrpc(held);
   grpc::Slice slice(data, held->size(), &ReleaseString, held);
   return grpc::ByteBuffer(&slice, 1);
 }
