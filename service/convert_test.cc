@@ -223,8 +223,7 @@ TEST(ConvertTest, BoardWireIsTheBoardsSerialization) {
         MoveList moves;
         GenerateMoves(pos, &moves);
         if (moves.size == 0) break;
-        const PharaohsHit hit =
-            MakeMove(&pos, moves.moves[rng() % moves.size]);
+        const PharaohsHit hit = MakeMove(&pos, moves.moves[rng() % moves.size]);
         if (PharaohWasHit(hit, Color::kSilver) ||
             PharaohWasHit(hit, Color::kRed)) {
           ASSERT_EQ(BoardWire(pos), BoardToProto(pos).SerializeAsString());

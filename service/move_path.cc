@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/unknown_field_set.h"
 #include "engine//movegen.h"
 #include "engine/names.h"
 #include "engine/notation.h"
+#include "google/protobuf/unknown_field_set.h"
 #include "service/announcements.h"
 #include "service/convert.h"
 #include "service/enum_fields.h"
@@ -58,9 +58,10 @@ v1::MakeMoveResponse ReplyOf(PlayedMoveReply played) {
   return reply;
 }
 
-absl::StatusOr<MoveAnswer> MakeMoveIn(
-    const ServiceCore& core, SessionEntry& entry,
-    const v1::MakeMoveRequest& request, const Caller& caller)
+absl::StatusOr<MoveAnswer> MakeMoveIn(const ServiceCore& core,
+                                      SessionEntry& entry,
+                                      const v1::MakeMoveRequest& request,
+                                      const Caller& caller)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
   const Session& s = entry.session;
   if (caller.token.empty()) {
@@ -124,12 +125,11 @@ auto MakeMoveAs(const ServiceCore& core, const v1::MakeMoveRequest& request,
         "request_id has ", request.request_id().size(), " characters; at most ",
         core.limits->max_request_id_length, " are allowed"));
   }
-  KHET_ASSIGN_OR_RETURN(
-      MoveAnswer answer,
-      core.registry->ChangeByWriting(
-          request.session_id(), [&](SessionEntry& entry) {
-            return MakeMoveIn(core, entry, request, caller);
-          }));
+  KHET_ASSIGN_OR_RETURN(MoveAnswer answer,
+                        core.registry->ChangeByWriting(
+                            request.session_id(), [&](SessionEntry& entry) {
+                              return MakeMoveIn(core, entry, request, caller);
+                            }));
   return form(std::move(answer));
 }
 
@@ -138,28 +138,28 @@ auto MakeMoveAs(const ServiceCore& core, const v1::MakeMoveRequest& request,
 absl::StatusOr<v1::MakeMoveResponse> MakeMove(
     const ServiceCore& core, const v1::MakeMoveRequest& request,
     const Caller& caller) {
-  return MakeMoveAs(core, request, caller,
-                    [](MoveAnswer answer)
-                        -> absl::StatusOr<v1::MakeMoveResponse> {
-                      if (answer.kept.has_value()) {
-                        return *std::move(answer.kept);
-                      }
-                      return ReplyOf(std::move(answer.played));
-                    });
+  return MakeMoveAs(
+      core, request, caller,
+      [](MoveAnswer answer) -> absl::StatusOr<v1::MakeMoveResponse> {
+        if (answer.kept.has_value()) {
+          return *std::move(answer.kept);
+        }
+        return ReplyOf(std::move(answer.played));
+      });
 }
 
 absl::StatusOr<std::string> MakeMoveWire(const ServiceCore& core,
                                          const v1::MakeMoveRequest& request,
                                          const Caller& caller) {
-  return MakeMoveAs(
-      core, request, caller,
-      [](MoveAnswer answer) -> absl::StatusOr<std::string> {
-        // A retry is rare: its typed reply, serialized.
-        if (answer.kept.has_value()) return answer.kept->SerializeAsString();
-        const PlayedMoveReply& played = answer.played;
-        return MoveReplyWire(played.made->wire(), played.version,
-                             played.announcement);
-      });
+  return MakeMoveAs(core, request, caller,
+                    [](MoveAnswer answer) -> absl::StatusOr<std::string> {
+                      // A retry is rare: its typed reply, serialized.
+                      if (answer.kept.has_value())
+                        return answer.kept->SerializeAsString();
+                      const PlayedMoveReply& played = answer.played;
+                      return MoveReplyWire(played.made->wire(), played.version,
+                                           played.announcement);
+                    });
 }
 
 absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
@@ -183,9 +183,8 @@ absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
 }
 
 absl::StatusOr<PlayedMoveReply> PlayMoveParts(const ServiceCore& core,
-                                              SessionEntry& entry,
-                                              Color color, Move move,
-                                              const ReplyKey& key) {
+                                              SessionEntry& entry, Color color,
+                                              Move move, const ReplyKey& key) {
   const int64_t version = entry.session.version();
   // Played in place (no copy of the session): an illegal move changes
   // nothing, and a failed write reads the session back (CommitInPlace).

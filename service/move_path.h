@@ -58,9 +58,8 @@ absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
 
 // PlayMove's work without the typed reply.
 absl::StatusOr<PlayedMoveReply> PlayMoveParts(const ServiceCore& core,
-                                              SessionEntry& entry,
-                                              Color color, Move move,
-                                              const ReplyKey& key)
+                                              SessionEntry& entry, Color color,
+                                              Move move, const ReplyKey& key)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
 }  // namespace khet

@@ -994,19 +994,20 @@ TEST_F(SessionServiceTest, WireRepliesAreTheTypedRepliesBytes) {
     v1::MakeMoveRequest same = req;
     same.set_session_id(typed.id);
     const absl::Status typed_status =
-        service_->MakeMove(same, caller.token.empty()
-                                     ? As("")
-                                     : token(typed, caller.token == raw.silver
-                                                        ? v1::SILVER
-                                                        : v1::RED))
+        service_
+            ->MakeMove(
+                same, caller.token.empty()
+                          ? As("")
+                          : token(typed, caller.token == raw.silver ? v1::SILVER
+                                                                    : v1::RED))
             .status();
     const absl::Status raw_status =
         service_->MakeMoveWire(req, caller).status();
     EXPECT_FALSE(raw_status.ok());
     EXPECT_EQ(raw_status.code(), typed_status.code()) << raw_status;
-    EXPECT_EQ(std::string(raw_status.message()),
-              absl::StrReplaceAll(typed_status.message(),
-                                  {{typed.id, raw.id}}));
+    EXPECT_EQ(
+        std::string(raw_status.message()),
+        absl::StrReplaceAll(typed_status.message(), {{typed.id, raw.id}}));
   }
 }
 

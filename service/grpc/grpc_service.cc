@@ -557,24 +557,24 @@ grpc::ServerUnaryReactor* KhetGrpcService::MakeMove(
   grpc::ByteBuffer bytes = *request;  // shares the slices; parsing drains it
   const bool parses =
       grpc::SerializationTraits<v1::MakeMoveRequest>::Deserialize(&bytes,
-                                                                 &parsed)
+                                                                  &parsed)
           .ok();
   RequestLog log(this, "MakeMove", parsed.session_id());
-  return Serve(
-      context, std::move(log), /*touches_session=*/true, response,
-      [this, context, parses, request = std::move(parsed)](
-          RequestLog&) -> absl::StatusOr<grpc::ByteBuffer> {
-        if (!parses) {
-          return absl::InvalidArgumentError(
-              "the MakeMoveRequest could not be parsed");
-        }
-        absl::StatusOr<Caller> caller =
-            CallerFromMetadata(context->client_metadata());
-        if (!caller.ok()) return caller.status();
-        absl::StatusOr<std::string> wire = core_->MakeMoveWire(request, *caller);
-        if (!wire.ok()) return wire.status();
-        return OwnedBytes(*std::move(wire));
-      });
+  return Serve(context, std::move(log), /*touches_session=*/true, response,
+               [this, context, parses, request = std::move(parsed)](
+                   RequestLog&) -> absl::StatusOr<grpc::ByteBuffer> {
+                 if (!parses) {
+                   return absl::InvalidArgumentError(
+                       "the MakeMoveRequest could not be parsed");
+                 }
+                 absl::StatusOr<Caller> caller =
+                     CallerFromMetadata(context->client_metadata());
+                 if (!caller.ok()) return caller.status();
+                 absl::StatusOr<std::string> wire =
+                     core_->MakeMoveWire(request, *caller);
+                 if (!wire.ok()) return wire.status();
+                 return OwnedBytes(*std::move(wire));
+               });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ListLegalMoves(

@@ -1338,17 +1338,16 @@ TEST_P(GrpcServiceTest, MakeMoveSendsTheTypedReplysBytes) {
   EXPECT_EQ(parsed.version(), Get(game.id).version());
   EXPECT_EQ(parsed.board().pieces_size(), Get(game.id).board().pieces_size());
   v1::MakeMoveResponse typed;
-  ASSERT_GRPC_OK(
-      stub_->MakeMove(Context(game.silver).get(), request, &typed));
+  ASSERT_GRPC_OK(stub_->MakeMove(Context(game.silver).get(), request, &typed));
   EXPECT_EQ(typed.SerializeAsString(), first);
   std::string again;
   ASSERT_GRPC_OK(RawMakeMove(channel_.get(), game.silver,
                              request.SerializeAsString(), &again));
   EXPECT_EQ(again, first);
   // Bytes that are no MakeMoveRequest.
-  EXPECT_CODE(RawMakeMove(channel_.get(), game.silver, std::string("\x0a\xff"),
-                          &again),
-              INVALID_ARGUMENT);
+  EXPECT_CODE(
+      RawMakeMove(channel_.get(), game.silver, std::string("\x0a\xff"), &again),
+      INVALID_ARGUMENT);
   EXPECT_TRUE(WaitForLog({"method=MakeMove", "code=INVALID_ARGUMENT"}));
 }
 

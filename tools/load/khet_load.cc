@@ -411,8 +411,8 @@ class Worker {
           return 0;
         }
         call->start_ns = NowNanos();
-        call->move_reader = generic_.PrepareUnaryCall(
-            &call->context, kMakeMove, request_bytes, &queue_);
+        call->move_reader = generic_.PrepareUnaryCall(&call->context, kMakeMove,
+                                                      request_bytes, &queue_);
         call->move_reader->StartCall();
         call->move_reader->Finish(&call->move_response, &call->status, call);
         return 1;
