@@ -1225,15 +1225,19 @@ TEST_P(GrpcServiceTest, ShutdownEndsASuggestionWithUnavailable) {
 
 // ---- Health checking and reflection --------------------------------------
 
-// A message's bytes. Over the in-process channel a Watch event's slice is
-// the server's own (EventBytes), handed over inside gRPC.
+// A message's bytes. Over the in-process channel a reply's or a Watch
+// event's slice is the server's own (EventBytes, OwnedBytes), handed over
+// inside gRPC both ways: from the server's writes to these reads, and from
+// these reads to the server's free once the last reference goes.
 std::string Flatten(const grpc::ByteBuffer& buffer) {
   std::vector<grpc::Slice> slices;
   EXPECT_TRUE(buffer.Dump(&slices).ok());
   std::string out;
   for (const grpc::Slice& slice : slices) {
-    TakeBackFromGrpc(const_cast<uint8_t*>(slice.begin()));
-    out.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+    auto* const data = const_cast<uint8_t*>(slice.begin());
+    TakeBackFromGrpc(data);
+    out.append(reinterpret_cast<const char*>(data), slice.size());
+    HandOverToGrpc(data);
   }
   return out;
 }
