@@ -249,6 +249,7 @@ absl::StatusOr<Move> ParseMove(const Position& pos, std::string_view text) {
 
 std::string FormatPosition(const Position& pos) {
   std::string out;
+  out.reserve(128);  // a full setup's text is about 80 characters
   for (int rank = kRanks - 1; rank >= 0; --rank) {
     int empty_run = 0;
     for (int file = 0; file < kFiles; ++file) {

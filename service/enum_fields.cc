@@ -23,43 +23,44 @@ absl::Status UnknownValue(const std::string& path, int value,
       path, " is ", value, ", not a ", type.name(), " (", known, ")"));
 }
 
-absl::Status Check(const Message& message, const std::string& prefix) {
+// The first unknown enum value in `message`, its path relative to it. Paths
+// are built only for an error: most requests pass.
+absl::Status Check(const Message& message) {
   const Reflection& reflection = *message.GetReflection();
   const auto& descriptor = *message.GetDescriptor();
   for (int i = 0; i < descriptor.field_count(); ++i) {
     const FieldDescriptor& field = *descriptor.field(i);
-    // Built only for an error or a nested message: most requests pass.
-    auto path = [&] { return absl::StrCat(prefix, field.name()); };
     if (field.type() == FieldDescriptor::TYPE_ENUM) {
       const EnumDescriptor& type = *field.enum_type();
       if (field.is_repeated()) {
         for (int j = 0; j < reflection.FieldSize(message, &field); ++j) {
           const int value = reflection.GetRepeatedEnumValue(message, &field, j);
           if (type.FindValueByNumber(value) == nullptr) {
-            return UnknownValue(absl::StrCat(path(), "[", j, "]"), value, type);
+            return UnknownValue(absl::StrCat(field.name(), "[", j, "]"), value,
+                                type);
           }
         }
       } else {
         const int value = reflection.GetEnumValue(message, &field);
         if (type.FindValueByNumber(value) == nullptr) {
-          return UnknownValue(path(), value, type);
+          return UnknownValue(field.name(), value, type);
         }
       }
     } else if (field.type() == FieldDescriptor::TYPE_MESSAGE) {
       if (field.is_repeated()) {
         for (int j = 0; j < reflection.FieldSize(message, &field); ++j) {
           if (absl::Status s =
-                  Check(reflection.GetRepeatedMessage(message, &field, j),
-                        absl::StrCat(path(), "[", j, "]."));
+                  Check(reflection.GetRepeatedMessage(message, &field, j));
               !s.ok()) {
-            return s;
+            return absl::InvalidArgumentError(
+                absl::StrCat(field.name(), "[", j, "].", s.message()));
           }
         }
       } else if (reflection.HasField(message, &field)) {
-        if (absl::Status s = Check(reflection.GetMessage(message, &field),
-                                   absl::StrCat(path(), "."));
+        if (absl::Status s = Check(reflection.GetMessage(message, &field));
             !s.ok()) {
-          return s;
+          return absl::InvalidArgumentError(
+              absl::StrCat(field.name(), ".", s.message()));
         }
       }
     }
@@ -70,7 +71,7 @@ absl::Status Check(const Message& message, const std::string& prefix) {
 }  // namespace
 
 absl::Status CheckEnumFields(const google::protobuf::Message& request) {
-  return Check(request, "");
+  return Check(request);
 }
 
 }  // namespace khet

@@ -73,6 +73,8 @@ Session Session::New(std::string id, std::string name,
 absl::StatusOr<Session> Session::FromState(const store::SessionState& state) {
   Session s;
   s.state_ = state;
+  // Written by earlier versions; the shot is now rebuilt from the moves.
+  s.state_.clear_last_shot();
   if (state.seats_size() != 2) {
     return absl::InvalidArgumentError(
         absl::StrCat("it has ", state.seats_size(), " seats, not 2"));
@@ -286,6 +288,9 @@ void Session::StartGame(absl::Time now) {
 }
 
 Language Session::language() const {
+  // Unset (the default) is English; asked on every move, so without the
+  // error ParseLanguage would build for it.
+  if (state_.settings().language().empty()) return Language::kEnglish;
   absl::StatusOr<Language> language =
       ParseLanguage(state_.settings().language());
   return language.ok() ? *language : Language::kEnglish;
@@ -391,7 +396,6 @@ void Session::EndGame(bool empty_seats) {
   state_.clear_takeback_requested_by();
   state_.clear_rated_silver_id();
   state_.clear_rated_red_id();
-  state_.clear_last_shot();
   state_.clear_last_move_at();
   state_.clear_recent_replies();
   state_.set_status(v1::WAITING_FOR_PLAYERS);
@@ -430,8 +434,6 @@ absl::StatusOr<PlayedMove> Session::Play(Move move, absl::Time now) {
   played.trace = last_trace_;
   state_.add_moves(FormatMove(played.before, played.effects.move));
   *state_.mutable_last_move_at() = TimeToProto(now);
-  *state_.mutable_last_shot() =
-      ShotToProto(last_trace_, played.before.edition());
   if (draw_offered_by() == Opponent(played.mover)) {
     state_.clear_draw_offered_by();
   }
@@ -504,13 +506,8 @@ absl::Status Session::TakeBack(int plies, absl::Time now) {
   state.clear_draw_offered_by();
   state.clear_takeback_requested_by();
   state.clear_recent_replies();
-  state.clear_last_shot();
   *state.mutable_last_move_at() = TimeToProto(now);
   KHET_ASSIGN_OR_RETURN(Session earlier, FromState(state));
-  if (!state.moves().empty()) {
-    *earlier.state_.mutable_last_shot() =
-        ShotToProto(earlier.last_trace_, earlier.game_.position().edition());
-  }
   earlier.abandoned_ = std::move(abandoned_);
   *this = std::move(earlier);
   return absl::OkStatus();
@@ -593,7 +590,10 @@ v1::Session Session::ToProto() const {
   out.set_takeback_requested_by(state_.takeback_requested_by());
   out.set_game_rated(game_rated());
   out.set_repetition_count(game_.RepetitionCount());
-  if (state_.has_last_shot()) *out.mutable_last_shot() = state_.last_shot();
+  if (shot_board_.has_value()) {
+    *out.mutable_last_shot() =
+        ShotToProto(last_trace_, game_.position().edition());
+  }
   *out.mutable_created_at() = state_.created_at();
   out.set_game_id(GameId());
   if (state_.has_last_move_at()) {

@@ -866,6 +866,39 @@ TEST_F(SessionServiceTest, KeptRepliesSurviveARestart) {
   EXPECT_FALSE(absl::StrContains(record->state, b.silver));
 }
 
+// The last shot is traced again from the moves, not stored: a state holds
+// none, and one written by an earlier version (with a shot, here a wrong
+// one) is read with the shot of its moves and written back without it.
+TEST_F(SessionServiceTest, TheLastShotIsTracedFromTheMovesNotStored) {
+  const Board b = NewBoard();
+  absl::StatusOr<v1::MakeMoveResponse> played = Move(b.id, b.silver, "j1L", 3);
+  ASSERT_OK(played);
+  const v1::Session before = Get(b.id);
+  EXPECT_EQ(before.last_shot().SerializeAsString(),
+            played->shot().SerializeAsString());
+  service_.reset();
+  absl::StatusOr<SessionRecord> record = store_.Get(b.id);
+  ASSERT_OK(record);
+  store::SessionState state;
+  ASSERT_TRUE(state.ParseFromString(record->state));
+  EXPECT_FALSE(state.has_last_shot());
+  state.mutable_last_shot()->set_text("a shot of an earlier version");
+  record->state = state.SerializeAsString();
+  ASSERT_OK(store_.Update(*record, record->version, {}));
+
+  service_ = NewService();
+  EXPECT_EQ(Get(b.id).DebugString(), before.DebugString());
+  std::mt19937 rng(3);
+  absl::StatusOr<Position> pos = ParsePosition(before.board().position());
+  ASSERT_OK(pos);
+  ASSERT_OK(Move(b.id, b.red, FormatMove(*pos, ChooseMove(*pos, rng)), 4));
+  record = store_.Get(b.id);
+  ASSERT_OK(record);
+  ASSERT_TRUE(state.ParseFromString(record->state));
+  EXPECT_FALSE(state.has_last_shot());
+  EXPECT_FALSE(absl::StrContains(record->state, "earlier version"));
+}
+
 // A kept reply is small (its board and shot are those of its MoveMade
 // event); states written before that keep each reply whole, and a retry
 // still gets it back unchanged.

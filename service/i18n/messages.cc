@@ -1,7 +1,7 @@
 #include "service/i18n/messages.h"
 
 #include "absl/status/status.h"
-#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/names.h"
 #include "service/i18n/catalog.h"
@@ -79,9 +79,12 @@ std::string_view LanguageCode(Language language) {
 }
 
 absl::StatusOr<Language> ParseLanguage(std::string_view code) {
-  const std::string lower = absl::AsciiStrToLower(std::string(code));
   for (Language language : kLanguages) {
-    if (lower == LanguageCode(language)) return language;
+    const std::string_view known = LanguageCode(language);
+    if (absl::EqualsIgnoreCase(absl::string_view(code.data(), code.size()),
+                               absl::string_view(known.data(), known.size()))) {
+      return language;
+    }
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "unknown language ", QuotedText(code), " (one of en, de, fr, nl)"));
