@@ -359,7 +359,11 @@ struct PostgresStore::PendingWrite {
   // Set by the batch that carried the write, before `done`.
   absl::Status status;
   bool done = false;  // under write_mu_
-  CondVar woken;      // done, or it may lead a batch
+  // Signalled when done, or when it may lead a batch. Shared so that a
+  // leader can signal after letting write_mu_ go (a woken writer would
+  // otherwise block at once on the lock the leader holds) while the
+  // writer, done, may already have returned.
+  const std::shared_ptr<CondVar> woken = std::make_shared<CondVar>();
 };
 
 // One libpq connection and the statements prepared on it. Used by one
@@ -707,11 +711,17 @@ void PostgresStore::Release(std::unique_ptr<Connection> connection) {
 }
 
 absl::Status PostgresStore::Commit(PendingWrite& write) {
+  // Writers to wake once write_mu_ is let go.
+  std::vector<std::shared_ptr<CondVar>> to_wake;
+  auto wake = [&to_wake] {
+    for (const std::shared_ptr<CondVar>& woken : to_wake) woken->Signal();
+    to_wake.clear();
+  };
   write_mu_.Lock();
   queue_.push_back(&write);
   while (!write.done) {
     if (queue_.empty() || committing_ >= batches_in_flight_) {
-      write.woken.WaitWithTimeout(&write_mu_, absl::Seconds(1));
+      write.woken->WaitWithTimeout(&write_mu_, absl::Seconds(1));
       continue;
     }
     // Lead a batch: the queue's oldest writes, this one's or not.
@@ -723,18 +733,22 @@ absl::Status PostgresStore::Commit(PendingWrite& write) {
     ++committing_;
     // More than a batch was queued: the rest may start another now.
     if (!queue_.empty() && committing_ < batches_in_flight_) {
-      queue_.front()->woken.Signal();
+      to_wake.push_back(queue_.front()->woken);
     }
     write_mu_.Unlock();
+    wake();
     CommitBatch(batch);
     write_mu_.Lock();
     --committing_;
     for (PendingWrite* w : batch) {
       w->done = true;
-      w->woken.Signal();
+      if (w != &write) to_wake.push_back(w->woken);
     }
     // A batch may start: the oldest queued write leads it.
-    if (!queue_.empty()) queue_.front()->woken.Signal();
+    if (!queue_.empty()) to_wake.push_back(queue_.front()->woken);
+    write_mu_.Unlock();
+    wake();
+    write_mu_.Lock();
   }
   write_mu_.Unlock();
   return write.status;
