@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "engine//movegen.h"
+#include "engine/movegen.h"
 #include "engine/names.h"
 #include "engine/notation.h"
 #include "google/protobuf/unknown_field_set.h"

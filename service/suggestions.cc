@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "engine//movegen.h"
+#include "engine/movegen.h"
 #include "engine/names.h"
 #include "engine/play.h"
 #include "service/convert.h"

@@ -43,6 +43,10 @@ class MemoryStore final : public SessionStore {
                            const PlayerRecord& red) override;
 
  private:
+  // The archived game with id `id`, or null.
+  ArchivedGame* FindGame(std::string_view id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
   struct Entry {
     SessionRecord record;
     std::vector<EventRecord> events;
@@ -50,10 +54,6 @@ class MemoryStore final : public SessionStore {
   LocalLeases leases_;
   Mutex mu_;
   std::map<std::string, Entry, std::less<>> sessions_ ABSL_GUARDED_BY(mu_);
-  // The archived game with id `id`, or null.
-  ArchivedGame* FindGame(std::string_view id)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-
   // Archived games by sequence, oldest first, and their sequences by id.
   std::map<int64_t, ArchivedGame> games_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, int64_t, std::less<>> game_sequences_
