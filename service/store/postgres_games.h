@@ -9,7 +9,7 @@ namespace khet::postgres_games {
 // Migration 4. Times in Unix microseconds. khet_update_archiving is
 // khet_update (migration 2) that also archives a game when the update is
 // done (code 0), or answers code 5 with nothing changed if the game's id
-// is taken.
+// is taken. Migration 7 replaces it.
 inline constexpr char kMigration[] = R"sql(
 CREATE TABLE khet_games (
   sequence bigserial PRIMARY KEY,
@@ -35,6 +35,50 @@ CREATE FUNCTION khet_update_archiving(
     p_plies bigint, OUT code bigint, OUT stored bigint)
 LANGUAGE plpgsql AS $$
 BEGIN
+  IF EXISTS (SELECT 1 FROM khet_games g WHERE g.id = p_game_id) THEN
+    code := 5;
+    stored := 0;
+    RETURN;
+  END IF;
+  SELECT u.code, u.stored INTO code, stored
+  FROM khet_update(p_id, p_expected, p_version, p_state, p_event_versions,
+                   p_events) u;
+  IF code = 0 THEN
+    INSERT INTO khet_games (id, session_id, record, silver, red, setup_id,
+                            result, ending, started_micros, ended_micros,
+                            plies)
+    VALUES (p_game_id, p_id, p_record, p_silver, p_red, p_setup_id, p_result,
+            p_ending, p_started, p_ended, p_plies);
+  END IF;
+END
+$$;
+)sql";
+
+// Migration 7: khet_update_archiving answers as khet_update does (codes 1
+// and 2) before it looks at the game's id, so that a writer whose copy is
+// behind hears that it is behind, not that the game it would archive
+// (archived meanwhile by the writer ahead of it) is taken. The session's
+// row is locked first, as khet_update locks it.
+inline constexpr char kMigrationVersionFirst[] = R"sql(
+CREATE OR REPLACE FUNCTION khet_update_archiving(
+    p_id text, p_expected bigint, p_version bigint, p_state bytea,
+    p_event_versions bigint[], p_events bytea[], p_game_id text,
+    p_record text, p_silver text, p_red text, p_setup_id text,
+    p_result text, p_ending text, p_started bigint, p_ended bigint,
+    p_plies bigint, OUT code bigint, OUT stored bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+  SELECT s.version INTO stored FROM khet_sessions s WHERE s.id = p_id
+  FOR UPDATE;
+  IF NOT FOUND THEN
+    code := 1;
+    stored := 0;
+    RETURN;
+  END IF;
+  IF stored <> p_expected THEN
+    code := 2;
+    RETURN;
+  END IF;
   IF EXISTS (SELECT 1 FROM khet_games g WHERE g.id = p_game_id) THEN
     code := 5;
     stored := 0;

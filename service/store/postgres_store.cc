@@ -127,6 +127,8 @@ $$;
     postgres_games::kMigrationAnalysis,
     // 6: rated games and the players' ratings.
     postgres_ratings::kMigration,
+    // 7: an update that archives checks the session's version first.
+    postgres_games::kMigrationVersionFirst,
 };
 static_assert(std::size(kMigrations) == PostgresStore::kSchemaVersion);
 

@@ -83,7 +83,7 @@ struct PostgresStoreOptions {
 class PostgresStore final : public SessionStore {
  public:
   // The highest migration this build knows.
-  static constexpr int kSchemaVersion = 6;
+  static constexpr int kSchemaVersion = 7;
   // The NOTIFY channel of session changes.
   static constexpr std::string_view kChannel = "khet_session_changes";
 

@@ -119,7 +119,7 @@ TEST_F(PostgresStoreTest, RefusesADatabaseWithANewerSchema) {
   KHET_ASSERT_OK(RunSql("INSERT INTO schema_migrations (version) VALUES (99)"));
   EXPECT_THAT(PostgresStore::Open(db_->conninfo()),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "schema migration 99, newer than this build's 6"));
+                       "schema migration 99, newer than this build's 7"));
 }
 
 TEST_F(PostgresStoreTest, UnreachableServerIsUnavailable) {
@@ -265,8 +265,8 @@ TEST_F(PostgresStoreTest, MigratesADatabaseLeftAtSchemaOne) {
   ASSERT_NE(store, nullptr);
   KHET_EXPECT_OK(
       RunSql("DO $$ BEGIN IF (SELECT array_agg(version ORDER BY version) "
-             "FROM schema_migrations) <> ARRAY[1, 2, 3, 4, 5, 6] THEN RAISE "
-             "EXCEPTION 'not migrated to 6'; END IF; END $$"));
+             "FROM schema_migrations) <> ARRAY[1, 2, 3, 4, 5, 6, 7] THEN "
+             "RAISE EXCEPTION 'not migrated to 7'; END IF; END $$"));
   absl::StatusOr<SessionRecord> old = store->Get("old");
   KHET_ASSERT_OK(old);
   EXPECT_EQ(old->version, 1);

@@ -637,6 +637,20 @@ TEST_P(SessionStoreTest, AGameIdIsArchivedOnce) {
   EXPECT_THAT(GameIds({}), ElementsAre("a-g1"));
 }
 
+// A writer whose copy is behind, archiving the game that the writer ahead
+// of it archived, hears that it is behind (and so reads and tries again),
+// not that the game is taken.
+TEST_P(SessionStoreTest, AStaleWriterArchivingATakenGameHearsItIsBehind) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s0"), {}));
+  const ArchivedGame game = Game("a-g1", "a", "Ann", "Bob", "classic-2", "1-0");
+  KHET_ASSERT_OK(store_->Update(Record("a", 1, "s1"), 0, {Event(1)}, &game));
+  EXPECT_THAT(store_->Update(Record("a", 1, "behind"), 0, {Event(1)}, &game),
+              StatusIs(absl::StatusCode::kAborted, "at version 1, not 0"));
+  EXPECT_EQ(store_->Get("a")->state, "s1");
+  EXPECT_THAT(Versions(AllEvents("a")), ElementsAre(1));
+  EXPECT_THAT(GameIds({}), ElementsAre("a-g1"));
+}
+
 TEST_P(SessionStoreTest, ListGamesFiltersAndPagesNewestFirst) {
   KHET_ASSERT_OK(store_->Create(Record("a", 0, "s"), {}));
   KHET_ASSERT_OK(store_->Create(Record("b", 0, "s"), {}));
