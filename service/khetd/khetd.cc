@@ -180,6 +180,7 @@ absl::StatusOr<std::unique_ptr<SessionStore>> OpenUnmeteredStore(
   if (kind == "postgres") {
     PostgresStoreOptions options;
     options.connections = absl::GetFlag(FLAGS_postgres_connections);
+    options.on_commit = metrics->CommitHook();
     absl::StatusOr<std::unique_ptr<PostgresStore>> store =
         PostgresStore::Open(absl::GetFlag(FLAGS_postgres_url), options);
     if (!store.ok()) return store.status();

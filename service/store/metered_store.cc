@@ -70,16 +70,17 @@ StoreMetrics::StoreMetrics(metrics::Registry* registry)
           {"op", "code"})),
       batch_writes_(registry
                         ->AddHistogram("khet_store_group_commit_writes",
-                                       "Writes carried by each SQLite "
-                                       "transaction (group commit).",
+                                       "Writes carried by each "
+                                       "transaction (group commit; SQLite "
+                                       "and PostgreSQL).",
                                        {}, metrics::PowersOfTwo(256))
                         .Get({})),
       batch_latency_(
           registry
               ->AddHistogram("khet_store_group_commit_duration_seconds",
-                             "Each SQLite transaction of writes, from waiting "
-                             "for the connection to the end of its commit "
-                             "(the sync), in seconds.",
+                             "Each transaction of writes (SQLite, "
+                             "PostgreSQL), from waiting for the connection "
+                             "to the end of its commit, in seconds.",
                              {}, metrics::LatencyBounds())
               .Get({})) {
   registry->AddGaugeCallback(

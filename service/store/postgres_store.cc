@@ -781,6 +781,7 @@ void PostgresStore::CommitBatch(std::vector<PendingWrite*>& batch) {
 absl::Status PostgresStore::CommitTogether(
     absl::Span<PendingWrite* const> writes) {
   std::vector<std::pair<int64_t, int64_t>> outcomes;
+  const absl::Time begun = absl::Now();
   for (int attempt = 0;; ++attempt) {
     absl::StatusOr<Lease> lease = Acquire();
     if (!lease.ok()) return lease.status();
@@ -788,6 +789,9 @@ absl::Status PostgresStore::CommitTogether(
     if (!(*lease)->StillOpen() && attempt == 0) continue;
     KHET_RETURN_IF_ERROR((*lease)->Pipeline(writes, &outcomes));
     break;
+  }
+  if (options_.on_commit) {
+    options_.on_commit(static_cast<int>(writes.size()), absl::Now() - begun);
   }
   for (size_t i = 0; i < writes.size(); ++i) {
     writes[i]->status =

@@ -78,6 +78,10 @@ struct PostgresStoreOptions {
   absl::Duration listen_retry_delay = absl::Milliseconds(500);
   // The most writes one transaction carries (group commit); >= 1.
   size_t max_batch = 256;
+  // Called after each transaction of writes with how many it carried and
+  // how long it took, from taking a connection to the end of its commit
+  // (StoreMetrics::CommitHook). May be empty.
+  std::function<void(int writes, absl::Duration took)> on_commit = nullptr;
 };
 
 class PostgresStore final : public SessionStore {

@@ -434,6 +434,58 @@ TEST_F(PostgresStoreTest, OneWriteFailingInABatchFailsAlone) {
   }
 }
 
+TEST_F(PostgresStoreTest, TheCommitHookSeesEachTransactionsWrites) {
+  Mutex mu;
+  std::vector<int> batches;
+  PostgresStoreOptions options;
+  options.connections = 1;
+  options.on_commit = [&](int writes, absl::Duration took) {
+    EXPECT_GE(took, absl::ZeroDuration());
+    MutexLock lock(&mu);
+    batches.push_back(writes);
+  };
+  std::unique_ptr<PostgresStore> store = OpenStore(options);
+  ASSERT_NE(store, nullptr);
+  constexpr int kWriters = 8;
+  KHET_ASSERT_OK(store->Create({"blocker", 0, "b"}, {}));
+  for (int i = 0; i < kWriters; ++i) {
+    KHET_ASSERT_OK(store->Create({absl::StrCat("w", i), 0, "zero"}, {}));
+  }
+  {
+    MutexLock lock(&mu);
+    EXPECT_EQ(batches, std::vector<int>(kWriters + 1, 1));  // one at a time
+    batches.clear();
+  }
+  // The blocker's row held elsewhere keeps the only connection busy with
+  // the first write while the others queue behind it: they go together.
+  PGconn* holder = PQconnectdb(db_->conninfo().c_str());
+  ASSERT_EQ(PQstatus(holder), CONNECTION_OK) << PQerrorMessage(holder);
+  PQclear(PQexec(holder, "BEGIN"));
+  PQclear(PQexec(
+      holder, "SELECT * FROM khet_sessions WHERE id = 'blocker' FOR UPDATE"));
+  std::thread first([&] {
+    KHET_EXPECT_OK(store->Update({"blocker", 1, "b1"}, 0, {}));
+  });
+  absl::SleepFor(absl::Milliseconds(200));
+  std::vector<std::thread> writers;
+  for (int i = 0; i < kWriters; ++i) {
+    writers.emplace_back([&, i] {
+      KHET_EXPECT_OK(
+          store->Update({absl::StrCat("w", i), 1, "one"}, 0, {{1, "e1"}}));
+    });
+  }
+  absl::SleepFor(absl::Milliseconds(200));
+  PQclear(PQexec(holder, "COMMIT"));
+  first.join();
+  for (std::thread& t : writers) t.join();
+  PQfinish(holder);
+  MutexLock lock(&mu);
+  int writes = 0;
+  for (int n : batches) writes += n;
+  EXPECT_EQ(writes, kWriters + 1);
+  EXPECT_LT(batches.size(), static_cast<size_t>(kWriters + 1));
+}
+
 TEST_F(PostgresStoreTest, AnIdThatIsNotUtf8IsInvalidArgument) {
   std::unique_ptr<PostgresStore> store = OpenStore();
   ASSERT_NE(store, nullptr);
