@@ -43,6 +43,9 @@ v1::MakeMoveResponse ReplyOf(PlayedMoveReply played) {
   reply.set_allocated_result(mm->release_result());
   reply.set_version(played.version);
   reply.set_announcement(std::move(played.announcement));
+  if (played.events[0].has_clocks()) {
+    reply.set_allocated_clocks(played.events[0].release_clocks());
+  }
   // The board's bytes (PlayMoveParts), parsed: the typed path is the HTTP
   // gateway's; gRPC's raw MakeMove copies the bytes.
   const google::protobuf::UnknownFieldSet& unknown =
@@ -83,8 +86,7 @@ absl::StatusOr<MoveAnswer> MakeMoveIn(const ServiceCore& core,
         KHET_ASSIGN_OR_RETURN(made, core.registry->StoredEvent(
                                         s.id(), kept->move_event_version()));
       }
-      KHET_ASSIGN_OR_RETURN(v1::MakeMoveResponse reply,
-                            KeptReply(*kept, made.move_made()));
+      KHET_ASSIGN_OR_RETURN(v1::MakeMoveResponse reply, KeptReply(*kept, made));
       MoveAnswer answer;
       answer.kept = std::move(reply);
       return answer;

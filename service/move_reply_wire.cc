@@ -18,6 +18,7 @@ using wire::kVarint;
 
 // v1::Event.move_made, and the fields of v1::MoveMade and
 // v1::MakeMoveResponse (proto/khet/v1/khet_service.proto).
+constexpr uint32_t kEventClocks = 5;
 constexpr uint32_t kEventMoveMade = 13;
 constexpr uint32_t kMadeMove = 2;
 constexpr uint32_t kMadeShot = 3;
@@ -31,6 +32,7 @@ constexpr uint32_t kReplyResult = 4;
 constexpr uint32_t kReplyVersion = 5;
 constexpr uint32_t kReplyAnnouncement = 6;
 constexpr uint32_t kReplyBoard = 7;
+constexpr uint32_t kReplyClocks = 8;
 
 bool ReadVarint(absl::string_view& in, uint64_t* value) {
   uint64_t v = 0;
@@ -103,19 +105,23 @@ absl::StatusOr<std::string> MoveReplyWire(absl::string_view event_wire,
                                           absl::string_view announcement) {
   bool bad = false;
   std::optional<absl::string_view> made;
+  std::optional<absl::string_view> clocks;
   for (absl::string_view in = event_wire;;) {
     std::optional<Field> f = NextField(in, &bad);
     if (!f.has_value()) break;
-    if (f->number == kEventMoveMade && f->wire_type == kLengthDelimited) {
-      made = f->contents;  // the last occurrence wins, as in parsing
-    }
+    if (f->wire_type != kLengthDelimited) continue;
+    // The last occurrence wins, as in parsing (the event's own writer
+    // never repeats a field).
+    if (f->number == kEventMoveMade) made = f->contents;
+    if (f->number == kEventClocks) clocks = f->contents;
   }
   if (bad || !made.has_value()) return NotAMove();
 
   std::string out;
   // The reply is the MoveMade without its mover, plus a few bytes of tags
-  // and the version and announcement.
-  out.reserve(made->size() + announcement.size() + 24);
+  // and the version, announcement and clocks.
+  out.reserve(made->size() + announcement.size() +
+              (clocks.has_value() ? clocks->size() : 0) + 32);
   std::optional<absl::string_view> board;
   for (absl::string_view in = *made;;) {
     std::optional<Field> f = NextField(in, &bad);
@@ -151,6 +157,7 @@ absl::StatusOr<std::string> MoveReplyWire(absl::string_view event_wire,
     AppendLengthDelimited(out, kReplyAnnouncement, announcement);
   }
   if (board.has_value()) AppendLengthDelimited(out, kReplyBoard, *board);
+  if (clocks.has_value()) AppendLengthDelimited(out, kReplyClocks, *clocks);
   return out;
 }
 

@@ -1,7 +1,8 @@
 // A MakeMove reply as its wire format, made from the bytes of the move's
 // MoveMade event rather than from typed messages: the event's move, shot,
 // removals, result and board (MoveMade fields 2, 3, 4, 5 and 6) are the
-// reply's fields 1, 2, 3, 4 and 7 with the same contents, so their bytes are
+// reply's fields 1, 2, 3, 4 and 7 with the same contents, and the event's
+// clocks (Event field 5) are the reply's field 8, so their bytes are
 // copied under the reply's field numbers, and the reply's own version (5)
 // and announcement (6) are written between them. The result is the
 // serialization of the MakeMoveResponse the typed path builds from the same

@@ -528,7 +528,7 @@ void Session::KeepReply(const ReplyKey& key, const v1::MakeMoveResponse& reply,
 }
 
 absl::StatusOr<v1::MakeMoveResponse> KeptReply(const store::StoredReply& kept,
-                                               const v1::MoveMade& made) {
+                                               const v1::Event& event) {
   v1::MakeMoveResponse reply;
   if (!kept.response().empty()) {
     if (!reply.ParseFromString(kept.response())) {
@@ -538,6 +538,7 @@ absl::StatusOr<v1::MakeMoveResponse> KeptReply(const store::StoredReply& kept,
     }
     return reply;
   }
+  const v1::MoveMade& made = event.move_made();
   *reply.mutable_move() = made.move();
   *reply.mutable_shot() = made.shot();
   *reply.mutable_removals() = made.removals();
@@ -545,6 +546,7 @@ absl::StatusOr<v1::MakeMoveResponse> KeptReply(const store::StoredReply& kept,
   *reply.mutable_board() = made.board();
   reply.set_version(kept.version());
   reply.set_announcement(kept.announcement());
+  if (event.has_clocks()) *reply.mutable_clocks() = event.clocks();
   return reply;
 }
 

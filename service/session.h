@@ -46,10 +46,11 @@ struct ReplyKey {
 };
 
 // A kept answer made whole again: from `kept` and the MoveMade event at
-// kept.move_event_version (`made`; unused for answers kept whole by older
-// states). INTERNAL if an old whole answer does not parse.
+// kept.move_event_version (`made`, whose clocks are the answer's; unused
+// for answers kept whole by older states). INTERNAL if an old whole answer
+// does not parse.
 absl::StatusOr<v1::MakeMoveResponse> KeptReply(const store::StoredReply& kept,
-                                               const v1::MoveMade& made);
+                                               const v1::Event& made);
 
 // What one move did, for the reply and the event.
 struct PlayedMove {

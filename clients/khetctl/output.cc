@@ -240,6 +240,9 @@ std::string MoveText(const v1::MakeMoveResponse& r) {
   absl::StrAppend(&out, "\nlaser: ", OneLine(r.shot().text()), "\n");
   if (GameOver(r.result()))
     absl::StrAppend(&out, "result: ", r.result().text(), "\n");
+  if (r.has_clocks()) {
+    absl::StrAppend(&out, "clocks: ", ClocksText(r.clocks()), "\n");
+  }
   absl::StrAppend(&out, "version ", r.version(), "\n");
   return out;
 }

@@ -497,16 +497,6 @@ readClocks(string clk) {
     gClockDue = -1.0;
 }
 
-// The script's own move stops the running clock where it stands (its answer
-// has no clocks; the poll brings the server's).
-stopClock() {
-    float gone = llGetTime() - gClkAt;
-    if (gClkRunning == "s") gClkSilver -= gone;
-    if (gClkRunning == "r") gClkRed -= gone;
-    gClkRunning = "";
-    gClkAt = llGetTime();
-}
-
 // Hover text: the players, whose turn it is or the result, and the clocks
 // ("Silver 4:47 · Red 5:00 ▸ Silver"), the running one counted down here
 // every second between polls.
@@ -641,8 +631,7 @@ onPoll(integer code, string body) {
         string ev = llJsonGetValue(body, ["events", n]);
         while (ev != JSON_INVALID) {
             integer v = (integer)llJsonGetValue(ev, ["v"]);
-            // The clocks as they stood after each event, the script's own
-            // move included (its answer has none).
+            // The clocks as they stood after each event.
             string clk = llJsonGetValue(ev, ["clk"]);
             if (clk != JSON_INVALID) readClocks(clk);
             if (v > gVersion) {   // skip what an answer already showed
@@ -730,7 +719,7 @@ onAction(integer code, string body) {
     } else if (kind == K_MOVE) {
         gVersion = (integer)llJsonGetValue(body, ["v"]);
         if (gDraw != gTurn) gDraw = "";  // the mover's opponent declines
-        stopClock();
+        sessionClocks(body);  // the move's answer has the clocks after it
         applyBoard(body);
         laser(llJsonGetValue(body, ["laser"]));
         render(KR_HITS, llJsonGetValue(body, ["rm"]));

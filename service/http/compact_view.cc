@@ -395,6 +395,9 @@ std::string CompactMoveReply(const v1::MakeMoveResponse& reply) {
   out.Number("v", reply.version());
   AddMove(reply.move(), reply.shot(), reply.removals(), reply.result(),
           reply.board(), out);
+  if (reply.has_clocks()) {
+    out.String("clk", CompactClocks(reply.clocks(), absl::Now()));
+  }
   out.String("ann", reply.announcement(), Cut::kText);
   return out.Build(kCompactLimit);
 }

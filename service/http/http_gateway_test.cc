@@ -1067,10 +1067,9 @@ TEST_F(HttpGatewayTest, ClocksInFullAndCompactViews) {
   ASSERT_EQ(created.status, 200) << created.text;
   const std::string id = created.body["session"]["id"];
   EXPECT_EQ(created.body["session"]["clocks"]["silverMs"], "300000");
-  ASSERT_EQ(Post("/v1/sessions/" + id + ":join",
-                 R"({"playerName":"alice","color":"SILVER"})")
-                .status,
-            200);
+  Answer silver = Post("/v1/sessions/" + id + ":join",
+                       R"({"playerName":"alice","color":"SILVER"})");
+  ASSERT_EQ(silver.status, 200) << silver.text;
   Answer red = Post("/v1/sessions/" + id + ":join", R"({"playerName":"bob"})");
   ASSERT_EQ(red.status, 200) << red.text;
   EXPECT_EQ(red.body["session"]["clocks"]["running"], "SILVER");
@@ -1088,6 +1087,24 @@ TEST_F(HttpGatewayTest, ClocksInFullAndCompactViews) {
   for (const json& e : events.body["events"]) {
     EXPECT_TRUE(e.contains("clk")) << e.dump();
   }
+  // A move's answer has the clocks after it: Red's runs now, and Silver
+  // gained the increment (300 s less the few gone, plus 5).
+  Answer moved = Post("/v1/sessions/" + id + ":move?view=compact",
+                      R"({"move":{"notation":"j5L"}})",
+                      silver.body["playerToken"].get<std::string>());
+  ASSERT_EQ(moved.status, 200) << moved.text;
+  const std::string moved_clk = moved.body["clk"];
+  // Red's clock is read at the answer, so it may have lost a second.
+  EXPECT_THAT(moved_clk, testing::AnyOf(testing::EndsWith(" 300 r"),
+                                        testing::EndsWith(" 299 r")));
+  EXPECT_GE(std::stoi(moved_clk), 302) << moved_clk;
+  EXPECT_LT(moved.text.find("\"clk\""), moved.text.find("\"ann\""));
+  Answer full =
+      Post("/v1/sessions/" + id + ":move", R"({"move":{"notation":"e5-f6"}})",
+           red.body["playerToken"].get<std::string>());
+  ASSERT_EQ(full.status, 200) << full.text;
+  EXPECT_EQ(full.body["clocks"]["running"], "SILVER");
+  EXPECT_TRUE(full.body["clocks"].contains("flagAt")) << full.text;
   // A session without clocks has no clk.
   const Game plain = NewGame();
   EXPECT_FALSE(
