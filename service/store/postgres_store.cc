@@ -5,19 +5,19 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <deque>
 #include <iterator>
 #include <utility>
 
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "service/status_macros.h"
+#include "service/store/postgres_connection.h"
 #include "service/store/postgres_games.h"
 #include "service/store/postgres_leases.h"
 #include "service/store/postgres_ratings.h"
+#include "service/store/postgres_sessions.h"
 
 namespace khet {
 namespace {
@@ -26,99 +26,9 @@ namespace {
 // Append only: never edit a migration that has shipped.
 constexpr const char* kMigrations[] = {
     // 1: sessions and their event logs.
-    R"sql(
-CREATE TABLE khet_sessions (
-  id text PRIMARY KEY,
-  version bigint NOT NULL,
-  state bytea NOT NULL,
-  updated_at timestamptz NOT NULL
-);
-CREATE TABLE khet_events (
-  session_id text NOT NULL,
-  version bigint NOT NULL,
-  event bytea NOT NULL,
-  PRIMARY KEY (session_id, version)
-);
-)sql",
-    // 2: each write is one statement, a call of one of these functions.
-    // Each returns (code, stored): 0 done; 1 no such session; 2 the session
-    // is at version `stored`, not the expected one; 3 the first new event
-    // does not follow the log's last version, `stored`; 4 the id is taken.
-    // They change nothing unless the code is 0, and then notify the channel
-    // (PostgresStore::kChannel) of the change, delivered at commit.
-    R"sql(
-CREATE FUNCTION khet_create(p_id text, p_version bigint, p_state bytea,
-                            p_event_versions bigint[], p_events bytea[],
-                            OUT code bigint, OUT stored bigint)
-LANGUAGE plpgsql AS $$
-BEGIN
-  stored := 0;
-  INSERT INTO khet_sessions (id, version, state, updated_at)
-  VALUES (p_id, p_version, p_state, now()) ON CONFLICT (id) DO NOTHING;
-  IF NOT FOUND THEN
-    code := 4;
-    RETURN;
-  END IF;
-  -- A deleted session's events went with it, so the log is empty.
-  INSERT INTO khet_events (session_id, version, event)
-  SELECT p_id, u.v, u.e FROM unnest(p_event_versions, p_events) AS u(v, e);
-  PERFORM pg_notify('khet_session_changes', p_version || ' ' || p_id);
-  code := 0;
-  stored := p_version;
-END
-$$;
-
-CREATE FUNCTION khet_update(p_id text, p_expected bigint, p_version bigint,
-                            p_state bytea, p_event_versions bigint[],
-                            p_events bytea[],
-                            OUT code bigint, OUT stored bigint)
-LANGUAGE plpgsql AS $$
-BEGIN
-  SELECT s.version INTO stored FROM khet_sessions s WHERE s.id = p_id
-  FOR UPDATE;
-  IF NOT FOUND THEN
-    code := 1;
-    stored := 0;
-    RETURN;
-  END IF;
-  IF stored <> p_expected THEN
-    code := 2;
-    RETURN;
-  END IF;
-  IF cardinality(p_event_versions) > 0 THEN
-    SELECT coalesce(max(e.version), 0) INTO stored FROM khet_events e
-    WHERE e.session_id = p_id;
-    IF p_event_versions[1] <= stored THEN
-      code := 3;
-      RETURN;
-    END IF;
-  END IF;
-  UPDATE khet_sessions SET version = p_version, state = p_state,
-                           updated_at = now()
-  WHERE id = p_id;
-  INSERT INTO khet_events (session_id, version, event)
-  SELECT p_id, u.v, u.e FROM unnest(p_event_versions, p_events) AS u(v, e);
-  PERFORM pg_notify('khet_session_changes', p_version || ' ' || p_id);
-  code := 0;
-  stored := p_version;
-END
-$$;
-
-CREATE FUNCTION khet_delete(p_id text, OUT code bigint, OUT stored bigint)
-LANGUAGE plpgsql AS $$
-BEGIN
-  stored := 0;
-  DELETE FROM khet_sessions WHERE id = p_id;
-  IF NOT FOUND THEN
-    code := 1;
-    RETURN;
-  END IF;
-  DELETE FROM khet_events WHERE session_id = p_id;
-  PERFORM pg_notify('khet_session_changes', 'deleted ' || p_id);
-  code := 0;
-END
-$$;
-)sql",
+    postgres_sessions::kMigrationTables,
+    // 2: each write is one statement, a call of a function.
+    postgres_sessions::kMigrationFunctions,
     // 3: computer-seat leases.
     postgres_leases::kMigration,
     // 4: the archive of games.
@@ -132,22 +42,6 @@ $$;
 };
 static_assert(std::size(kMigrations) == PostgresStore::kSchemaVersion);
 
-// The result codes of migration 2's functions.
-enum WriteCode : int64_t {
-  kDone = 0,
-  kNoSession = 1,
-  kOtherVersion = 2,
-  kEventsDoNotFollow = 3,
-  kIdTaken = 4,
-  kGameTaken = 5,  // khet_update_archiving's (migration 4)
-  kNoGame = 6,     // khet_set_analysis's (migration 5)
-  // khet_apply_rating's (migration 6):
-  kRatingNotPending = 7,
-  kSilverMoved = 8,
-  kRedMoved = 9,
-  kOtherPlayers = 10,
-};
-
 // At most this many batches commit at once. PostgreSQL commits
 // transactions that NOTIFY one at a time (a lock held through the commit's
 // log flush), so more batches at once would only be smaller; with two, one
@@ -157,423 +51,7 @@ constexpr int kBatchesInFlight = 2;
 // The advisory lock key that serialises migrations ("KHET").
 constexpr int64_t kMigrationLock = 0x4b484554;
 
-// Prepared on every pooled connection, by name.
-struct StatementText {
-  const char* name;
-  const char* sql;
-  int params;
-};
-constexpr StatementText kStatements[] = {
-    {"get", "SELECT version, state FROM khet_sessions WHERE id = $1", 1},
-    {"get_version", "SELECT version FROM khet_sessions WHERE id = $1", 1},
-    {"create",
-     "SELECT code, stored FROM khet_create($1::text, $2::bigint, $3::bytea, "
-     "$4::bigint[], $5::bytea[])",
-     5},
-    {"update",
-     "SELECT code, stored FROM khet_update($1::text, $2::bigint, $3::bigint, "
-     "$4::bytea, $5::bigint[], $6::bytea[])",
-     6},
-    {"delete", "SELECT code, stored FROM khet_delete($1::text)", 1},
-    {"load_all", "SELECT id, version, state FROM khet_sessions ORDER BY id", 0},
-    {"versions", "SELECT id, version FROM khet_sessions", 0},
-    {"events_after",
-     "SELECT version, event FROM khet_events WHERE session_id = $1 AND "
-     "version > $2 ORDER BY version LIMIT $3",
-     3},
-    {"try_lease", postgres_leases::kTryLease, 4},
-    {"update_archiving", postgres_games::kUpdateArchiving, 16},
-    {"get_game", postgres_games::kGetGame, 1},
-    {"list_games", postgres_games::kListGames, 6},
-    {"set_analysis", postgres_games::kSetAnalysis, 2},
-    {"update_archiving_rated", postgres_ratings::kUpdateArchivingRated, 18},
-    {"apply_rating", postgres_ratings::kApplyRating, 20},
-    {"get_player", postgres_ratings::kGetPlayer, 1},
-    {"list_players", postgres_ratings::kListPlayers, 2},
-    {"pending_rated_games", postgres_games::kPendingRatedGames, 1},
-};
-
-absl::Status NotFound(std::string_view id) {
-  return absl::NotFoundError(
-      absl::StrCat("no session \"", std::string(id), "\""));
-}
-
-// The status for a SQLSTATE; see the header's list of errors.
-absl::StatusCode CodeFor(const std::string& sqlstate) {
-  if (absl::StartsWith(sqlstate, "08") || absl::StartsWith(sqlstate, "53") ||
-      absl::StartsWith(sqlstate, "57P") || sqlstate == "40001" ||
-      sqlstate == "40P01") {
-    return absl::StatusCode::kUnavailable;
-  }
-  if (absl::StartsWith(sqlstate, "22")) {
-    return absl::StatusCode::kInvalidArgument;
-  }
-  return absl::StatusCode::kInternal;
-}
-
-void AppendInt32(std::string& out, uint32_t value) {
-  for (int shift = 24; shift >= 0; shift -= 8) {
-    out.push_back(static_cast<char>(value >> shift & 0xff));
-  }
-}
-
-// A one-dimensional array in PostgreSQL's binary format (array_recv):
-// dimensions, no nulls, the element type, then each element's length and
-// bytes. `element` appends element i's bytes.
-template <typename Element>
-std::string BinaryArray(uint32_t element_type, size_t count,
-                        const Element& element) {
-  std::string out;
-  AppendInt32(out, count > 0 ? 1 : 0);  // dimensions
-  AppendInt32(out, 0);                  // no nulls
-  AppendInt32(out, element_type);
-  if (count == 0) return out;
-  AppendInt32(out, static_cast<uint32_t>(count));
-  AppendInt32(out, 1);  // lower bound
-  for (size_t i = 0; i < count; ++i) element(out, i);
-  return out;
-}
-
-constexpr uint32_t kByteaOid = 17;
-constexpr uint32_t kInt8Oid = 20;
-
-// The events' versions as bigint[] and their bytes as bytea[].
-std::string EventVersions(absl::Span<const EventRecord> events) {
-  return BinaryArray(kInt8Oid, events.size(), [&](std::string& out, size_t i) {
-    AppendInt32(out, 8);
-    const uint64_t v = static_cast<uint64_t>(events[i].version);
-    AppendInt32(out, static_cast<uint32_t>(v >> 32));
-    AppendInt32(out, static_cast<uint32_t>(v));
-  });
-}
-std::string EventBytes(absl::Span<const EventRecord> events) {
-  return BinaryArray(kByteaOid, events.size(), [&](std::string& out, size_t i) {
-    AppendInt32(out, static_cast<uint32_t>(events[i].event.size()));
-    out += events[i].event;
-  });
-}
-
 }  // namespace
-
-// Owns a PGresult.
-class PostgresStore::Result {
- public:
-  explicit Result(PGresult* result) : result_(result) {}
-  Result(Result&& other) : result_(std::exchange(other.result_, nullptr)) {}
-  Result& operator=(Result&&) = delete;
-  ~Result() { PQclear(result_); }
-  PGresult* get() const { return result_; }
-  int rows() const { return PQntuples(result_); }
-  std::string Bytes(int row, int column) const {
-    return std::string(PQgetvalue(result_, row, column),
-                       PQgetlength(result_, row, column));
-  }
-  // A bigint column in binary format: 8 bytes, most significant first.
-  int64_t Int(int row, int column) const {
-    const unsigned char* p = reinterpret_cast<const unsigned char*>(
-        PQgetvalue(result_, row, column));
-    uint64_t value = 0;
-    for (int i = 0; i < 8; ++i) value = value << 8 | p[i];
-    return static_cast<int64_t>(value);
-  }
-
- private:
-  PGresult* result_;
-};
-
-// A Create, Update or Delete waiting to be committed: the call of its
-// function with its parameters, and then its outcome.
-struct PostgresStore::PendingWrite {
-  PendingWrite(const char* statement_name, std::string_view session_id,
-               const char* what)
-      : statement(statement_name), id(session_id), doing(what) {}
-
-  void AddText(std::string text) {
-    owned.push_back(std::move(text));
-    values.push_back(owned.back().c_str());
-    lengths.push_back(static_cast<int>(owned.back().size()));
-    formats.push_back(0);
-  }
-  // `bytes` must outlive the write (the caller's record does).
-  void AddBinary(std::string_view bytes) {
-    values.push_back(bytes.empty() ? "" : bytes.data());
-    lengths.push_back(static_cast<int>(bytes.size()));
-    formats.push_back(1);
-  }
-  void AddOwnedBinary(std::string bytes) {
-    owned.push_back(std::move(bytes));
-    AddBinary(owned.back());
-  }
-
-  // The status for the function's result (see migration 2).
-  absl::Status Outcome(int64_t code, int64_t stored) const {
-    switch (code) {
-      case kDone:
-        return absl::OkStatus();
-      case kNoSession:
-        return NotFound(id);
-      case kOtherVersion:
-        return absl::AbortedError(absl::StrCat("session \"", id,
-                                               "\" is at version ", stored,
-                                               ", not ", expected_version));
-      case kEventsDoNotFollow: {
-        absl::Status invalid = CheckNewEvents(id, stored, events);
-        if (!invalid.ok()) return invalid;
-        break;
-      }
-      case kIdTaken:
-        return absl::AlreadyExistsError(
-            absl::StrCat("session \"", id, "\" already exists"));
-      case kGameTaken:
-        return absl::AlreadyExistsError(
-            absl::StrCat("game \"", game_id, "\" is already archived"));
-      case kNoGame:
-        return absl::NotFoundError(
-            absl::StrCat("no archived game \"", id, "\""));
-      case kRatingNotPending:
-        return RatingNotPending(id, stored != 0);
-      case kSilverMoved:
-        return PlayerMoved(player_ids[0], stored, player_games[0]);
-      case kRedMoved:
-        return PlayerMoved(player_ids[1], stored, player_games[1]);
-      case kOtherPlayers:
-        return absl::InvalidArgumentError(
-            absl::StrCat("game \"", id, "\" was not rated between \"",
-                         player_ids[0], "\" and \"", player_ids[1], "\""));
-    }
-    return absl::InternalError(absl::StrCat("postgres: unexpected result (",
-                                            code, ", ", stored, ") of ",
-                                            statement, " for \"", id, "\""));
-  }
-
-  const char* const statement;  // a name in kStatements
-  const std::string id;
-  const char* const doing;               // for error messages
-  int64_t expected_version = 0;          // Update's
-  std::string game_id;                   // Update's archived game, if any
-  std::string player_ids[2];             // ApplyRating's, Silver then Red
-  int64_t player_games[2] = {0, 0};      // ApplyRating's
-  absl::Span<const EventRecord> events;  // for code 3's message
-  std::deque<std::string> owned;         // what `values` points at
-  std::vector<const char*> values;
-  std::vector<int> lengths;
-  std::vector<int> formats;
-  // Set by the batch that carried the write, before `done`.
-  absl::Status status;
-  bool done = false;  // under write_mu_
-  // Signalled when done, or when it may lead a batch. Shared so that a
-  // leader can signal after letting write_mu_ go (a woken writer would
-  // otherwise block at once on the lock the leader holds) while the
-  // writer, done, may already have returned.
-  const std::shared_ptr<CondVar> woken = std::make_shared<CondVar>();
-};
-
-// One libpq connection and the statements prepared on it. Used by one
-// thread at a time.
-class PostgresStore::Connection {
- public:
-  // Opens a connection; UNAVAILABLE naming the reason if it fails.
-  static absl::StatusOr<std::unique_ptr<Connection>> Open(
-      const std::string& conninfo, absl::Duration timeout) {
-    const std::string seconds =
-        absl::StrCat(std::max<int64_t>(1, absl::ToInt64Seconds(timeout)));
-    const char* keys[] = {"dbname", "connect_timeout", nullptr};
-    const char* values[] = {conninfo.c_str(), seconds.c_str(), nullptr};
-    PGconn* conn = PQconnectdbParams(keys, values, /*expand_dbname=*/1);
-    auto connection = std::unique_ptr<Connection>(new Connection(conn));
-    if (conn == nullptr || PQstatus(conn) != CONNECTION_OK) {
-      return absl::UnavailableError(absl::StrCat(
-          "postgres: cannot connect: ",
-          conn != nullptr ? Trimmed(PQerrorMessage(conn)) : "out of memory"));
-    }
-    // Notices (e.g. "relation already exists, skipping") are not errors.
-    PQsetNoticeProcessor(
-        conn, [](void*, const char*) {}, nullptr);
-    return connection;
-  }
-
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
-  ~Connection() { PQfinish(conn_); }
-
-  PGconn* conn() const { return conn_; }
-  // False once the server connection was lost; the pool then drops it.
-  bool usable() const { return !broken_ && PQstatus(conn_) == CONNECTION_OK; }
-
-  // Runs SQL without parameters (BEGIN, COMMIT, DDL, LISTEN).
-  absl::StatusOr<Result> Exec(const char* sql, std::string_view doing) {
-    Result result(PQexec(conn_, sql));
-    KHET_RETURN_IF_ERROR(Check(result, doing));
-    return result;
-  }
-
-  // Runs the prepared statement `name` (preparing every statement on first
-  // use) with text parameters (ids, numbers as decimal); results come in
-  // binary.
-  absl::StatusOr<Result> Run(const char* name,
-                             std::initializer_list<std::string_view> params,
-                             std::string_view doing) {
-    KHET_RETURN_IF_ERROR(Prepare());
-    // Text parameters need a terminating NUL: copy them.
-    std::vector<std::string> texts(params.begin(), params.end());
-    std::vector<const char*> values;
-    for (const std::string& text : texts) values.push_back(text.c_str());
-    Result result(PQexecPrepared(conn_, name, static_cast<int>(values.size()),
-                                 values.data(), /*paramLengths=*/nullptr,
-                                 /*paramFormats=*/nullptr,
-                                 /*resultFormat=*/1));
-    KHET_RETURN_IF_ERROR(Check(result, doing));
-    return result;
-  }
-
-  // Prepares every statement, once.
-  absl::Status Prepare() {
-    if (prepared_) return absl::OkStatus();
-    for (const StatementText& s : kStatements) {
-      Result result(PQprepare(conn_, s.name, s.sql, s.params, nullptr));
-      KHET_RETURN_IF_ERROR(Check(result, absl::StrCat("prepare ", s.name)));
-    }
-    prepared_ = true;
-    return absl::OkStatus();
-  }
-
-  // False if the server is found to have ended the connection while it was
-  // idle (it then has sent an error and closed the socket).
-  bool StillOpen() {
-    // The error comes first, the end of the stream after it: a few reads.
-    for (int read = 0; read < 4 && usable(); ++read) {
-      pollfd fd{PQsocket(conn_), POLLIN, 0};
-      if (poll(&fd, 1, /*timeout_ms=*/0) <= 0) break;
-      if (PQconsumeInput(conn_) == 0) break;
-    }
-    return usable();
-  }
-
-  // Sends the writes' statements in one pipeline ending with one Sync, so
-  // that they run as one implicit transaction, committed (and flushed) once,
-  // in one round trip. On OK, outcomes[i] is write i's (code, stored). On an
-  // error every write was rolled back, or if the connection was lost their
-  // outcome is unknown, which the message says.
-  absl::Status Pipeline(absl::Span<PendingWrite* const> writes,
-                        std::vector<std::pair<int64_t, int64_t>>* outcomes) {
-    KHET_RETURN_IF_ERROR(Prepare());
-    if (PQenterPipelineMode(conn_) != 1) {
-      return absl::InternalError(
-          absl::StrCat("postgres: cannot enter pipeline mode: ",
-                       Trimmed(PQerrorMessage(conn_))));
-    }
-    absl::Status status;
-    bool sent = true;
-    for (const PendingWrite* w : writes) {
-      sent = sent &&
-             PQsendQueryPrepared(conn_, w->statement,
-                                 static_cast<int>(w->values.size()),
-                                 w->values.data(), w->lengths.data(),
-                                 w->formats.data(), /*resultFormat=*/1) == 1;
-    }
-    sent = sent && PQpipelineSync(conn_) == 1;
-    if (!sent) {
-      // Nothing is left to read reliably: the connection is not reused.
-      broken_ = true;
-      return absl::UnavailableError(absl::StrCat(
-          "postgres: cannot send the writes: ", Trimmed(PQerrorMessage(conn_)),
-          " (they may or may not have been committed)"));
-    }
-    // Each statement's result is followed by a null; the Sync's ends it all.
-    outcomes->clear();
-    size_t next = 0;
-    size_t nulls = 0;
-    while (true) {
-      Result result(PQgetResult(conn_));
-      if (result.get() == nullptr) {
-        if (!usable() || ++nulls > writes.size()) break;
-        continue;
-      }
-      const ExecStatusType kind = PQresultStatus(result.get());
-      if (kind == PGRES_PIPELINE_SYNC) break;
-      const PendingWrite* w = next < writes.size() ? writes[next] : nullptr;
-      ++next;
-      if (kind == PGRES_PIPELINE_ABORTED) continue;
-      if (kind == PGRES_TUPLES_OK && result.rows() == 1 &&
-          PQnfields(result.get()) == 2 && !PQgetisnull(result.get(), 0, 0) &&
-          !PQgetisnull(result.get(), 0, 1)) {
-        outcomes->emplace_back(result.Int(0, 0), result.Int(0, 1));
-        continue;
-      }
-      if (status.ok()) {
-        status = Check(result, w != nullptr ? w->doing : "commit");
-        if (status.ok()) {
-          status = absl::InternalError(
-              absl::StrCat("postgres: unexpected result of ",
-                           w != nullptr ? w->statement : "a pipeline"));
-        }
-      }
-    }
-    if (!usable()) {
-      return absl::UnavailableError(
-          absl::StrCat("postgres: connection lost while trying to commit: ",
-                       Trimmed(PQerrorMessage(conn_)),
-                       " (the change may or may not have been committed)"));
-    }
-    if (PQexitPipelineMode(conn_) != 1) {
-      broken_ = true;
-      if (status.ok()) {
-        status = absl::InternalError(
-            absl::StrCat("postgres: cannot leave pipeline mode: ",
-                         Trimmed(PQerrorMessage(conn_))));
-      }
-    }
-    if (status.ok() && outcomes->size() != writes.size()) {
-      status = absl::InternalError(absl::StrCat("postgres: ", outcomes->size(),
-                                                " results for ", writes.size(),
-                                                " writes"));
-    }
-    return status;
-  }
-
-  // OK for a successful command or query; otherwise the error, as the
-  // header describes, naming what was being done.
-  absl::Status Check(const Result& result, std::string_view doing) {
-    const ExecStatusType status = result.get() != nullptr
-                                      ? PQresultStatus(result.get())
-                                      : PGRES_FATAL_ERROR;
-    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
-      return absl::OkStatus();
-    }
-    if (!usable()) {
-      return absl::UnavailableError(absl::StrCat(
-          "postgres: connection lost while trying to ", std::string(doing),
-          ": ", Trimmed(PQerrorMessage(conn_))));
-    }
-    const char* sqlstate =
-        result.get() != nullptr
-            ? PQresultErrorField(result.get(), PG_DIAG_SQLSTATE)
-            : nullptr;
-    const std::string state = sqlstate != nullptr ? sqlstate : "";
-    const std::string message =
-        Trimmed(result.get() != nullptr ? PQresultErrorMessage(result.get())
-                                        : PQerrorMessage(conn_));
-    return absl::Status(
-        state.empty() ? absl::StatusCode::kInternal : CodeFor(state),
-        absl::StrCat("postgres: ", std::string(doing), ": ", message,
-                     " [SQLSTATE ", state, "]"));
-  }
-
-  static std::string Trimmed(const char* message) {
-    std::string out = message != nullptr ? message : "";
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) {
-      out.pop_back();
-    }
-    return out;
-  }
-
- private:
-  explicit Connection(PGconn* conn) : conn_(conn) {}
-
-  PGconn* const conn_;
-  bool prepared_ = false;
-  bool broken_ = false;  // left in a state it cannot be reused from
-};
 
 // A pooled connection, handed back to the pool when destroyed.
 class PostgresStore::Lease {
@@ -808,8 +286,8 @@ absl::Status PostgresStore::Create(const SessionRecord& record,
   write.AddText(record.id);
   write.AddText(absl::StrCat(record.version));
   write.AddBinary(record.state);
-  write.AddOwnedBinary(EventVersions(events));
-  write.AddOwnedBinary(EventBytes(events));
+  write.AddOwnedBinary(postgres::EventVersions(events));
+  write.AddOwnedBinary(postgres::EventBytes(events));
   return Commit(write);
 }
 
@@ -834,8 +312,8 @@ absl::Status PostgresStore::Update(const SessionRecord& record,
   write.AddText(absl::StrCat(expected_version));
   write.AddText(absl::StrCat(record.version));
   write.AddBinary(record.state);
-  write.AddOwnedBinary(EventVersions(events));
-  write.AddOwnedBinary(EventBytes(events));
+  write.AddOwnedBinary(postgres::EventVersions(events));
+  write.AddOwnedBinary(postgres::EventBytes(events));
   if (archive != nullptr) {
     write.game_id = archive->id;
     for (const std::string* text :
@@ -906,7 +384,7 @@ absl::StatusOr<SessionRecord> PostgresStore::Get(std::string_view id) {
   absl::StatusOr<Result> row = Read<Result>(
       [&](Connection& c) { return c.Run("get", {id}, "read a session"); });
   if (!row.ok()) return row.status();
-  if (row->rows() == 0) return NotFound(id);
+  if (row->rows() == 0) return postgres::NoSession(id);
   return SessionRecord{std::string(id), row->Int(0, 0), row->Bytes(0, 1)};
 }
 
@@ -915,7 +393,7 @@ absl::StatusOr<int64_t> PostgresStore::GetVersion(std::string_view id) {
     return c.Run("get_version", {id}, "read a session's version");
   });
   if (!row.ok()) return row.status();
-  if (row->rows() == 0) return NotFound(id);
+  if (row->rows() == 0) return postgres::NoSession(id);
   return row->Int(0, 0);
 }
 

@@ -43,6 +43,10 @@
 // deadlock, too many connections, shutting down), INVALID_ARGUMENT for
 // values PostgreSQL rejects (an id that is not UTF-8), INTERNAL for the
 // rest, each with PostgreSQL's message and SQLSTATE.
+//
+// Files: the SQL is in postgres_sessions.h, postgres_leases.h,
+// postgres_games.h and postgres_ratings.h; a connection, its statements
+// and the pipeline a batch is sent in are in postgres_connection.h.
 #ifndef KHET_SERVICE_STORE_POSTGRES_STORE_H_
 #define KHET_SERVICE_STORE_POSTGRES_STORE_H_
 
