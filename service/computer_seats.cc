@@ -87,7 +87,7 @@ std::string ComputerSeats::Play(const ComputerTurn& turn,
       registry.Find(turn.session_id);
   if (!found.ok()) return "gone";
   SessionEntry& entry = **found;
-  MutexLock lock(&entry.mu);
+  SessionLock lock(entry);
   if (absl::Status fresh = registry.Fresh(entry); !fresh.ok()) {
     if (entry.deleted) return "gone";
     Schedule(entry, core_.limits->computer_retry_delay);

@@ -363,7 +363,7 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSessionFromRecord(
   }
   v1::CreateSessionResponse out;
   {
-    MutexLock lock(&entry->mu);
+    SessionLock lock(*entry);
     *out.mutable_session() = entry->session.ToProto();
   }
   out.set_owner_token(owner_token);

@@ -1,5 +1,6 @@
 #include "service/move_path.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -28,6 +29,7 @@ constexpr int kMoveMadeBoard = 6;
 // reply (a retry), or the parts of the move just played.
 struct MoveAnswer {
   std::optional<v1::MakeMoveResponse> kept;
+  bool kept_found = false;  // Commit::kLater's: a kept answer exists
   PlayedMoveReply played;
 };
 
@@ -61,10 +63,16 @@ v1::MakeMoveResponse ReplyOf(PlayedMoveReply played) {
   return reply;
 }
 
+// How MakeMoveIn ends a move: committed (waiting for the store), or
+// played in place with its events left to commit, where a kept answer is
+// not looked up (it may need a store read) but reported as `kept_found`.
+enum class Commit { kNow, kLater };
+
 absl::StatusOr<MoveAnswer> MakeMoveIn(const ServiceCore& core,
                                       SessionEntry& entry,
                                       const v1::MakeMoveRequest& request,
-                                      const Caller& caller)
+                                      const Caller& caller,
+                                      Commit commit = Commit::kNow)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu) {
   const Session& s = entry.session;
   if (caller.token.empty()) {
@@ -80,6 +88,11 @@ absl::StatusOr<MoveAnswer> MakeMoveIn(const ServiceCore& core,
                    MoveRequestHash(request)};
     KHET_ASSIGN_OR_RETURN(std::optional<store::StoredReply> kept,
                           s.FindReply(key));
+    if (kept.has_value() && commit == Commit::kLater) {
+      MoveAnswer answer;
+      answer.kept_found = true;
+      return answer;
+    }
     if (kept.has_value()) {
       v1::Event made;
       if (kept->response().empty()) {
@@ -107,7 +120,9 @@ absl::StatusOr<MoveAnswer> MakeMoveIn(const ServiceCore& core,
   KHET_ASSIGN_OR_RETURN(Move move,
                         MoveFromProto(s.game().position(), request.move()));
   KHET_ASSIGN_OR_RETURN(PlayedMoveReply played,
-                        PlayMoveParts(core, entry, color, move, key));
+                        commit == Commit::kNow
+                            ? PlayMoveParts(core, entry, color, move, key)
+                            : PlayInPlace(core, entry, color, move, key));
   MoveAnswer answer;
   answer.played = std::move(played);
   return answer;
@@ -116,10 +131,9 @@ absl::StatusOr<MoveAnswer> MakeMoveIn(const ServiceCore& core,
 // Checks the request, then plays it (or finds it kept) under the session's
 // lock; `form` makes the answer's final form (an absl::StatusOr) after the
 // lock is let go.
-template <typename Form>
-auto MakeMoveAs(const ServiceCore& core, const v1::MakeMoveRequest& request,
-                const Caller& caller, Form form)
-    -> decltype(form(std::declval<MoveAnswer>())) {
+// The checks of a MakeMoveRequest that need no session.
+absl::Status CheckMoveRequest(const ServiceCore& core,
+                              const v1::MakeMoveRequest& request) {
   KHET_RETURN_IF_ERROR(CheckEnumFields(request));
   if (static_cast<int>(request.request_id().size()) >
       core.limits->max_request_id_length) {
@@ -127,6 +141,14 @@ auto MakeMoveAs(const ServiceCore& core, const v1::MakeMoveRequest& request,
         "request_id has ", request.request_id().size(), " characters; at most ",
         core.limits->max_request_id_length, " are allowed"));
   }
+  return absl::OkStatus();
+}
+
+template <typename Form>
+auto MakeMoveAs(const ServiceCore& core, const v1::MakeMoveRequest& request,
+                const Caller& caller, Form form)
+    -> decltype(form(std::declval<MoveAnswer>())) {
+  KHET_RETURN_IF_ERROR(CheckMoveRequest(core, request));
   KHET_ASSIGN_OR_RETURN(MoveAnswer answer,
                         core.registry->ChangeByWriting(
                             request.session_id(), [&](SessionEntry& entry) {
@@ -164,6 +186,53 @@ absl::StatusOr<std::string> MakeMoveWire(const ServiceCore& core,
                     });
 }
 
+bool MakeMoveWireLater(
+    const ServiceCore& core, const v1::MakeMoveRequest& request,
+    const Caller& caller,
+    absl::AnyInvocable<void(absl::StatusOr<std::string>) &&> done,
+    absl::AnyInvocable<void() &&> redo) {
+  SessionRegistry& registry = *core.registry;
+  if (!registry.store()->updates_later()) return false;
+  if (absl::Status checked = CheckMoveRequest(core, request); !checked.ok()) {
+    std::move(done)(std::move(checked));
+    return true;
+  }
+  // A session not held yet is read from the store first; a busy one is
+  // left to a thread that may wait.
+  std::shared_ptr<SessionEntry> entry = registry.Known(request.session_id());
+  if (entry == nullptr || !entry->mu.TryLock()) return false;
+  // As ChangeByWriting's first try: the copy held, without asking the
+  // store; anything but a move played is left to MakeMoveWire, which asks
+  // again where a shared store's copy may have been behind. A rated game's
+  // end writes ratings, which must not wait on the store's thread.
+  absl::StatusOr<MoveAnswer> answer =
+      absl::FailedPreconditionError("not tried");
+  if (!entry->writing && !entry->deleted && !entry->lost &&
+      !entry->session.game_rated()) {
+    answer = MakeMoveIn(core, *entry, request, caller, Commit::kLater);
+  }
+  if (!answer.ok() || answer->kept_found) {
+    entry->mu.Unlock();
+    return false;
+  }
+  PlayedMoveReply& played = answer->played;
+  registry.CommitInPlaceLater(
+      entry, played.events,
+      [version = played.version, announcement = std::move(played.announcement),
+       done = std::move(done), redo = std::move(redo)](
+          absl::StatusOr<std::vector<SharedEventPtr>> published) mutable {
+        if (!published.ok()) {
+          // Read back and tried again where waiting is allowed.
+          std::move(redo)();
+          return;
+        }
+        std::move(done)(
+            MoveReplyWire((*published)[0]->wire(), version, announcement));
+      });
+  entry->mu.Unlock();
+  return true;
+}
+
 absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
     const ServiceCore& core, const v1::ListLegalMovesRequest& request) {
   return core.registry->Read(
@@ -184,12 +253,13 @@ absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
       });
 }
 
-absl::StatusOr<PlayedMoveReply> PlayMoveParts(const ServiceCore& core,
-                                              SessionEntry& entry, Color color,
-                                              Move move, const ReplyKey& key) {
+absl::StatusOr<PlayedMoveReply> PlayInPlace(const ServiceCore& core,
+                                            SessionEntry& entry, Color color,
+                                            Move move, const ReplyKey& key) {
   const int64_t version = entry.session.version();
   // Played in place (no copy of the session): an illegal move changes
-  // nothing, and a failed write reads the session back (CommitInPlace).
+  // nothing, and a failed write reads the session back (CommitInPlace,
+  // CommitInPlaceLater).
   Session& next = entry.session;
   KHET_ASSIGN_OR_RETURN(PlayedMove played,
                         next.Play(move, core.registry->clock()->Now()));
@@ -237,8 +307,17 @@ absl::StatusOr<PlayedMoveReply> PlayMoveParts(const ServiceCore& core,
     kept.set_version(out.version);
     next.KeepReply(key, kept, version + 1, core.limits->max_replies_kept);
   }
+  return out;
+}
+
+absl::StatusOr<PlayedMoveReply> PlayMoveParts(const ServiceCore& core,
+                                              SessionEntry& entry, Color color,
+                                              Move move, const ReplyKey& key) {
+  KHET_ASSIGN_OR_RETURN(PlayedMoveReply out,
+                        PlayInPlace(core, entry, color, move, key));
   std::vector<SharedEventPtr> published;
-  KHET_RETURN_IF_ERROR(core.registry->CommitInPlace(entry, events, &published));
+  KHET_RETURN_IF_ERROR(
+      core.registry->CommitInPlace(entry, out.events, &published));
   out.made = std::move(published[0]);
   return out;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
 #include "engine/move.h"
 #include "khet/v1/khet_service.pb.h"
@@ -33,6 +34,24 @@ absl::StatusOr<std::string> MakeMoveWire(const ServiceCore& core,
                                          const v1::MakeMoveRequest& request,
                                          const Caller& caller);
 
+// MakeMoveWire without waiting for the store, on a store that
+// updates_later(): the move is played on the session held and its write
+// handed to the store; `done` gets the answer once the write is committed,
+// on the store's thread (it must not wait), or at once for a request that
+// fails its first checks. When the write fails, `redo` is called instead
+// (on the store's thread): the caller runs MakeMoveWire where waiting is
+// allowed, which reads the session back and answers. Returns false,
+// having done nothing and called neither, when the move needs a thread
+// that may wait: the store writes synchronously, the session must be read
+// from the store or is locked or being written, the request is refused or
+// a retry of a kept answer (MakeMoveWire decides those as ChangeByWriting
+// does), or the game is rated.
+bool MakeMoveWireLater(
+    const ServiceCore& core, const v1::MakeMoveRequest& request,
+    const Caller& caller,
+    absl::AnyInvocable<void(absl::StatusOr<std::string>) &&> done,
+    absl::AnyInvocable<void() &&> redo);
+
 absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
     const ServiceCore& core, const v1::ListLegalMovesRequest& request);
 
@@ -54,6 +73,14 @@ struct PlayedMoveReply {
 absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
                                               SessionEntry& entry, Color color,
                                               Move move, const ReplyKey& key)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+
+// PlayMoveParts's move played in place, its events built and its reply
+// kept, but not committed: `made` is empty and the caller commits
+// `events`.
+absl::StatusOr<PlayedMoveReply> PlayInPlace(const ServiceCore& core,
+                                            SessionEntry& entry, Color color,
+                                            Move move, const ReplyKey& key)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
 // PlayMove's work without the typed reply.

@@ -23,6 +23,10 @@ class ABSL_LOCKABLE Mutex {
  public:
   void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() { mu_.lock(); }
   void Unlock() ABSL_UNLOCK_FUNCTION() { mu_.unlock(); }
+  // Takes the lock if it is free; false (not held) if not.
+  bool TryLock() ABSL_EXCLUSIVE_TRYLOCK_FUNCTION(true) {
+    return mu_.try_lock();
+  }
   // Tells the thread-safety analysis that the caller holds the lock; not
   // checked at run time.
   void AssertHeld() const ABSL_ASSERT_EXCLUSIVE_LOCK() {}

@@ -85,7 +85,7 @@ absl::StatusOr<v1::ListSessionsResponse> ListSessions(
   std::optional<ListKey> last;
   for (const auto& [key, entry] : all) {
     if (after.has_value() && !after->Before(key)) continue;
-    MutexLock lock(&entry->mu);
+    SessionLock lock(*entry);
     if (entry->deleted) continue;
     if (entry->lost && !core.registry->Fresh(*entry).ok()) continue;
     if (request.status() != v1::GAME_STATUS_UNSPECIFIED &&

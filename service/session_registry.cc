@@ -80,7 +80,7 @@ absl::Status SessionRegistry::Load() {
     }
   }
   for (const std::shared_ptr<SessionEntry>& entry : loaded) {
-    MutexLock lock(&entry->mu);
+    SessionLock lock(*entry);
     change_hook_(*entry);
   }
   return absl::OkStatus();
@@ -156,7 +156,7 @@ absl::StatusOr<std::shared_ptr<SessionEntry>> SessionRegistry::Adopt(
     added = inserted;
   }
   if (added) {
-    MutexLock lock(&entry->mu);
+    SessionLock lock(*entry);
     change_hook_(*entry);
   }
   return entry;
@@ -219,10 +219,10 @@ v1::Event SessionRegistry::NewEvent(const Session& s, int64_t version) const {
   return e;
 }
 
-absl::StatusOr<std::vector<SharedEventPtr>> SessionRegistry::Write(
+SessionStore::LaterUpdate SessionRegistry::Stamp(
     Session& next, int64_t old_version, std::vector<v1::Event>& events) {
-  std::vector<EventRecord> records;
-  records.reserve(events.size());
+  SessionStore::LaterUpdate update;
+  update.events.reserve(events.size());
   const v1::Event stamp = NewEvent(next, 0);
   for (size_t i = 0; i < events.size(); ++i) {
     v1::Event& e = events[i];
@@ -230,29 +230,82 @@ absl::StatusOr<std::vector<SharedEventPtr>> SessionRegistry::Write(
     e.set_session_id(stamp.session_id());
     *e.mutable_time() = stamp.time();
     if (next.has_clocks()) *e.mutable_clocks() = next.ClocksToProto();
-    records.push_back({e.version(), e.SerializeAsString()});
+    update.events.push_back({e.version(), e.SerializeAsString()});
   }
   next.set_version(old_version + static_cast<int64_t>(events.size()));
   // A game that ended or was abandoned goes to the archive in this write.
-  std::optional<ArchivedGame> archive = next.TakeAbandoned();
-  if (!archive.has_value() && next.NeedsArchiving()) {
-    archive = ArchiveOf(next, absl::InfinitePast());  // stamped below
+  update.archive = next.TakeAbandoned();
+  if (!update.archive.has_value() && next.NeedsArchiving()) {
+    update.archive = ArchiveOf(next, absl::InfinitePast());  // stamped below
     next.MarkArchived();
   }
-  if (archive.has_value()) archive->ended_at = TimeFromProto(stamp.time());
-  KHET_RETURN_IF_ERROR(
-      store_->Update(RecordOf(next), old_version, records,
-                     archive.has_value() ? &*archive : nullptr));
-  if (archive.has_value() && !archive->silver_id.empty() && rated_game_hook_) {
-    rated_game_hook_();
+  if (update.archive.has_value()) {
+    update.archive->ended_at = TimeFromProto(stamp.time());
   }
+  update.record = RecordOf(next);
+  update.expected_version = old_version;
+  return update;
+}
+
+std::vector<SharedEventPtr> SessionRegistry::Shared(
+    std::vector<EventRecord> records) {
   std::vector<SharedEventPtr> shared;
-  shared.reserve(events.size());
-  for (size_t i = 0; i < events.size(); ++i) {
+  shared.reserve(records.size());
+  for (EventRecord& record : records) {
     shared.push_back(std::make_shared<const SharedEvent>(
-        records[i].version, std::move(records[i].event)));
+        record.version, std::move(record.event)));
   }
   return shared;
+}
+
+absl::StatusOr<std::vector<SharedEventPtr>> SessionRegistry::Write(
+    Session& next, int64_t old_version, std::vector<v1::Event>& events) {
+  SessionStore::LaterUpdate update = Stamp(next, old_version, events);
+  const ArchivedGame* archive =
+      update.archive.has_value() ? &*update.archive : nullptr;
+  KHET_RETURN_IF_ERROR(
+      store_->Update(update.record, old_version, update.events, archive));
+  if (archive != nullptr && !archive->silver_id.empty() && rated_game_hook_) {
+    rated_game_hook_();
+  }
+  return Shared(std::move(update.events));
+}
+
+void SessionRegistry::CommitInPlaceLater(
+    std::shared_ptr<SessionEntry> entry, std::vector<v1::Event>& events,
+    absl::AnyInvocable<void(absl::StatusOr<std::vector<SharedEventPtr>>) &&>
+        done) {
+  const int64_t old_version = entry->session.version();
+  SessionStore::LaterUpdate update = Stamp(entry->session, old_version, events);
+  // The bytes go to the store; the watchers get their own copy.
+  std::vector<EventRecord> records = update.events;
+  entry->writing = true;
+  store_->UpdateLater(
+      std::move(update), [this, entry = std::move(entry), old_version,
+                          records = std::move(records), done = std::move(done)](
+                             absl::Status written) mutable {
+        std::vector<SharedEventPtr> shared;
+        {
+          MutexLock lock(&entry->mu);  // no SessionLock: the write is ours
+          entry->writing = false;
+          if (written.ok()) {
+            shared = Shared(std::move(records));
+            entry->hub->Publish(shared);
+            change_hook_(*entry);
+          } else {
+            // Read back by the next Fresh, as a failed CommitInPlace's is
+            // when its own read back fails.
+            entry->session.set_version(old_version);
+            entry->lost = true;
+          }
+        }
+        entry->written.SignalAll();
+        if (written.ok()) {
+          std::move(done)(std::move(shared));
+        } else {
+          std::move(done)(std::move(written));
+        }
+      });
 }
 
 absl::Status SessionRegistry::Commit(SessionEntry& entry, Session next,

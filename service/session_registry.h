@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -43,6 +44,32 @@ struct SessionEntry {
   // Changed in place by a change whose write failed, and not yet read back
   // from the store: `session` is not to be trusted (see CommitInPlace).
   bool lost ABSL_GUARDED_BY(mu) = false;
+  // A change's write handed to the store and not yet answered
+  // (CommitInPlaceLater): `session` holds the change already. Everyone else
+  // waits for the answer before reading or changing the session
+  // (SessionLock).
+  bool writing ABSL_GUARDED_BY(mu) = false;
+  CondVar written;  // signalled when `writing` ends
+};
+
+// Holds an entry's lock, taken once no write of the session is in flight:
+// how every reader and writer of a session locks it.
+class ABSL_SCOPED_LOCKABLE SessionLock {
+ public:
+  explicit SessionLock(SessionEntry& entry)
+      ABSL_EXCLUSIVE_LOCK_FUNCTION(entry.mu)
+      : entry_(entry) {
+    entry_.mu.Lock();
+    while (entry_.writing) {
+      entry_.written.WaitWithTimeout(&entry_.mu, absl::Seconds(1));
+    }
+  }
+  ~SessionLock() ABSL_UNLOCK_FUNCTION() { entry_.mu.Unlock(); }
+  SessionLock(const SessionLock&) = delete;
+  SessionLock& operator=(const SessionLock&) = delete;
+
+ private:
+  SessionEntry& entry_;
 };
 
 // NOT_FOUND naming the (quoted) id.
@@ -125,6 +152,21 @@ class SessionRegistry {
                              std::vector<SharedEventPtr>* published = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
+  // CommitInPlace without waiting for the store, for a store that
+  // updates_later(): the write is handed to the store and the entry marked
+  // as being written (SessionEntry::writing), so that the caller may let
+  // its lock go at once while everyone else waits for the answer. When the
+  // store answers (on its thread), the events are published and the change
+  // hook called as CommitInPlace does, or on a failed write the entry is
+  // marked lost (read back by the next Fresh); `writing` ends; then `done`
+  // gets the events as published, or the write's error, with no lock held.
+  // The rated-game hook is not called (it writes to the store): the caller
+  // must not use this for a rated game.
+  void CommitInPlaceLater(
+      std::shared_ptr<SessionEntry> entry, std::vector<v1::Event>& events,
+      absl::AnyInvocable<void(absl::StatusOr<std::vector<SharedEventPtr>>) &&>
+          done) ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry->mu);
+
   // Deletes the session from the store, then forgets it.
   absl::Status Delete(SessionEntry& entry)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
@@ -177,7 +219,7 @@ class SessionRegistry {
       -> decltype(fn(std::declval<SessionEntry&>())) {
     absl::StatusOr<std::shared_ptr<SessionEntry>> entry = Find(id);
     if (!entry.ok()) return entry.status();
-    MutexLock lock(&(*entry)->mu);
+    SessionLock lock(**entry);
     if (absl::Status fresh = Fresh(**entry); !fresh.ok()) return fresh;
     return fn(**entry);
   }
@@ -205,7 +247,7 @@ class SessionRegistry {
       absl::StatusOr<std::shared_ptr<SessionEntry>> entry = Find(id);
       if (!entry.ok()) return entry.status();
       SessionEntry& held = **entry;
-      MutexLock lock(&held.mu);
+      SessionLock lock(held);
       if (!held.deleted && !held.lost) {
         const int64_t before = held.session.version();
         auto result = fn(held);
@@ -231,6 +273,12 @@ class SessionRegistry {
   // their stored bytes, ready to publish.
   absl::StatusOr<std::vector<SharedEventPtr>> Write(
       Session& next, int64_t old_version, std::vector<v1::Event>& events);
+  // Write's preparation: stamps the events, raises next's version, takes
+  // the game to archive (if any) and the record to store.
+  SessionStore::LaterUpdate Stamp(Session& next, int64_t old_version,
+                                  std::vector<v1::Event>& events);
+  // Stored events as published.
+  static std::vector<SharedEventPtr> Shared(std::vector<EventRecord> records);
 
   // After a write from an in-place change failed: the stored session back
   // in the entry (see CommitInPlace).

@@ -139,6 +139,13 @@ class SessionServiceImpl final : public SessionService {
                                            const Caller& caller) override {
     return khet::MakeMoveWire(core_, request, caller);
   }
+  bool MakeMoveWireLater(
+      const v1::MakeMoveRequest& request, const Caller& caller,
+      absl::AnyInvocable<void(absl::StatusOr<std::string>) &&> done,
+      absl::AnyInvocable<void() &&> redo) override {
+    return khet::MakeMoveWireLater(core_, request, caller, std::move(done),
+                                   std::move(redo));
+  }
   absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
       const v1::ListLegalMovesRequest& request) override {
     return khet::ListLegalMoves(core_, request);

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -286,6 +287,16 @@ class SessionService {
   // reply serializes to, without building it (for gRPC's raw method).
   virtual absl::StatusOr<std::string> MakeMoveWire(
       const v1::MakeMoveRequest& request, const Caller& caller) = 0;
+  // MakeMoveWire for a caller that must not wait (gRPC's callback
+  // thread): the answer goes to `done`, perhaps later from the store's
+  // thread once the move's write is committed; `redo` instead if that
+  // write failed (the caller then runs MakeMoveWire where it may wait).
+  // False, with nothing done, when the move needs a thread that may wait;
+  // see MakeMoveWireLater in service/move_path.h.
+  virtual bool MakeMoveWireLater(
+      const v1::MakeMoveRequest& request, const Caller& caller,
+      absl::AnyInvocable<void(absl::StatusOr<std::string>) &&> done,
+      absl::AnyInvocable<void() &&> redo) = 0;
   virtual absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
       const v1::ListLegalMovesRequest& request) = 0;
   // The computer's move for the side to move; see the decisions above.

@@ -81,7 +81,7 @@ void StoreCatchUp::OnStoreChange(const StoreChange& change) {
     if (!change.deleted) registry_->Find(change.id).IgnoreError();
     return;
   }
-  MutexLock lock(&entry->mu);
+  SessionLock lock(*entry);
   if (!change.deleted && change.version <= entry->session.version()) return;
   // A failure leaves the catching up to the next change, request or sweep.
   Refresh(*entry).IgnoreError();
@@ -103,14 +103,14 @@ void StoreCatchUp::SyncAll() {
     }
     std::shared_ptr<SessionEntry> entry = std::move(it->second);
     known.erase(it);
-    MutexLock lock(&entry->mu);
+    SessionLock lock(*entry);
     if (stored.version > entry->session.version()) {
       Refresh(*entry).IgnoreError();
     }
   }
   // Not in the list: deleted, or created after it was read.
   for (auto& [id, entry] : known) {
-    MutexLock lock(&entry->mu);
+    SessionLock lock(*entry);
     Refresh(*entry).IgnoreError();
   }
 }

@@ -4,8 +4,10 @@
 #define KHET_SERVICE_TEST_FAKES_H_
 
 #include <atomic>
+#include <deque>
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -107,6 +109,51 @@ class FlakyStore final : public SessionStore {
     }
     return inner.ApplyRating(game_id, silver, red);
   }
+
+  // While held: the store updates_later(), and each UpdateLater waits in a
+  // queue (its `done` uncalled) until ReleaseLater writes it, as Update
+  // would then, and answers it.
+  void HoldLaterUpdates() {
+    MutexLock lock(&later_mu_);
+    hold_later_ = true;
+  }
+  // Writes and answers the held updates, oldest first; how many.
+  int ReleaseLater() {
+    std::deque<
+        std::pair<LaterUpdate, absl::AnyInvocable<void(absl::Status) &&>>>
+        held;
+    {
+      MutexLock lock(&later_mu_);
+      held.swap(later_);
+    }
+    for (auto& [update, done] : held) {
+      std::move(done)(
+          Update(update.record, update.expected_version, update.events,
+                 update.archive.has_value() ? &*update.archive : nullptr));
+    }
+    return static_cast<int>(held.size());
+  }
+  bool updates_later() const override {
+    MutexLock lock(&later_mu_);
+    return hold_later_;
+  }
+  void UpdateLater(LaterUpdate update,
+                   absl::AnyInvocable<void(absl::Status) &&> done) override {
+    {
+      MutexLock lock(&later_mu_);
+      if (hold_later_) {
+        later_.emplace_back(std::move(update), std::move(done));
+        return;
+      }
+    }
+    SessionStore::UpdateLater(std::move(update), std::move(done));
+  }
+
+ private:
+  mutable Mutex later_mu_;
+  bool hold_later_ ABSL_GUARDED_BY(later_mu_) = false;
+  std::deque<std::pair<LaterUpdate, absl::AnyInvocable<void(absl::Status) &&>>>
+      later_ ABSL_GUARDED_BY(later_mu_);
 };
 
 // A search under the test's control: it counts its starts, then runs until

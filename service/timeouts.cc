@@ -79,7 +79,7 @@ int SweepTimeouts(SessionRegistry& registry, FlagTimes* flags) {
   const absl::Time now = registry.clock()->Now();
   int ended = 0;
   for (const std::shared_ptr<SessionEntry>& entry : registry.Entries()) {
-    MutexLock lock(&entry->mu);
+    SessionLock lock(*entry);
     if (EndIfDue(registry, *entry, now)) ++ended;
     if (flags != nullptr) {
       flags->Note(entry->id,
@@ -99,7 +99,7 @@ int SweepFlags(SessionRegistry& registry, FlagTimes& flags,
       flags.Note(id, std::nullopt);
       continue;
     }
-    MutexLock lock(&(*entry)->mu);
+    SessionLock lock(**entry);
     if (EndIfDue(registry, **entry, now)) ++ended;
     flags.Note(
         id, (*entry)->deleted ? std::nullopt : (*entry)->session.FlagFallsAt());

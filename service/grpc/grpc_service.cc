@@ -553,28 +553,66 @@ grpc::ServerUnaryReactor* KhetGrpcService::ChooseSetup(
 grpc::ServerUnaryReactor* KhetGrpcService::MakeMove(
     grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
     grpc::ByteBuffer* response) {
-  v1::MakeMoveRequest parsed;
+  // The call's state, shared by the ways it may end.
+  struct Call {
+    Call(KhetGrpcService* service, grpc::ServerUnaryReactor* r,
+         grpc::ByteBuffer* out)
+        : reactor(r), response(out), log(service, "MakeMove", "") {}
+    void Finish(absl::StatusOr<std::string> wire) {
+      absl::StatusOr<grpc::ByteBuffer> bytes =
+          wire.ok()
+              ? absl::StatusOr<grpc::ByteBuffer>(OwnedBytes(*std::move(wire)))
+              : absl::StatusOr<grpc::ByteBuffer>(wire.status());
+      reactor->Finish(log.Done(std::move(bytes), response));
+    }
+    grpc::ServerUnaryReactor* const reactor;
+    grpc::ByteBuffer* const response;
+    RequestLog log;
+    v1::MakeMoveRequest request;
+    absl::StatusOr<Caller> caller = absl::UnknownError("not read");
+  };
+  auto call = std::make_shared<Call>(this, context->DefaultReactor(), response);
   grpc::ByteBuffer bytes = *request;  // shares the slices; parsing drains it
   const bool parses =
-      grpc::SerializationTraits<v1::MakeMoveRequest>::Deserialize(&bytes,
-                                                                  &parsed)
+      grpc::SerializationTraits<v1::MakeMoveRequest>::Deserialize(
+          &bytes, &call->request)
           .ok();
-  RequestLog log(this, "MakeMove", parsed.session_id());
-  return Serve(context, std::move(log), /*touches_session=*/true, response,
-               [this, context, parses, request = std::move(parsed)](
-                   RequestLog&) -> absl::StatusOr<grpc::ByteBuffer> {
-                 if (!parses) {
-                   return absl::InvalidArgumentError(
-                       "the MakeMoveRequest could not be parsed");
-                 }
-                 absl::StatusOr<Caller> caller =
-                     CallerFromMetadata(context->client_metadata());
-                 if (!caller.ok()) return caller.status();
-                 absl::StatusOr<std::string> wire =
-                     core_->MakeMoveWire(request, *caller);
-                 if (!wire.ok()) return wire.status();
-                 return OwnedBytes(*std::move(wire));
-               });
+  call->log.set_session_id(call->request.session_id());
+  call->log.set_peer(*context);
+  if (!parses) {
+    call->Finish(
+        absl::InvalidArgumentError("the MakeMoveRequest could not be parsed"));
+    return call->reactor;
+  }
+  call->caller = CallerFromMetadata(context->client_metadata());
+  if (!call->caller.ok()) {
+    call->Finish(call->caller.status());
+    return call->reactor;
+  }
+  // Waits for the store: on a store thread when the service has them.
+  auto wait_for_it = [this, call] {
+    auto serve = [this, call] {
+      call->Finish(core_->MakeMoveWire(call->request, *call->caller));
+    };
+    if (store_pool_ != nullptr) {
+      store_pool_->Schedule(std::move(serve));
+    } else {
+      serve();
+    }
+  };
+  // On a store that answers later, the move is played right here and the
+  // call finished by the store's thread once the write is committed: no
+  // thread waits for it.
+  if (store_pool_ != nullptr && core_->MakeMoveWireLater(
+                                    call->request, *call->caller,
+                                    [call](absl::StatusOr<std::string> wire) {
+                                      call->Finish(std::move(wire));
+                                    },
+                                    wait_for_it)) {
+    return call->reactor;
+  }
+  wait_for_it();
+  return call->reactor;
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ListLegalMoves(

@@ -169,6 +169,20 @@ absl::Status MeteredStore::Update(const SessionRecord& record,
   return status;
 }
 
+void MeteredStore::UpdateLater(LaterUpdate update,
+                               absl::AnyInvocable<void(absl::Status) &&> done) {
+  const auto start = std::chrono::steady_clock::now();
+  const int status = StoredStatus(update.record.state);
+  std::string id = update.record.id;  // before `update` is handed on
+  inner_->UpdateLater(std::move(update),
+                      [this, start, status, id = std::move(id),
+                       done = std::move(done)](absl::Status written) mutable {
+                        metrics_->RecordWrite("update", written, Since(start));
+                        if (written.ok()) metrics_->SetStatus(id, status);
+                        std::move(done)(std::move(written));
+                      });
+}
+
 absl::StatusOr<ArchivedGame> MeteredStore::GetGame(std::string_view game_id) {
   return inner_->GetGame(game_id);
 }

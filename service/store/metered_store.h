@@ -84,6 +84,9 @@ class MeteredStore final : public SessionStore {
   absl::Status Update(const SessionRecord& record, int64_t expected_version,
                       absl::Span<const EventRecord> events,
                       const ArchivedGame* archive) override;
+  void UpdateLater(LaterUpdate update,
+                   absl::AnyInvocable<void(absl::Status) &&> done) override;
+  bool updates_later() const override { return inner_->updates_later(); }
   absl::Status Delete(std::string_view id) override;
   absl::StatusOr<SessionRecord> Get(std::string_view id) override;
   absl::StatusOr<int64_t> GetVersion(std::string_view id) override;

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -97,8 +98,13 @@ struct PostgresStore::PendingWrite {
   // Signalled when done, or when it may lead a batch. Shared so that a
   // leader can signal after letting write_mu_ go (a woken writer would
   // otherwise block at once on the lock the leader holds) while the
-  // writer, done, may already have returned.
-  const std::shared_ptr<CondVar> woken = std::make_shared<CondVar>();
+  // writer, done, may already have returned. An UpdateLater's is the
+  // committers' (no one waits for the write itself).
+  std::shared_ptr<CondVar> woken = std::make_shared<CondVar>();
+  // An UpdateLater's: what `values` point into, and what is called with
+  // `status` once the write is done (instead of `done` being set).
+  SessionStore::LaterUpdate later;
+  absl::AnyInvocable<void(absl::Status) &&> on_done;
 };
 
 // One libpq connection and the statements prepared on it. Used by one

@@ -134,6 +134,10 @@ absl::StatusOr<std::unique_ptr<PostgresStore>> PostgresStore::Open(
     if (c.usable()) c.Exec("ROLLBACK", "roll back").IgnoreError();
     return migrated;
   }
+  // UpdateLater's writes have no waiting writer to lead their batches.
+  for (int i = 0; i < store->batches_in_flight_; ++i) {
+    store->committers_.emplace_back([s = store.get()] { s->CommitterLoop(); });
+  }
   return store;
 }
 
@@ -147,6 +151,13 @@ PostgresStore::PostgresStore(std::string conninfo,
 }
 
 PostgresStore::~PostgresStore() {
+  // The committers end once every queued write is done.
+  {
+    MutexLock lock(&write_mu_);
+    stopping_ = true;
+  }
+  committers_woken_->SignalAll();
+  for (std::thread& committer : committers_) committer.join();
   stop_ = true;
   if (listen_thread_.joinable()) listen_thread_.join();
 }
@@ -191,12 +202,6 @@ void PostgresStore::Release(std::unique_ptr<Connection> connection) {
 }
 
 absl::Status PostgresStore::Commit(PendingWrite& write) {
-  // Writers to wake once write_mu_ is let go.
-  std::vector<std::shared_ptr<CondVar>> to_wake;
-  auto wake = [&to_wake] {
-    for (const std::shared_ptr<CondVar>& woken : to_wake) woken->Signal();
-    to_wake.clear();
-  };
   write_mu_.Lock();
   queue_.push_back(&write);
   while (!write.done) {
@@ -205,33 +210,65 @@ absl::Status PostgresStore::Commit(PendingWrite& write) {
       continue;
     }
     // Lead a batch: the queue's oldest writes, this one's or not.
-    std::vector<PendingWrite*> batch;
-    while (!queue_.empty() && batch.size() < options_.max_batch) {
-      batch.push_back(queue_.front());
-      queue_.pop_front();
-    }
-    ++committing_;
-    // More than a batch was queued: the rest may start another now.
-    if (!queue_.empty() && committing_ < batches_in_flight_) {
-      to_wake.push_back(queue_.front()->woken);
-    }
-    write_mu_.Unlock();
-    wake();
-    CommitBatch(batch);
-    write_mu_.Lock();
-    --committing_;
-    for (PendingWrite* w : batch) {
-      w->done = true;
-      if (w != &write) to_wake.push_back(w->woken);
-    }
-    // A batch may start: the oldest queued write leads it.
-    if (!queue_.empty()) to_wake.push_back(queue_.front()->woken);
-    write_mu_.Unlock();
-    wake();
-    write_mu_.Lock();
+    LeadBatch();
   }
   write_mu_.Unlock();
   return write.status;
+}
+
+void PostgresStore::LeadBatch() {
+  // Writers to wake once write_mu_ is let go (a woken writer would
+  // otherwise block at once on it).
+  std::vector<std::shared_ptr<CondVar>> to_wake;
+  auto wake = [&to_wake] {
+    for (const std::shared_ptr<CondVar>& woken : to_wake) woken->Signal();
+    to_wake.clear();
+  };
+  std::vector<PendingWrite*> batch;
+  while (!queue_.empty() && batch.size() < options_.max_batch) {
+    batch.push_back(queue_.front());
+    queue_.pop_front();
+  }
+  ++committing_;
+  // More than a batch was queued: the rest may start another now.
+  if (!queue_.empty() && committing_ < batches_in_flight_) {
+    to_wake.push_back(queue_.front()->woken);
+  }
+  write_mu_.Unlock();
+  wake();
+  CommitBatch(batch);
+  std::vector<std::unique_ptr<PendingWrite>> later;
+  write_mu_.Lock();
+  --committing_;
+  for (PendingWrite* w : batch) {
+    if (w->on_done) {
+      later.emplace_back(w);
+    } else {
+      w->done = true;
+      to_wake.push_back(w->woken);
+    }
+  }
+  // A batch may start: the oldest queued write leads it.
+  if (!queue_.empty()) to_wake.push_back(queue_.front()->woken);
+  write_mu_.Unlock();
+  wake();
+  for (std::unique_ptr<PendingWrite>& w : later) {
+    std::move(w->on_done)(w->status);
+  }
+  later.clear();
+  write_mu_.Lock();
+}
+
+void PostgresStore::CommitterLoop() {
+  write_mu_.Lock();
+  while (!(stopping_ && queue_.empty())) {
+    if (queue_.empty() || committing_ >= batches_in_flight_) {
+      committers_woken_->WaitWithTimeout(&write_mu_, absl::Seconds(1));
+      continue;
+    }
+    LeadBatch();
+  }
+  write_mu_.Unlock();
 }
 
 void PostgresStore::CommitBatch(std::vector<PendingWrite*>& batch) {
@@ -291,21 +328,22 @@ absl::Status PostgresStore::Create(const SessionRecord& record,
   return Commit(write);
 }
 
-absl::Status PostgresStore::Update(const SessionRecord& record,
-                                   int64_t expected_version,
-                                   absl::Span<const EventRecord> events,
-                                   const ArchivedGame* archive) {
-  // The events among themselves here; the first against the log's last in
-  // the statement.
-  if (!events.empty()) {
-    KHET_RETURN_IF_ERROR(
-        CheckNewEvents(record.id, events.front().version - 1, events));
-  }
-  const bool rated = archive != nullptr && !archive->silver_id.empty();
-  PendingWrite write(archive == nullptr ? "update"
-                     : rated            ? "update_archiving_rated"
-                                        : "update_archiving",
-                     record.id, "update the session");
+namespace {
+
+// The statement of an Update with `archive` (may be null).
+const char* UpdateStatement(const ArchivedGame* archive) {
+  if (archive == nullptr) return "update";
+  return archive->silver_id.empty() ? "update_archiving"
+                                    : "update_archiving_rated";
+}
+
+}  // namespace
+
+void PostgresStore::PrepareUpdate(PendingWrite& write,
+                                  const SessionRecord& record,
+                                  int64_t expected_version,
+                                  absl::Span<const EventRecord> events,
+                                  const ArchivedGame* archive) {
   write.expected_version = expected_version;
   write.events = events;
   write.AddText(record.id);
@@ -324,12 +362,56 @@ absl::Status PostgresStore::Update(const SessionRecord& record,
     write.AddText(absl::StrCat(absl::ToUnixMicros(archive->started_at)));
     write.AddText(absl::StrCat(absl::ToUnixMicros(archive->ended_at)));
     write.AddText(absl::StrCat(archive->plies));
-    if (rated) {
+    if (!archive->silver_id.empty()) {
       write.AddText(archive->silver_id);
       write.AddText(archive->red_id);
     }
   }
+}
+
+absl::Status PostgresStore::Update(const SessionRecord& record,
+                                   int64_t expected_version,
+                                   absl::Span<const EventRecord> events,
+                                   const ArchivedGame* archive) {
+  // The events among themselves here; the first against the log's last in
+  // the statement.
+  if (!events.empty()) {
+    KHET_RETURN_IF_ERROR(
+        CheckNewEvents(record.id, events.front().version - 1, events));
+  }
+  PendingWrite write(UpdateStatement(archive), record.id, "update the session");
+  PrepareUpdate(write, record, expected_version, events, archive);
   return Commit(write);
+}
+
+void PostgresStore::UpdateLater(
+    LaterUpdate update, absl::AnyInvocable<void(absl::Status) &&> done) {
+  if (!update.events.empty()) {
+    absl::Status valid = CheckNewEvents(
+        update.record.id, update.events.front().version - 1, update.events);
+    if (!valid.ok()) {
+      std::move(done)(std::move(valid));
+      return;
+    }
+  }
+  const ArchivedGame* archive =
+      update.archive.has_value() ? &*update.archive : nullptr;
+  auto write = std::make_unique<PendingWrite>(
+      UpdateStatement(archive), update.record.id, "update the session");
+  // Its parameters point into its own copy of the update.
+  write->later = std::move(update);
+  const LaterUpdate& kept = write->later;
+  PrepareUpdate(*write, kept.record, kept.expected_version, kept.events,
+                kept.archive.has_value() ? &*kept.archive : nullptr);
+  write->on_done = std::move(done);
+  write->woken = committers_woken_;
+  bool wake = false;
+  {
+    MutexLock lock(&write_mu_);
+    wake = committing_ < batches_in_flight_;
+    queue_.push_back(write.release());  // LeadBatch ends it
+  }
+  if (wake) committers_woken_->Signal();
 }
 
 absl::Status PostgresStore::Delete(std::string_view id) {

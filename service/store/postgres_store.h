@@ -24,7 +24,10 @@
 // batch; each of the batch's writes then runs again on its own, so that
 // only it fails. The call returns only after the commit did, so an OK
 // change is durable (with the server's fsync and synchronous_commit on,
-// its defaults).
+// its defaults). UpdateLater's writes join the same queue with no writer
+// waiting for them: the store's committer threads (one per batch that may
+// be in flight) lead their batches and, after the commit, call each
+// write's `done`.
 //
 // Connections: a pool of `connections` libpq connections, thread-safe;
 // calls wait for a free one. Statements are prepared once
@@ -113,6 +116,11 @@ class PostgresStore final : public SessionStore {
   absl::Status Update(const SessionRecord& record, int64_t expected_version,
                       absl::Span<const EventRecord> events,
                       const ArchivedGame* archive) override;
+  // Queued as Update's writes are; `done` runs on the thread that led the
+  // write's batch (a committer of the store's, or a waiting writer).
+  void UpdateLater(LaterUpdate update,
+                   absl::AnyInvocable<void(absl::Status) &&> done) override;
+  bool updates_later() const override { return true; }
   absl::Status Delete(std::string_view id) override;
   absl::StatusOr<SessionRecord> Get(std::string_view id) override;
   absl::StatusOr<std::vector<SessionRecord>> LoadAll() override;
@@ -171,6 +179,22 @@ class PostgresStore final : public SessionStore {
   // Queues `write` and returns its status once a batch committed it (or
   // failed), leading batches while it waits if a connection is free.
   absl::Status Commit(PendingWrite& write) ABSL_LOCKS_EXCLUDED(write_mu_);
+  // Sets up an Update's statement and parameters, which point into
+  // `record`, `events` and `archive`: they must outlive the write.
+  static void PrepareUpdate(PendingWrite& write, const SessionRecord& record,
+                            int64_t expected_version,
+                            absl::Span<const EventRecord> events,
+                            const ArchivedGame* archive);
+  // Takes the queue's oldest writes (up to max_batch) as a batch, commits
+  // it and ends each of its writes: a waiting writer is woken, an
+  // UpdateLater's `done` called (after write_mu_ is let go). Wakes whoever
+  // may lead the next batch. REQUIRES: write_mu_ held, the queue not empty
+  // and fewer than batches_in_flight_ batches committing; held again on
+  // return.
+  void LeadBatch() ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // A committer thread: leads batches while UpdateLater's writes are
+  // queued (no writer waits for those), until stopping_ and none is left.
+  void CommitterLoop();
   // Commits `batch` together, or each write alone if one fails; sets each
   // write's status.
   void CommitBatch(std::vector<PendingWrite*>& batch);
@@ -198,6 +222,12 @@ class PostgresStore final : public SessionStore {
   Mutex write_mu_;
   std::deque<PendingWrite*> queue_ ABSL_GUARDED_BY(write_mu_);
   int committing_ ABSL_GUARDED_BY(write_mu_) = 0;  // batches in flight
+  // Woken when an UpdateLater's write may lead a batch: every such write's
+  // `woken`.
+  const std::shared_ptr<CondVar> committers_woken_ =
+      std::make_shared<CondVar>();
+  bool stopping_ ABSL_GUARDED_BY(write_mu_) = false;
+  std::vector<std::thread> committers_;  // started by Open
 
   Mutex listener_mu_;  // held while the listener runs
   ChangeListener listener_ ABSL_GUARDED_BY(listener_mu_);

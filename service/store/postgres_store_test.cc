@@ -486,6 +486,56 @@ TEST_F(PostgresStoreTest, TheCommitHookSeesEachTransactionsWrites) {
   EXPECT_LT(batches.size(), static_cast<size_t>(kWriters + 1));
 }
 
+// Writes handed over by UpdateLater are led by the store's committers (no
+// caller waits), go in batches, and are all done before the store is gone.
+TEST_F(PostgresStoreTest, LaterWritesAreCommittedInBatchesAndBeforeTheEnd) {
+  Mutex mu;
+  std::vector<int> batches;
+  PostgresStoreOptions options;
+  options.connections = 1;
+  options.on_commit = [&](int writes, absl::Duration) {
+    MutexLock lock(&mu);
+    batches.push_back(writes);
+  };
+  std::unique_ptr<PostgresStore> store = OpenStore(options);
+  ASSERT_NE(store, nullptr);
+  constexpr int kSessions = 40;
+  for (int i = 0; i < kSessions; ++i) {
+    KHET_ASSERT_OK(store->Create({absl::StrCat("s", i), 0, "zero"}, {}));
+  }
+  std::atomic<int> ok = 0;
+  std::atomic<int> answered = 0;
+  // One thread hands every write over at once, then the store goes: its
+  // destructor waits for the committers to finish them.
+  for (int round = 1; round <= 2; ++round) {
+    for (int i = 0; i < kSessions; ++i) {
+      SessionStore::LaterUpdate update;
+      update.record = {absl::StrCat("s", i), round, absl::StrCat("r", round)};
+      update.expected_version = round - 1;
+      update.events = {{round, absl::StrCat("e", round)}};
+      store->UpdateLater(std::move(update), [&](absl::Status status) {
+        ok += status.ok();
+        ++answered;
+      });
+    }
+  }
+  store.reset();
+  EXPECT_EQ(answered, 2 * kSessions);
+  EXPECT_EQ(ok, 2 * kSessions);
+  {
+    MutexLock lock(&mu);
+    EXPECT_LT(batches.size(), static_cast<size_t>(3 * kSessions));
+  }
+  store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  for (int i = 0; i < kSessions; ++i) {
+    absl::StatusOr<SessionRecord> got = store->Get(absl::StrCat("s", i));
+    KHET_ASSERT_OK(got);
+    EXPECT_EQ(got->version, 2);
+    EXPECT_EQ(got->state, "r2");
+  }
+}
+
 TEST_F(PostgresStoreTest, AnIdThatIsNotUtf8IsInvalidArgument) {
   std::unique_ptr<PostgresStore> store = OpenStore();
   ASSERT_NE(store, nullptr);

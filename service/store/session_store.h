@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -152,6 +154,28 @@ class SessionStore {
                       absl::Span<const EventRecord> events) {
     return Update(record, expected_version, events, nullptr);
   }
+
+  // A write handed over whole, for UpdateLater.
+  struct LaterUpdate {
+    SessionRecord record;
+    int64_t expected_version = 0;
+    std::vector<EventRecord> events;
+    std::optional<ArchivedGame> archive;
+  };
+  // Update, answered through `done` (exactly once, with what Update would
+  // return) rather than by waiting: where the store updates_later(), `done`
+  // runs on a thread of the store's after the write's commit, and must not
+  // wait for anything, a store write least of all. Here (the default) it
+  // runs the update at once and calls `done` before returning.
+  virtual void UpdateLater(LaterUpdate update,
+                           absl::AnyInvocable<void(absl::Status) &&> done) {
+    std::move(done)(
+        Update(update.record, update.expected_version, update.events,
+               update.archive.has_value() ? &*update.archive : nullptr));
+  }
+  // Whether UpdateLater returns before its write is done (true for a store
+  // whose writes wait for another server).
+  virtual bool updates_later() const { return false; }
 
   // Removes the session, its events and its archived games. NOT_FOUND if
   // absent.

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <functional>
 #include <latch>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -13,8 +14,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "service/mutex.h"
 #include "service/store/memory_store.h"
 #include "service/store/postgres_store.h"
 #include "service/store/postgres_testing.h"
@@ -233,6 +236,62 @@ TEST_P(SessionStoreTest, StaleVersionIsAbortedNamingBothAndChangesNothing) {
   EXPECT_EQ(got->version, 2);
   EXPECT_EQ(got->state, "two");
   EXPECT_THAT(Versions(AllEvents("a")), ElementsAre(1, 2));
+}
+
+// UpdateLater answers what Update would, exactly once, whether the store
+// writes at once or later on a thread of its own.
+TEST_P(SessionStoreTest, UpdateLaterAnswersAsUpdateDoes) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 0, "s0"), {}));
+  // Each answer under its record's state; answers may come in any order.
+  struct Answers {
+    Mutex mu;
+    CondVar changed;
+    std::map<std::string, std::vector<absl::Status>> got ABSL_GUARDED_BY(mu);
+  } answers;
+  auto later = [&](SessionRecord record, int64_t expected,
+                   std::vector<EventRecord> events) {
+    SessionStore::LaterUpdate update;
+    const std::string key = record.state;
+    update.record = std::move(record);
+    update.expected_version = expected;
+    update.events = std::move(events);
+    store_->UpdateLater(std::move(update),
+                        [&answers, key](absl::Status status) {
+                          MutexLock lock(&answers.mu);
+                          answers.got[key].push_back(std::move(status));
+                          answers.changed.SignalAll();
+                        });
+  };
+  auto wait_for = [&](size_t n) {
+    MutexLock lock(&answers.mu);
+    const absl::Time deadline = absl::Now() + absl::Seconds(30);
+    while (answers.got.size() < n && absl::Now() < deadline) {
+      answers.changed.WaitWithTimeout(&answers.mu, absl::Milliseconds(100));
+    }
+    return answers.got;
+  };
+  later(Record("a", 1, "s1"), 0, {Event(1)});
+  std::map<std::string, std::vector<absl::Status>> got = wait_for(1);
+  ASSERT_EQ(got["s1"].size(), 1u);
+  KHET_EXPECT_OK(got["s1"][0]);
+  EXPECT_EQ(store_->Get("a")->state, "s1");
+  // A stale version, events that do not follow and an unknown session,
+  // each refused as Update refuses them, with nothing changed.
+  later(Record("a", 2, "stale"), 0, {Event(2)});
+  later(Record("a", 3, "gap"), 1, {Event(3), Event(2)});
+  later(Record("nobody", 1, "x"), 0, {Event(1)});
+  got = wait_for(4);
+  ASSERT_EQ(got.size(), 4u);
+  for (const auto& [key, statuses] : got) EXPECT_EQ(statuses.size(), 1u) << key;
+  EXPECT_EQ(got["stale"][0],
+            store_->Update(Record("a", 2, "stale"), 0, {Event(2)}));
+  EXPECT_EQ(got["gap"][0],
+            store_->Update(Record("a", 3, "gap"), 1, {Event(3), Event(2)}));
+  EXPECT_EQ(got["x"][0],
+            store_->Update(Record("nobody", 1, "x"), 0, {Event(1)}));
+  EXPECT_TRUE(absl::IsAborted(got["stale"][0])) << got["stale"][0];
+  EXPECT_EQ(store_->Get("a")->state, "s1");
+  EXPECT_THAT(Versions(AllEvents("a")), ElementsAre(1));
 }
 
 TEST_P(SessionStoreTest, EventVersionsThatDoNotIncreaseAreRejected) {
