@@ -3,6 +3,7 @@
 // shutdown, health checking and reflection, and the request log.
 #include "service/grpc/grpc_service.h"
 
+#include <atomic>
 #include <filesystem>
 #include <limits>
 #include <memory>
@@ -64,9 +65,36 @@ constexpr int kMaxMessageBytes = 64 * 1024;
   } while (false)
 
 // The memory store, except that Update waits while the gate is closed: a
-// store whose writes take long.
+// store whose writes take long. With `later` set it updates_later(), each
+// UpdateLater's write (gate and all) and answer on a thread of its own, as
+// a database's committer answers.
 class GatedStore final : public SessionStore {
  public:
+  ~GatedStore() override {
+    std::vector<std::thread> writers;
+    {
+      MutexLock lock(&mu_);
+      writers.swap(writers_);
+    }
+    for (std::thread& writer : writers) writer.join();
+  }
+  std::atomic<bool> later{false};
+  bool updates_later() const override { return later; }
+  void UpdateLater(LaterUpdate update,
+                   absl::AnyInvocable<void(absl::Status) &&> done) override {
+    if (!later) {
+      SessionStore::UpdateLater(std::move(update), std::move(done));
+      return;
+    }
+    MutexLock lock(&mu_);
+    writers_.emplace_back(
+        [this, update = std::move(update), done = std::move(done)]() mutable {
+          std::move(done)(
+              Update(update.record, update.expected_version, update.events,
+                     update.archive.has_value() ? &*update.archive : nullptr));
+        });
+  }
+
   void Close() {
     MutexLock lock(&mu_);
     open_ = false;
@@ -134,6 +162,7 @@ class GatedStore final : public SessionStore {
   CondVar opened_;
   bool open_ ABSL_GUARDED_BY(mu_) = true;
   int waiting_ ABSL_GUARDED_BY(mu_) = 0;
+  std::vector<std::thread> writers_ ABSL_GUARDED_BY(mu_);  // UpdateLater's
 };
 
 // Every test runs with the calls served on gRPC's callback threads
@@ -1489,6 +1518,63 @@ TEST_P(StoreThreadsTest, OtherCallsAnswerWhileEveryStoreThreadWaits) {
   store_.Open();
   for (std::thread& mover : movers) mover.join();
   for (const Game& game : games) EXPECT_EQ(Get(game.id).moves_size(), 1);
+}
+
+// A store that answers later: MakeMove is played on gRPC's callback thread
+// and answered from the store's, with no store thread waiting for it.
+class LaterStoreTest : public GrpcServiceTest {
+ protected:
+  void SetUp() override {
+    store_.later = true;
+    GrpcServiceTest::SetUp();
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Threads, LaterStoreTest, ::testing::Values(4),
+                         ThreadsName);
+
+TEST_P(LaterStoreTest, MovesAnsweredByTheStoresThreadReachCallerAndWatchers) {
+  const Game game = StartGame();
+  const int64_t version = Get(game.id).version();
+  v1::WatchRequest request;
+  request.set_session_id(game.id);
+  request.set_after_version(version);
+  auto context = Context();
+  auto reader = stub_->Watch(context.get(), request);
+  // While the writes wait at the gate, the answers wait too, and other
+  // calls are served.
+  store_.Close();
+  v1::MakeMoveResponse moved;
+  grpc::Status status;
+  std::thread mover(
+      [&] { status = Move(game.id, game.silver, "j5L", &moved); });
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (store_.waiting() < 1 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(1));
+  }
+  EXPECT_EQ(store_.waiting(), 1);
+  v1::ListSetupsResponse setups;
+  EXPECT_TRUE(
+      stub_->ListSetups(Context().get(), v1::ListSetupsRequest(), &setups)
+          .ok());
+  store_.Open();
+  mover.join();
+  ASSERT_GRPC_OK(status);
+  EXPECT_EQ(moved.version(), version + 1);
+  // The next move, answered and watched in order.
+  ASSERT_GRPC_OK(Move(game.id, game.red, "e5-f6", &moved));
+  EXPECT_EQ(moved.version(), version + 2);
+  v1::Event event;
+  for (int64_t v = version + 1; v <= version + 2; ++v) {
+    ASSERT_TRUE(reader->Read(&event));
+    EXPECT_EQ(event.version(), v);
+    EXPECT_EQ(event.kind_case(), v1::Event::kMoveMade);
+  }
+  EXPECT_EQ(Get(game.id).moves_size(), 2);
+  // A refused move goes the ordinary way, and is refused as ever.
+  EXPECT_CODE(Move(game.id, game.red, "j1L", &moved), FAILED_PRECONDITION);
+  context->TryCancel();
+  EXPECT_CODE(reader->Finish(), CANCELLED);
 }
 
 // ---- The helpers ---------------------------------------------------------
