@@ -26,8 +26,8 @@
 // change is durable (with the server's fsync and synchronous_commit on,
 // its defaults). UpdateLater's writes join the same queue with no writer
 // waiting for them: the store's committer threads (one per batch that may
-// be in flight) lead their batches and, after the commit, call each
-// write's `done`.
+// be in flight, at least two) lead their batches and, after the commit,
+// call each write's `done`.
 //
 // Connections: a pool of `connections` libpq connections, thread-safe;
 // calls wait for a free one. Statements are prepared once
