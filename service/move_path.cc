@@ -205,12 +205,13 @@ bool MakeMoveWireLater(
   // store; anything but a move played is left to MakeMoveWire, which asks
   // again where a shared store's copy may have been behind. A rated game's
   // end writes ratings, which must not wait on the store's thread.
-  absl::StatusOr<MoveAnswer> answer =
-      absl::FailedPreconditionError("not tried");
-  if (!entry->writing && !entry->deleted && !entry->lost &&
-      !entry->session.game_rated()) {
-    answer = MakeMoveIn(core, *entry, request, caller, Commit::kLater);
+  if (entry->writing || entry->deleted || entry->lost ||
+      entry->session.game_rated()) {
+    entry->mu.Unlock();
+    return false;
   }
+  absl::StatusOr<MoveAnswer> answer =
+      MakeMoveIn(core, *entry, request, caller, Commit::kLater);
   if (!answer.ok() || answer->kept_found) {
     entry->mu.Unlock();
     return false;

@@ -333,6 +333,14 @@ absl::Status PostgresStore::Create(const SessionRecord& record,
 
 namespace {
 
+// An Update's events among themselves; the first against the log's last
+// is checked by the statement.
+absl::Status CheckUpdateEvents(std::string_view id,
+                               absl::Span<const EventRecord> events) {
+  if (events.empty()) return absl::OkStatus();
+  return CheckNewEvents(id, events.front().version - 1, events);
+}
+
 // The statement of an Update with `archive` (may be null).
 const char* UpdateStatement(const ArchivedGame* archive) {
   if (archive == nullptr) return "update";
@@ -376,12 +384,7 @@ absl::Status PostgresStore::Update(const SessionRecord& record,
                                    int64_t expected_version,
                                    absl::Span<const EventRecord> events,
                                    const ArchivedGame* archive) {
-  // The events among themselves here; the first against the log's last in
-  // the statement.
-  if (!events.empty()) {
-    KHET_RETURN_IF_ERROR(
-        CheckNewEvents(record.id, events.front().version - 1, events));
-  }
+  KHET_RETURN_IF_ERROR(CheckUpdateEvents(record.id, events));
   PendingWrite write(UpdateStatement(archive), record.id, "update the session");
   PrepareUpdate(write, record, expected_version, events, archive);
   return Commit(write);
@@ -389,13 +392,10 @@ absl::Status PostgresStore::Update(const SessionRecord& record,
 
 void PostgresStore::UpdateLater(
     LaterUpdate update, absl::AnyInvocable<void(absl::Status) &&> done) {
-  if (!update.events.empty()) {
-    absl::Status valid = CheckNewEvents(
-        update.record.id, update.events.front().version - 1, update.events);
-    if (!valid.ok()) {
-      std::move(done)(std::move(valid));
-      return;
-    }
+  if (absl::Status valid = CheckUpdateEvents(update.record.id, update.events);
+      !valid.ok()) {
+    std::move(done)(std::move(valid));
+    return;
   }
   const ArchivedGame* archive =
       update.archive.has_value() ? &*update.archive : nullptr;
