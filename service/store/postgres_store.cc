@@ -39,6 +39,8 @@ constexpr const char* kMigrations[] = {
     postgres_ratings::kMigration,
     // 7: an update that archives checks the session's version first.
     postgres_games::kMigrationVersionFirst,
+    // 8: the log's last version kept in the session's row.
+    postgres_sessions::kMigrationLastEvent,
 };
 static_assert(std::size(kMigrations) == PostgresStore::kSchemaVersion);
 

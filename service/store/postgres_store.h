@@ -94,7 +94,7 @@ struct PostgresStoreOptions {
 class PostgresStore final : public SessionStore {
  public:
   // The highest migration this build knows.
-  static constexpr int kSchemaVersion = 7;
+  static constexpr int kSchemaVersion = 8;
   // The NOTIFY channel of session changes.
   static constexpr std::string_view kChannel = "khet_session_changes";
 

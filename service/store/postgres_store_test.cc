@@ -119,7 +119,9 @@ TEST_F(PostgresStoreTest, RefusesADatabaseWithANewerSchema) {
   KHET_ASSERT_OK(RunSql("INSERT INTO schema_migrations (version) VALUES (99)"));
   EXPECT_THAT(PostgresStore::Open(db_->conninfo()),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "schema migration 99, newer than this build's 7"));
+                       absl::StrCat("schema migration 99, newer than this "
+                                    "build's ",
+                                    PostgresStore::kSchemaVersion)));
 }
 
 TEST_F(PostgresStoreTest, UnreachableServerIsUnavailable) {
@@ -265,13 +267,17 @@ TEST_F(PostgresStoreTest, MigratesADatabaseLeftAtSchemaOne) {
   ASSERT_NE(store, nullptr);
   KHET_EXPECT_OK(
       RunSql("DO $$ BEGIN IF (SELECT array_agg(version ORDER BY version) "
-             "FROM schema_migrations) <> ARRAY[1, 2, 3, 4, 5, 6, 7] THEN "
-             "RAISE EXCEPTION 'not migrated to 7'; END IF; END $$"));
+             "FROM schema_migrations) <> ARRAY[1, 2, 3, 4, 5, 6, 7, 8] THEN "
+             "RAISE EXCEPTION 'not migrated to 8'; END IF; END $$"));
   absl::StatusOr<SessionRecord> old = store->Get("old");
   KHET_ASSERT_OK(old);
   EXPECT_EQ(old->version, 1);
   EXPECT_EQ(old->state, "one");
-  // The old session goes on through the new statements.
+  // The old session goes on through the new statements, which know its
+  // log's last version (migration 8).
+  EXPECT_THAT(store->Update({"old", 2, "x"}, 1, {{1, "dup"}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "event version 1 does not follow version 1"));
   KHET_EXPECT_OK(store->Update({"old", 2, "two"}, 1, {{2, "e2"}}));
   EXPECT_THAT(store->Update({"old", 2, "again"}, 1, {{2, "e2"}}),
               StatusIs(absl::StatusCode::kAborted, "at version 2, not 1"));
