@@ -4,22 +4,18 @@
 
 #include <chrono>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "service/grpc/event_bytes.h"
+#include "service/grpc/request_log.h"
 #include "service/grpc/status_conversion.h"
-#include "service/grpc/tsan_hand_over.h"
-#include "service/quoted_input.h"
 
 namespace khet {
 namespace {
@@ -69,327 +65,6 @@ absl::StatusOr<Caller> CallerFromMetadata(
   return Caller{std::string(token)};
 }
 
-std::string FormatRequestLog(absl::string_view method,
-                             absl::string_view session_id,
-                             const grpc::Status& status,
-                             absl::Duration latency) {
-  // The id comes from the request: escaped, and cut short if long.
-  constexpr size_t kMaxIdLength = 64;
-  std::string id = session_id.empty()
-                       ? "-"
-                       : absl::CEscape(session_id.substr(0, kMaxIdLength));
-  if (session_id.size() > kMaxIdLength) id += "...";
-  std::string line = absl::StrFormat(
-      "rpc method=%s session=%s code=%s latency_ms=%.2f", method, id,
-      StatusCodeName(status.error_code()), absl::ToDoubleMilliseconds(latency));
-  if (!status.ok()) {
-    absl::StrAppend(&line, " message=\"", LoggedMessage(status.error_message()),
-                    "\"");
-  }
-  return line;
-}
-
-// Times one request; when it is done, counts it and writes its log line.
-class KhetGrpcService::RequestLog {
- public:
-  RequestLog(KhetGrpcService* service, absl::string_view method,
-             absl::string_view session_id)
-      : service_(service),
-        method_(method),
-        session_id_(session_id),
-        start_(std::chrono::steady_clock::now()) {}
-
-  void set_session_id(absl::string_view id) { session_id_ = std::string(id); }
-  // The client's address, which only the JSON lines show.
-  void set_peer(const grpc::ServerContextBase& context) {
-    if (service_->options_.log_format == LogFormat::kJson) {
-      peer_ = context.peer();
-    }
-  }
-
-  grpc::Status Done(const absl::Status& status) {
-    grpc::Status result = ToGrpcStatus(status);
-    const absl::Duration latency =
-        absl::FromChrono(std::chrono::steady_clock::now() - start_);
-    if (service_->options_.metrics != nullptr) {
-      service_->options_.metrics->Record(method_, result.error_code(), latency);
-    }
-    if (service_->options_.log_format == LogFormat::kText) {
-      service_->Log(FormatRequestLog(method_, session_id_, result, latency));
-      return result;
-    }
-    const std::string route =
-        absl::StrCat("/", v1::KhetService::service_full_name(), "/", method_);
-    RequestLogEntry entry;
-    entry.protocol = "grpc";
-    entry.method = method_;
-    entry.route = route;
-    entry.code = StatusCodeName(result.error_code());
-    entry.ms = absl::ToDoubleMilliseconds(latency);
-    entry.peer = peer_;
-    entry.session_id = session_id_;
-    const std::string message = result.error_message();  // a copy
-    entry.message = message;
-    service_->Log(FormatJsonLog(entry, absl::Now()));
-    return result;
-  }
-
-  template <typename Response>
-  grpc::Status Done(absl::StatusOr<Response> result, Response* response) {
-    if (result.ok()) *response = *std::move(result);
-    return Done(result.status());
-  }
-
-  // For calls whose response is empty.
-  template <typename Response>
-  grpc::Status Done(const absl::Status& status, Response*) {
-    return Done(status);
-  }
-
- private:
-  KhetGrpcService* const service_;
-  const absl::string_view method_;
-  std::string session_id_;
-  std::string peer_;
-  const std::chrono::steady_clock::time_point start_;
-};
-
-// Serves one Watch without a thread of its own, as a strand of steps that
-// never overlap: open the stream; read it (NextShared) until an event comes,
-// then write that one event's shared bytes (StartWrite) and read again once
-// it is written
-// (OnWriteDone); when nothing is ready, ask the stream to say when
-// something is (NotifyWhenReady) and stop until it does; finish once the
-// stream ends. Steps that may read the store (open, read) run on the store
-// threads when the service has them, else on gRPC's threads; a publisher
-// that wakes the strand only hands it over (to the store threads, or to the
-// few wake threads). The client's cancelling and Shutdown end a waiting
-// strand at once, and any other at its next step.
-class KhetGrpcService::WatchReactor final
-    : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
- public:
-  WatchReactor(KhetGrpcService* service,
-               const grpc::CallbackServerContext& context,
-               v1::WatchRequest request, absl::Status parsed)
-      : service_(service),
-        request_(std::move(request)),
-        parsed_(std::move(parsed)),
-        log_(service, "Watch", request_.session_id()),
-        sent_(request_.after_version()) {
-    log_.set_peer(context);
-  }
-
-  // The first step; called once, by Watch.
-  void Start() {
-    if (!parsed_.ok()) {
-      End(parsed_);
-      return;
-    }
-    if (service_->store_pool_ != nullptr) {
-      service_->watch_pool_->Schedule([this] { Open(); });
-    } else {
-      Open();
-    }
-  }
-
-  // For OnCancel and Shutdown: if the strand waits for events, takes it
-  // over and returns true (the caller then calls EndStopped); else cancels
-  // the stream, so the strand ends at its next step.
-  bool Interrupt() {
-    EventStream* stream = nullptr;
-    {
-      MutexLock lock(&mu_);
-      if (state_ == State::kWaiting) {
-        state_ = State::kEnding;
-        return true;
-      }
-      if (state_ != State::kEnding) stream = stream_.get();
-    }
-    // The stream lives until OnDone, which comes after the strand ends.
-    if (stream != nullptr) stream->Cancel();
-    return false;
-  }
-
-  // Ends the strand for a cancelled stream, saying why.
-  void EndStopped() {
-    int64_t sent;
-    {
-      MutexLock lock(&mu_);
-      sent = sent_;
-    }
-    End(service_->shutting_down_
-            ? absl::UnavailableError(absl::StrCat(
-                  "khetd is shutting down; watch again after version ", sent))
-            : absl::CancelledError(absl::StrCat(
-                  "the client cancelled the watch after version ", sent)));
-  }
-
-  void OnWriteDone(bool ok) override {
-    TakeBackFromGrpc(this);
-    int64_t sent;
-    {
-      MutexLock lock(&mu_);
-      if (ok) sent_ = writing_;
-      sent = sent_;
-      state_ = State::kReading;
-    }
-    if (!ok) {
-      End(absl::CancelledError(absl::StrCat(
-          "the client went away; events were sent up to version ", sent)));
-      return;
-    }
-    Resume();
-  }
-
-  void OnCancel() override {
-    TakeBackFromGrpc(this);
-    {
-      MutexLock lock(&mu_);
-      client_cancelled_ = true;
-    }
-    if (Interrupt()) EndStopped();
-  }
-
-  // After the strand ended and gRPC is done with the call.
-  void OnDone() override {
-    TakeBackFromGrpc(this);
-    {
-      MutexLock lock(&service_->mu_);
-      service_->watches_.erase(this);
-    }
-    std::unique_ptr<EventStream> stream;
-    {
-      MutexLock lock(&mu_);
-      stream = std::move(stream_);
-    }
-    stream.reset();  // waits for a NotifyWhenReady callback still running
-    delete this;
-  }
-
- private:
-  // Where the strand is. kArming: asking the stream to say when it is
-  // ready, which may answer at once on this thread or from a publisher's.
-  enum class State { kOpening, kReading, kWriting, kArming, kWaiting, kEnding };
-
-  // Step: the core's stream, then its events.
-  void Open() {
-    absl::StatusOr<std::unique_ptr<EventStream>> stream =
-        service_->core_->Watch(request_);
-    if (!stream.ok()) {
-      End(stream.status());
-      return;
-    }
-    EventStream* const opened = stream->get();
-    bool cancelled;
-    {
-      MutexLock lock(&mu_);
-      stream_ = *std::move(stream);
-      state_ = State::kReading;
-      cancelled = client_cancelled_;
-    }
-    {
-      MutexLock lock(&service_->mu_);
-      service_->watches_.insert(this);
-      cancelled = cancelled || service_->shutting_down_;
-    }
-    if (cancelled) opened->Cancel();
-    Read();
-  }
-
-  // Step: reads until it writes an event, waits or ends.
-  void Read() {
-    EventStream* stream;
-    {
-      MutexLock lock(&mu_);
-      stream = stream_.get();
-    }
-    while (true) {
-      absl::StatusOr<SharedEventPtr> next =
-          stream->NextShared(absl::ZeroDuration());
-      if (!next.ok()) {
-        if (absl::IsCancelled(next.status())) {
-          EndStopped();
-        } else {
-          End(next.status());
-        }
-        return;
-      }
-      if (*next != nullptr) {
-        {
-          MutexLock lock(&mu_);
-          writing_ = (*next)->version();
-          bytes_ = EventBytes(*std::move(next));
-          state_ = State::kWriting;
-        }
-        HandOverToGrpc(this);
-        StartWrite(&bytes_);  // untouched until OnWriteDone
-        return;
-      }
-      {
-        MutexLock lock(&mu_);
-        state_ = State::kArming;
-        woken_ = false;
-      }
-      stream->NotifyWhenReady([this] { Wake(); });
-      MutexLock lock(&mu_);
-      if (!woken_) {
-        state_ = State::kWaiting;  // Wake resumes the strand
-        return;
-      }
-      state_ = State::kReading;  // ready already: read on
-    }
-  }
-
-  // The stream's ready callback: hands the strand over, never reads.
-  void Wake() {
-    {
-      MutexLock lock(&mu_);
-      if (state_ == State::kArming) {
-        woken_ = true;  // the arming step reads on
-        return;
-      }
-      if (state_ != State::kWaiting) return;  // ended meanwhile
-      state_ = State::kReading;
-    }
-    service_->watch_pool_->Schedule([this] { Read(); });
-  }
-
-  // Reads on after a write: on a watch thread if the store may wait, else
-  // right here.
-  void Resume() {
-    if (service_->store_pool_ != nullptr) {
-      service_->watch_pool_->Schedule([this] { Read(); });
-    } else {
-      Read();
-    }
-  }
-
-  // The last step: logs the watch's end and finishes the call, after which
-  // the reactor may be gone.
-  void End(const absl::Status& status) {
-    {
-      MutexLock lock(&mu_);
-      state_ = State::kEnding;
-    }
-    const grpc::Status done = log_.Done(status);
-    HandOverToGrpc(this);
-    Finish(done);
-  }
-
-  KhetGrpcService* const service_;
-  const v1::WatchRequest request_;
-  const absl::Status parsed_;  // whether request_ is the client's
-  RequestLog log_;             // used by End only
-  Mutex mu_;
-  State state_ ABSL_GUARDED_BY(mu_) = State::kOpening;
-  bool woken_ ABSL_GUARDED_BY(mu_) = false;  // the stream was ready at once
-  bool client_cancelled_ ABSL_GUARDED_BY(mu_) = false;
-  std::unique_ptr<EventStream> stream_ ABSL_GUARDED_BY(mu_);
-  grpc::ByteBuffer bytes_ ABSL_GUARDED_BY(mu_);  // the event being written
-  int64_t writing_ ABSL_GUARDED_BY(mu_) = 0;     // its version
-  int64_t sent_ ABSL_GUARDED_BY(mu_);  // the last event's version written
-};
-
 KhetGrpcService::KhetGrpcService(SessionService* core,
                                  KhetGrpcServiceOptions options)
     : core_(core),
@@ -405,19 +80,6 @@ KhetGrpcService::~KhetGrpcService() {
   // this after their OnDone for ThreadSanitizer, which cannot see gRPC's own
   // waiting.
   MutexLock lock(&mu_);
-}
-
-void KhetGrpcService::Shutdown() {
-  std::vector<WatchReactor*> waiting;
-  {
-    MutexLock lock(&mu_);
-    shutting_down_ = true;
-    for (WatchReactor* watch : watches_) {
-      if (watch->Interrupt()) waiting.push_back(watch);
-    }
-  }
-  // Taken over: each lives until its call is finished here.
-  for (WatchReactor* watch : waiting) watch->EndStopped();
 }
 
 void KhetGrpcService::Log(const std::string& line) {
@@ -728,22 +390,6 @@ grpc::ServerUnaryReactor* KhetGrpcService::Rematch(
     v1::Session* response) {
   return ServeCaller(context, "Rematch", request, response,
                      &SessionService::Rematch);
-}
-
-grpc::ServerWriteReactor<grpc::ByteBuffer>* KhetGrpcService::Watch(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request) {
-  v1::WatchRequest parsed;
-  grpc::ByteBuffer bytes = *request;  // shares the slices; parsing drains it
-  const absl::Status status =
-      grpc::SerializationTraits<v1::WatchRequest>::Deserialize(&bytes, &parsed)
-              .ok()
-          ? absl::OkStatus()
-          : absl::InvalidArgumentError("the WatchRequest could not be parsed");
-  auto* reactor = new WatchReactor(this, *context, std::move(parsed),
-                                   status);  // deletes itself
-  HandOverToGrpc(reactor);
-  reactor->Start();
-  return reactor;
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::RenderBoard(

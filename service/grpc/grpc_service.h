@@ -42,14 +42,6 @@ namespace khet {
 absl::StatusOr<Caller> CallerFromMetadata(
     const std::multimap<grpc::string_ref, grpc::string_ref>& metadata);
 
-// One request's log line: `rpc method=MakeMove session=3fa9 code=OK
-// latency_ms=0.84`, and ` message="..."` on errors, escaped and cut to
-// LoggedMessage's bound. Never a token.
-std::string FormatRequestLog(absl::string_view method,
-                             absl::string_view session_id,
-                             const grpc::Status& status,
-                             absl::Duration latency);
-
 struct KhetGrpcServiceOptions {
   // Receives each request's log line, without a newline. Default (empty):
   // the line is written to stderr.

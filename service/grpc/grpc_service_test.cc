@@ -32,6 +32,7 @@
 #include "gtest/gtest.h"
 #include "khet/v1/khet_service.grpc.pb.h"
 #include "service/grpc/event_bytes.h"
+#include "service/grpc/request_log.h"
 #include "service/grpc/tsan_hand_over.h"
 #include "service/metrics/metrics.h"
 #include "service/mutex.h"
