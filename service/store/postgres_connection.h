@@ -1,5 +1,6 @@
 // PostgresStore's parts that talk to the server: a libpq connection with
-// the store's statements prepared on it (Connection), a result (Result), a
+// the store's statements prepared on it (Connection), one lent from the
+// store's pool (Lease), a result (Result), a
 // write waiting for its batch with its parameters (PendingWrite), and the
 // binary arrays an event log is sent as. Internal to the store.
 #ifndef KHET_SERVICE_STORE_POSTGRES_CONNECTION_H_
@@ -26,6 +27,25 @@
 #include "service/store/session_store.h"
 
 namespace khet {
+
+// A pooled connection, handed back to the pool when destroyed.
+class PostgresStore::Lease {
+ public:
+  Lease(PostgresStore* store, std::unique_ptr<Connection> connection)
+      : store_(store), connection_(std::move(connection)) {}
+  Lease(Lease&& other)
+      : store_(other.store_), connection_(std::move(other.connection_)) {}
+  Lease& operator=(Lease&&) = delete;
+  ~Lease() {
+    if (connection_ != nullptr) store_->Release(std::move(connection_));
+  }
+  Connection& operator*() const { return *connection_; }
+  Connection* operator->() const { return connection_.get(); }
+
+ private:
+  PostgresStore* store_;
+  std::unique_ptr<Connection> connection_;
+};
 
 // Owns a PGresult.
 class PostgresStore::Result {
