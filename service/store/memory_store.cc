@@ -7,11 +7,6 @@
 namespace khet {
 namespace {
 
-absl::Status NotFound(std::string_view id) {
-  return absl::NotFoundError(
-      absl::StrCat("no session \"", std::string(id), "\""));
-}
-
 absl::Status GameTaken(std::string_view id) {
   return absl::AlreadyExistsError(
       absl::StrCat("game \"", std::string(id), "\" is already archived"));
@@ -37,7 +32,7 @@ absl::Status MemoryStore::Update(const SessionRecord& record,
                                  const ArchivedGame* archive) {
   MutexLock lock(&mu_);
   auto it = sessions_.find(record.id);
-  if (it == sessions_.end()) return NotFound(record.id);
+  if (it == sessions_.end()) return SessionNotStored(record.id);
   if (it->second.record.version != expected_version) {
     return absl::AbortedError(
         absl::StrCat("session \"", record.id, "\" is at version ",
@@ -67,7 +62,7 @@ absl::Status MemoryStore::Update(const SessionRecord& record,
 absl::Status MemoryStore::Delete(std::string_view id) {
   MutexLock lock(&mu_);
   auto it = sessions_.find(id);
-  if (it == sessions_.end()) return NotFound(id);
+  if (it == sessions_.end()) return SessionNotStored(id);
   sessions_.erase(it);
   leases_.Drop(id);
   std::erase_if(games_, [&](const auto& entry) {
@@ -96,8 +91,7 @@ absl::StatusOr<bool> MemoryStore::TryLease(std::string_view id,
 absl::StatusOr<ArchivedGame> MemoryStore::GetGame(std::string_view game_id) {
   MutexLock lock(&mu_);
   if (const ArchivedGame* game = FindGame(game_id)) return *game;
-  return absl::NotFoundError(
-      absl::StrCat("no archived game \"", std::string(game_id), "\""));
+  return GameNotArchived(game_id);
 }
 
 absl::Status MemoryStore::SetGameAnalysis(std::string_view game_id,
@@ -107,8 +101,7 @@ absl::Status MemoryStore::SetGameAnalysis(std::string_view game_id,
     game->analysis = std::string(analysis);
     return absl::OkStatus();
   }
-  return absl::NotFoundError(
-      absl::StrCat("no archived game \"", std::string(game_id), "\""));
+  return GameNotArchived(game_id);
 }
 
 absl::StatusOr<std::vector<ArchivedGame>> MemoryStore::ListGames(
@@ -129,7 +122,7 @@ absl::StatusOr<std::vector<ArchivedGame>> MemoryStore::ListGames(
 absl::StatusOr<SessionRecord> MemoryStore::Get(std::string_view id) {
   MutexLock lock(&mu_);
   auto it = sessions_.find(id);
-  if (it == sessions_.end()) return NotFound(id);
+  if (it == sessions_.end()) return SessionNotStored(id);
   return it->second.record;
 }
 
@@ -195,8 +188,7 @@ absl::Status MemoryStore::ApplyRating(std::string_view game_id,
   MutexLock lock(&mu_);
   ArchivedGame* game = FindGame(game_id);
   if (game == nullptr) {
-    return absl::NotFoundError(
-        absl::StrCat("no archived game \"", std::string(game_id), "\""));
+    return GameNotArchived(game_id);
   }
   if (game->silver_id.empty() || game->rating_applied) {
     return RatingNotPending(game_id, game->rating_applied);

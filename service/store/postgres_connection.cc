@@ -107,11 +107,6 @@ constexpr uint32_t kInt8Oid = 20;
 
 namespace postgres {
 
-absl::Status NoSession(std::string_view id) {
-  return absl::NotFoundError(
-      absl::StrCat("no session \"", std::string(id), "\""));
-}
-
 std::string EventVersions(absl::Span<const EventRecord> events) {
   return BinaryArray(kInt8Oid, events.size(), [&](std::string& out, size_t i) {
     AppendInt32(out, 8);
@@ -135,7 +130,7 @@ absl::Status PostgresStore::PendingWrite::Outcome(int64_t code,
     case kDone:
       return absl::OkStatus();
     case kNoSession:
-      return postgres::NoSession(id);
+      return SessionNotStored(id);
     case kOtherVersion:
       return absl::AbortedError(absl::StrCat("session \"", id,
                                              "\" is at version ", stored,
@@ -152,7 +147,7 @@ absl::Status PostgresStore::PendingWrite::Outcome(int64_t code,
       return absl::AlreadyExistsError(
           absl::StrCat("game \"", game_id, "\" is already archived"));
     case kNoGame:
-      return absl::NotFoundError(absl::StrCat("no archived game \"", id, "\""));
+      return GameNotArchived(id);
     case kRatingNotPending:
       return RatingNotPending(id, stored != 0);
     case kSilverMoved:

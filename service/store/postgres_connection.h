@@ -185,9 +185,6 @@ class PostgresStore::Connection {
 
 namespace postgres {
 
-// NOT_FOUND naming the session.
-absl::Status NoSession(std::string_view id);
-
 // The events' versions as bigint[] and their bytes as bytea[], in
 // PostgreSQL's binary format (array_recv), for a write's parameters.
 std::string EventVersions(absl::Span<const EventRecord> events);

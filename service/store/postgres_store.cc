@@ -198,7 +198,7 @@ absl::StatusOr<SessionRecord> PostgresStore::Get(std::string_view id) {
   absl::StatusOr<Result> row = Read<Result>(
       [&](Connection& c) { return c.Run("get", {id}, "read a session"); });
   if (!row.ok()) return row.status();
-  if (row->rows() == 0) return postgres::NoSession(id);
+  if (row->rows() == 0) return SessionNotStored(id);
   return SessionRecord{std::string(id), row->Int(0, 0), row->Bytes(0, 1)};
 }
 
@@ -207,7 +207,7 @@ absl::StatusOr<int64_t> PostgresStore::GetVersion(std::string_view id) {
     return c.Run("get_version", {id}, "read a session's version");
   });
   if (!row.ok()) return row.status();
-  if (row->rows() == 0) return postgres::NoSession(id);
+  if (row->rows() == 0) return SessionNotStored(id);
   return row->Int(0, 0);
 }
 
@@ -342,8 +342,7 @@ absl::StatusOr<ArchivedGame> PostgresStore::GetGame(std::string_view game_id) {
   });
   if (!rows.ok()) return rows.status();
   if (rows->rows() == 0) {
-    return absl::NotFoundError(
-        absl::StrCat("no archived game \"", std::string(game_id), "\""));
+    return GameNotArchived(game_id);
   }
   return GameFromRow(*rows, 0);
 }

@@ -47,6 +47,16 @@ bool RanksAbove(const PlayerRecord& a, const PlayerRecord& b) {
   return a.id < b.id;
 }
 
+absl::Status SessionNotStored(std::string_view id) {
+  return absl::NotFoundError(
+      absl::StrCat("no session \"", std::string(id), "\""));
+}
+
+absl::Status GameNotArchived(std::string_view game_id) {
+  return absl::NotFoundError(
+      absl::StrCat("no archived game \"", std::string(game_id), "\""));
+}
+
 absl::Status NoPlayer(std::string_view player_id) {
   return absl::NotFoundError(
       absl::StrCat("no rated player \"", std::string(player_id),

@@ -105,6 +105,11 @@ struct PlayerRecord {
 // Rank order of the leaderboard: higher rating first, then id. For stores.
 bool RanksAbove(const PlayerRecord& a, const PlayerRecord& b);
 
+// Stores' NOT_FOUND errors for an unknown session and an unknown archived
+// game, naming it.
+absl::Status SessionNotStored(std::string_view id);
+absl::Status GameNotArchived(std::string_view game_id);
+
 // Stores' errors for ApplyRating: NOT_FOUND for an unknown player;
 // FAILED_PRECONDITION for a game not rated or already applied; ABORTED for
 // a player whose stored game count is not the one expected.

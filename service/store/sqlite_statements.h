@@ -15,11 +15,6 @@
 
 namespace khet::sqlite_statements {
 
-inline absl::Status NotFound(std::string_view id) {
-  return absl::NotFoundError(
-      absl::StrCat("no session \"", std::string(id), "\""));
-}
-
 // Resets a statement and clears its bindings when it goes out of scope, so
 // that no cached statement holds a read transaction open between calls.
 class StatementScope {

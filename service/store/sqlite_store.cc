@@ -14,7 +14,6 @@ namespace khet {
 using sqlite_statements::BindAll;
 using sqlite_statements::ColumnBytes;
 using sqlite_statements::ForEachRow;
-using sqlite_statements::NotFound;
 using sqlite_statements::StatementScope;
 
 namespace {
@@ -273,7 +272,7 @@ absl::StatusOr<SessionRecord> SqliteStore::Get(std::string_view id) {
   StatementScope scope(*select);
   int code = BindAll(*select, id);
   if (code == SQLITE_OK) code = sqlite3_step(*select);
-  if (code == SQLITE_DONE) return NotFound(id);
+  if (code == SQLITE_DONE) return SessionNotStored(id);
   if (code != SQLITE_ROW) return Error(code, "read session");
   SessionRecord record;
   record.id = std::string(id);
@@ -341,8 +340,7 @@ absl::StatusOr<ArchivedGame> SqliteStore::GetGame(std::string_view game_id) {
   int code = BindAll(*select, game_id);
   if (code == SQLITE_OK) code = sqlite3_step(*select);
   if (code == SQLITE_DONE) {
-    return absl::NotFoundError(
-        absl::StrCat("no archived game \"", std::string(game_id), "\""));
+    return GameNotArchived(game_id);
   }
   if (code != SQLITE_ROW) return Error(code, "read game");
   return GameFromRow(*select);

@@ -16,7 +16,6 @@ namespace khet {
 using sqlite_statements::BindAll;
 using sqlite_statements::Blob;
 using sqlite_statements::ColumnBytes;
-using sqlite_statements::NotFound;
 using sqlite_statements::StatementScope;
 
 int64_t SqliteStore::NowMicros() {
@@ -294,7 +293,7 @@ absl::Status SqliteStore::DeleteLocked(std::string_view id) {
     int code = BindAll(*remove, id);
     if (code == SQLITE_OK) code = sqlite3_step(*remove);
     if (code != SQLITE_DONE) return Error(code, "delete session");
-    if (sqlite3_changes(db_) == 0) return NotFound(id);
+    if (sqlite3_changes(db_) == 0) return SessionNotStored(id);
   }
   {
     absl::StatusOr<sqlite3_stmt*> remove_games =
@@ -324,8 +323,7 @@ absl::Status SqliteStore::SetGameAnalysisLocked(std::string_view game_id,
   if (code == SQLITE_OK) code = sqlite3_step(*update);
   if (code != SQLITE_DONE) return Error(code, "set game analysis");
   if (sqlite3_changes(db_) == 0) {
-    return absl::NotFoundError(
-        absl::StrCat("no archived game \"", std::string(game_id), "\""));
+    return GameNotArchived(game_id);
   }
   return absl::OkStatus();
 }
@@ -341,8 +339,7 @@ absl::Status SqliteStore::ApplyRatingLocked(std::string_view game_id,
     int code = BindAll(*select, game_id);
     if (code == SQLITE_OK) code = sqlite3_step(*select);
     if (code == SQLITE_DONE) {
-      return absl::NotFoundError(
-          absl::StrCat("no archived game \"", std::string(game_id), "\""));
+      return GameNotArchived(game_id);
     }
     if (code != SQLITE_ROW) return Error(code, "read rated game");
     const std::string silver_id = ColumnBytes(*select, 0);
@@ -406,7 +403,7 @@ absl::StatusOr<int64_t> SqliteStore::StoredVersion(std::string_view id) {
   StatementScope scope(*select);
   int code = BindAll(*select, id);
   if (code == SQLITE_OK) code = sqlite3_step(*select);
-  if (code == SQLITE_DONE) return NotFound(id);
+  if (code == SQLITE_DONE) return SessionNotStored(id);
   if (code != SQLITE_ROW) return Error(code, "read session version");
   return sqlite3_column_int64(*select, 0);
 }
