@@ -410,11 +410,15 @@ class KhetBot:
 
     def _rated(self, channel, nick, argument):
         """The board's owner setting `rated`, set by the bot (which holds
-        the owner token) for the channel; it counts from the next game."""
+        the owner token) for the channel; it counts from the next game.
+        While anyone is seated, only the seated players may change it, so
+        that nobody else decides whether their game rates them."""
         table = self._table(channel)
         words = self.words(channel)
         if argument.lower() not in ("", "on", "off"):
             raise CommandError("rated_usage")
+        if argument and table.has_players() and table.player(nick) is None:
+            raise CommandError("rated_players_only")
         if argument:
             table.owner.update_settings(rated=argument.lower() == "on")
         session = self.client.session(table.session_id)

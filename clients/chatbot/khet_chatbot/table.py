@@ -58,6 +58,11 @@ class Table:
         with self._lock:
             return self._players.get(nick.lower())
 
+    def has_players(self):
+        """Whether anyone took a seat at this table through the bot."""
+        with self._lock:
+            return bool(self._players)
+
     def seat(self, nick, player):
         with self._lock:
             self._players[nick.lower()] = player

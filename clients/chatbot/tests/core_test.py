@@ -382,6 +382,19 @@ class RatingTest(BotTestCase):
         self.assertRegex(top, r"^Best rated: 1\. ")
         self.assertLess(top.index("alice"), top.index("bob"))
 
+    def test_only_seated_players_change_rated_while_seated(self):
+        self.command("alice", "!new classic-2")
+        self.command("alice", "!join")
+        self.assertIn("only they can turn rating on or off",
+                      self.command("carol", "!rated on"))
+        session = self.client.session(self.bot.table("#khet").session_id)
+        self.assertFalse(session.settings.rated)
+        # Asking is open to anyone; a seated player may change it.
+        self.assertIn("not rated", self.command("carol", "!rated"))
+        self.assertIn("Games here are rated", self.command("alice", "!rated on"))
+        session = self.client.session(self.bot.table("#khet").session_id)
+        self.assertTrue(session.settings.rated)
+
     def test_without_an_identity_nobody_is_rated(self):
         self.bot.identify = None
         self.command("alice", "!new classic-2")
