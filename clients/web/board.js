@@ -6,8 +6,9 @@
 //
 // playMove shows a move as it happens: the piece slides or turns, the laser
 // fires, each hit piece goes when the beam reaches it, and the shot then
-// stays for HOLD_MS at least before the next queued move starts. setBoard
-// draws a position at once and drops whatever was queued.
+// stays for HOLD_MS at least before the next queued move starts;
+// playMoveNow does the same at once. setBoard draws a position at once and
+// drops whatever was queued.
 
 import { t } from './language.js';
 import { drawEmitter, drawPiece, svg } from './pieces.js';
@@ -142,13 +143,25 @@ export class BoardView {
   // motion (the reader asked for less) it is drawn at once.
   playMove({ before, board, notation, shot, removals, key }) {
     if (!motionWanted()) {
-      this.setBoard(board, notation);
-      if (shot?.segments?.length) this.showShot(shot, key, { animate: false });
-      else this.clearShot();
+      this.drawMoveStill({ board, notation, shot, key });
       return;
     }
     this.queue.push({ before, board, notation, shot, removals, key });
     this.pump();
+  }
+
+  // Shows a move as playMove does but at once, dropping the moves queued:
+  // a replay stepping forward one ply.
+  playMoveNow(move) {
+    this.stopQueue();
+    if (motionWanted()) this.animate(move);
+    else this.drawMoveStill(move);
+  }
+
+  drawMoveStill({ board, notation, shot, key }) {
+    this.setBoard(board, notation);
+    if (shot?.segments?.length) this.showShot(shot, key, { animate: false });
+    else this.clearShot();
   }
 
   pump() {

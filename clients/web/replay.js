@@ -25,6 +25,7 @@ export class Replay {
     this.gameId = null;
     this.moves = [];
     this.ply = null;
+    this.drawnPly = null;    // the ply whose position the board shows, if any
     this.cache = new Map();  // ply -> GetPositionResponse of this game
     this.asked = 0;          // the latest position asked for wins
     this.failed = false;     // the last one could not be read (and said so)
@@ -71,6 +72,7 @@ export class Replay {
     this.gameId = gameId;
     this.cache.clear();
     this.ply = null;
+    this.drawnPly = null;
     this.show(this.live ? null : this.plies);
   }
 
@@ -83,6 +85,7 @@ export class Replay {
     this.ply = ply;
     this.draw();
     if (changed) this.onChange(ply);
+    if (ply === null) this.drawnPly = null;  // the page draws the live game
     if (ply === null || !this.gameId) return;
     const asked = ++this.asked;
     const game = this.gameId;
@@ -101,12 +104,20 @@ export class Replay {
     if (asked !== this.asked || this.ply !== ply) return;
     if (this.failed) pageError(null);
     this.failed = false;
-    this.board.setBoard(position.board, position.move?.notation);
-    const shot = position.shot;
-    if (shot?.segments?.length) {
-      this.board.showShot(shot, `replay|${game}|${ply}`, { animate: true });
+    // One ply forward is played as it happened (the piece moves, hit pieces
+    // fade); any other step is drawn at once, with its laser.
+    const key = `replay|${game}|${ply}`;
+    const previous = this.drawnPly === ply - 1 ? this.cache.get(ply - 1) : undefined;
+    this.drawnPly = ply;
+    if (previous && position.move) {
+      this.board.playMoveNow({ before: previous.board, board: position.board,
+                               notation: position.move.notation, shot: position.shot,
+                               removals: position.removals, key });
     } else {
-      this.board.clearShot();
+      this.board.setBoard(position.board, position.move?.notation);
+      const shot = position.shot;
+      if (shot?.segments?.length) this.board.showShot(shot, key, { animate: true });
+      else this.board.clearShot();
     }
     this.board.svg.dataset.ply = ply;
   }

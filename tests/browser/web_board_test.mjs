@@ -6,7 +6,7 @@
 // have updated live and drawn the mover's laser with its hits; at the end
 // all show the result. Then the finished game's moves are listed on every
 // page and replayed ply by ply (clicks and keys, each ply's board checked
-// against the positions route), its record downloaded, the computer's
+// against the positions route, a step forward fading the piece it hits), its record downloaded, the computer's
 // analysis run and its marks shown, and the game reviewed from the lobby's
 // past games. In a second game, replaying pages refuse moves and stay on
 // their ply while a live move arrives. A third board is made with a clock of
@@ -508,13 +508,28 @@ async function main() {
   console.log(`screenshot: ${replayShot}`);
   await silver.keyboard.press('Home');
   await checkReplayed(silver, sessionId, gameId, 0);
+  // One ply forward is played as it happened: the Pyramid that j5's laser
+  // hits at ply 1 fades from j4 (a ghost of it is drawn over the board).
+  await silver.evaluate(() => {
+    window.hitGhosts = [];
+    new MutationObserver((changes) => {
+      for (const change of changes) {
+        for (const node of change.addedNodes) {
+          if (node.classList?.contains('hit-piece')) window.hitGhosts.push(node.dataset.square);
+        }
+      }
+    }).observe(document.querySelector('#board svg'), { childList: true, subtree: true });
+  });
+  await silver.keyboard.press('ArrowRight');
+  await checkReplayed(silver, sessionId, gameId, 1);
+  await until(silver, 'the hit piece fading at j4', () => window.hitGhosts.includes('j4'));
   await silver.keyboard.press('End');
   await until(silver, 'the live game after End', () => !document.querySelector('#board svg')
     .dataset.ply && document.querySelector('#replay-bar').hidden);
   const live = await boardState(silver);
   check(live.pieces.f8 === null && JSON.stringify(live.hits) === '["f8"]',
         'End shows the live game again');
-  step('Silver replayed plies 1, 2, 1, 0 by clicks and keys, then went back to the live game');
+  step('Silver replayed plies 1, 2, 1, 0, 1 by clicks and keys (the hit piece faded), then went back to the live game');
 
   // Red replays on the phone by tapping a move.
   await red.locator('#moves-panel button.move[data-ply="2"]').tap();
