@@ -10,9 +10,6 @@
 #include <string>
 #include <string_view>
 
-#include "absl/status/status.h"
-#include "absl/strings/str_cat.h"
-
 namespace khet::sqlite_statements {
 
 // Resets a statement and clears its bindings when it goes out of scope, so
