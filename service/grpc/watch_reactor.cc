@@ -17,10 +17,9 @@ namespace khet {
 // Serves one Watch without a thread of its own, as a strand of steps that
 // never overlap: open the stream; read it (NextShared) until an event comes,
 // then write that one event's shared bytes (StartWrite) and read again once
-// it is written
-// (OnWriteDone); when nothing is ready, ask the stream to say when
-// something is (NotifyWhenReady) and stop until it does; finish once the
-// stream ends. Steps that may read the store (open, read) run on the store
+// it is written (OnWriteDone); when nothing is ready, ask the stream to say
+// when something is (NotifyWhenReady) and stop until it does; finish once
+// the stream ends. Steps that may read the store (open, read) run on the store
 // threads when the service has them, else on gRPC's threads; a publisher
 // that wakes the strand only hands it over (to the store threads, or to the
 // few wake threads). The client's cancelling and Shutdown end a waiting
