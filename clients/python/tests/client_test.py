@@ -107,6 +107,10 @@ class ClientTest(unittest.TestCase):
         owner, _, _ = self.new_game()
         events = self.client.watch(owner.session_id)
         self.addCleanup(events.cancel)
+        # The call opens lazily: deleting before the server holds the stream
+        # would rightly answer NOT_FOUND. The first replayed event shows it
+        # does.
+        self.assertEqual(events.next_event(timeout=10).version, 1)
         owner.delete()
         deleted = events.wait_for(lambda e: e.HasField("session_deleted"),
                                   timeout=10)
