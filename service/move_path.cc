@@ -96,8 +96,16 @@ absl::StatusOr<MoveAnswer> MakeMoveIn(const ServiceCore& core,
     if (kept.has_value()) {
       v1::Event made;
       if (kept->response().empty()) {
-        KHET_ASSIGN_OR_RETURN(made, core.registry->StoredEvent(
-                                        s.id(), kept->move_event_version()));
+        absl::StatusOr<v1::Event> stored =
+            core.registry->StoredEvent(s.id(), kept->move_event_version());
+        if (absl::IsNotFound(stored.status())) {
+          // Dropped with the session's old events (kEventDropStep).
+          return absl::FailedPreconditionError(absl::StrCat(
+              "the move of request \"", request.request_id(),
+              "\" was made (version ", kept->version(),
+              "), but its details are no longer kept; read the session"));
+        }
+        KHET_ASSIGN_OR_RETURN(made, std::move(stored));
       }
       KHET_ASSIGN_OR_RETURN(v1::MakeMoveResponse reply, KeptReply(*kept, made));
       MoveAnswer answer;

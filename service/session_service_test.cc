@@ -136,9 +136,10 @@ class SessionServiceTest : public ::testing::Test {
 
   void SetUp() override { service_ = NewService(); }
 
-  std::unique_ptr<SessionService> NewService() {
+  // A service on `store`, or on store_ if null.
+  std::unique_ptr<SessionService> NewService(SessionStore* store = nullptr) {
     ServiceOptions options;
-    options.store = &store_;
+    options.store = store != nullptr ? store : &store_;
     options.clock = &clock_;
     options.random = &random_;
     options.limits = limits_;
@@ -698,6 +699,73 @@ TEST_F(SessionServiceTest, MakeMoveErrors) {
   resign.set_session_id(b.id);
   ASSERT_OK(service_->Resign(resign, As(b.red)));
   EXPECT_ERROR(Move(b.id, b.red, "a8R"), kFailedPrecondition, "is over");
+}
+
+// ---- A bounded history -----------------------------------------------------
+
+// A service on a store that keeps about 100 events per session.
+class BoundedHistoryTest : public SessionServiceTest {
+ protected:
+  void SetUp() override { service_ = NewService(&bounded_); }
+  void TearDown() override { service_.reset(); }  // before bounded_ goes
+
+  // Red leaves and joins again `times` times: two events each. Returns
+  // Red's last token.
+  std::string ReseatRed(const Board& b, int times) {
+    std::string red = b.red;
+    for (int i = 0; i < times; ++i) {
+      v1::LeaveSeatRequest leave;
+      leave.set_session_id(b.id);
+      EXPECT_TRUE(service_->LeaveSeat(leave, As(red)).ok());
+      red = Join(b.id, v1::RED, "bob");
+    }
+    return red;
+  }
+
+  MemoryStore bounded_{100};
+};
+
+TEST_F(BoundedHistoryTest, WatchFromTheStartBeginsAtTheOldestKeptEvent) {
+  const Board b = NewBoard();
+  ReseatRed(b, 150);
+  const int64_t version = Get(b.id).version();
+  ASSERT_GE(version, 300);
+  v1::WatchRequest watch;
+  watch.set_session_id(b.id);
+  watch.set_after_version(0);
+  absl::StatusOr<std::unique_ptr<EventStream>> stream = service_->Watch(watch);
+  ASSERT_OK(stream);
+  std::vector<int64_t> versions;
+  while (versions.empty() || versions.back() < version) {
+    absl::StatusOr<std::optional<v1::Event>> next =
+        (*stream)->Next(absl::Seconds(5));
+    ASSERT_OK(next);
+    ASSERT_TRUE(next->has_value());
+    versions.push_back((*next)->version());
+  }
+  // At most 100 + 99 events are kept, at least the last 100, in order.
+  EXPECT_GT(versions.front(), version - 199);
+  EXPECT_LE(versions.front(), version - 99);
+  for (size_t i = 1; i < versions.size(); ++i) {
+    ASSERT_EQ(versions[i], versions[i - 1] + 1);
+  }
+  // The session itself is whole: its moves, seats and version.
+  ASSERT_OK(Move(b.id, b.silver, "j1L"));
+  EXPECT_EQ(Get(b.id).version(), version + 1);
+}
+
+TEST_F(BoundedHistoryTest, ARetryWhoseMoveEventWasDroppedSaysSo) {
+  Board b = NewBoard();
+  ASSERT_OK(Move(b.id, b.silver, "j1L", {}, "req-1"));
+  // Still kept: the retry gets the first answer.
+  ASSERT_OK(Move(b.id, b.silver, "j1L", {}, "req-1"));
+  b.red = ReseatRed(b, 150);
+  const v1::Session before = Get(b.id);
+  EXPECT_ERROR(Move(b.id, b.silver, "j1L", {}, "req-1"), kFailedPrecondition,
+               "request \"req-1\" was made");
+  EXPECT_EQ(Get(b.id).DebugString(), before.DebugString());
+  EXPECT_EQ(before.moves_size(), 1);
+  ASSERT_OK(Move(b.id, b.red, "a8L"));
 }
 
 // ---- Retries (request_id) --------------------------------------------------

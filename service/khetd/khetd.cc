@@ -64,6 +64,9 @@ ABSL_FLAG(int, postgres_connections, 4,
           "With --store=postgres: pooled connections for reads and writes");
 ABSL_FLAG(int, max_sessions, khet::ServiceLimits().max_sessions,
           "Sessions the server holds at most");
+ABSL_FLAG(int64_t, max_session_events, 1000,
+          "Events kept per session for Watch's history, about (older ones "
+          "are dropped in steps of 100); 0 keeps them all");
 ABSL_FLAG(int, max_watchers_per_session,
           khet::ServiceLimits().max_watchers_per_session,
           "Concurrent Watch streams per session at most");
@@ -176,9 +179,11 @@ int UsageError(absl::string_view message) {
 absl::StatusOr<std::unique_ptr<SessionStore>> OpenUnmeteredStore(
     const std::string& kind, const std::string& data_dir,
     StoreMetrics* metrics) {
-  if (kind == "memory") return std::make_unique<MemoryStore>();
+  const int64_t events_kept = absl::GetFlag(FLAGS_max_session_events);
+  if (kind == "memory") return std::make_unique<MemoryStore>(events_kept);
   if (kind == "postgres") {
     PostgresStoreOptions options;
+    options.events_kept = events_kept;
     options.connections = absl::GetFlag(FLAGS_postgres_connections);
     options.on_commit = metrics->CommitHook();
     absl::StatusOr<std::unique_ptr<PostgresStore>> store =
@@ -195,6 +200,7 @@ absl::StatusOr<std::unique_ptr<SessionStore>> OpenUnmeteredStore(
   const std::string path =
       (std::filesystem::path(data_dir) / "khet.db").string();
   SqliteStoreOptions options;
+  options.events_kept = events_kept;
   options.on_commit = metrics->CommitHook();
   absl::StatusOr<std::unique_ptr<SqliteStore>> store =
       SqliteStore::Open(path, options);
@@ -292,6 +298,12 @@ int Run(const sigset_t& stop_signals) {
   const int sweep_seconds = absl::GetFlag(FLAGS_timeout_sweep_seconds);
   const int grace_seconds = absl::GetFlag(FLAGS_shutdown_grace_seconds);
   if (limits.max_sessions < 1) return UsageError("--max_sessions must be >= 1");
+  if (const int64_t kept = absl::GetFlag(FLAGS_max_session_events);
+      kept != 0 && kept < kEventDropStep) {
+    return UsageError(
+        absl::StrCat("--max_session_events must be 0 (keep all) or at least ",
+                     kEventDropStep));
+  }
   if (limits.max_watchers_per_session < 1) {
     return UsageError("--max_watchers_per_session must be >= 1");
   }

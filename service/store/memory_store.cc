@@ -12,6 +12,14 @@ absl::Status GameTaken(std::string_view id) {
       absl::StrCat("game \"", std::string(id), "\" is already archived"));
 }
 
+// The first of `events` (sorted by version) with version > `version`.
+std::vector<EventRecord>::const_iterator After(
+    const std::vector<EventRecord>& events, int64_t version) {
+  return std::upper_bound(
+      events.begin(), events.end(), version,
+      [](int64_t v, const EventRecord& e) { return v < e.version; });
+}
+
 }  // namespace
 
 absl::Status MemoryStore::Create(const SessionRecord& record,
@@ -54,8 +62,12 @@ absl::Status MemoryStore::Update(const SessionRecord& record,
     kept.rating_applied = false;
   }
   it->second.record = record;
-  it->second.events.insert(it->second.events.end(), events.begin(),
-                           events.end());
+  stored.insert(stored.end(), events.begin(), events.end());
+  if (const int64_t through =
+          EventsDroppedThrough(expected_version, record.version, events_kept_);
+      through > 0) {
+    stored.erase(stored.begin(), After(stored, through));
+  }
   return absl::OkStatus();
 }
 
@@ -139,10 +151,10 @@ absl::StatusOr<std::vector<EventRecord>> MemoryStore::EventsAfter(
   std::vector<EventRecord> out;
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return out;
-  for (const EventRecord& e : it->second.events) {
-    if (e.version > after_version && static_cast<int>(out.size()) < limit) {
-      out.push_back(e);
-    }
+  const std::vector<EventRecord>& stored = it->second.events;
+  for (auto e = After(stored, after_version);
+       e != stored.end() && static_cast<int>(out.size()) < limit; ++e) {
+    out.push_back(*e);
   }
   return out;
 }

@@ -15,6 +15,10 @@ namespace khet {
 
 class MemoryStore final : public SessionStore {
  public:
+  // Keeps at most about `events_kept` events per session (0: all); see
+  // kEventDropStep.
+  explicit MemoryStore(int64_t events_kept = 0) : events_kept_(events_kept) {}
+
   absl::Status Create(const SessionRecord& record,
                       absl::Span<const EventRecord> events) override;
   using SessionStore::Update;
@@ -51,6 +55,7 @@ class MemoryStore final : public SessionStore {
     SessionRecord record;
     std::vector<EventRecord> events;
   };
+  const int64_t events_kept_;
   LocalLeases leases_;
   Mutex mu_;
   std::map<std::string, Entry, std::less<>> sessions_ ABSL_GUARDED_BY(mu_);

@@ -46,6 +46,10 @@ constexpr StatementText kStatements[] = {
      "$4::bytea, $5::bigint[], $6::bytea[])",
      6},
     {"delete", "SELECT code, stored FROM khet_delete($1::text)", 1},
+    {"drop_events",
+     "WITH dropped AS (DELETE FROM khet_events WHERE session_id = $1 AND "
+     "version <= $2 RETURNING 1) SELECT 0::bigint, count(*) FROM dropped",
+     2},
     {"load_all", "SELECT id, version, state FROM khet_sessions ORDER BY id", 0},
     {"versions", "SELECT id, version FROM khet_sessions", 0},
     {"events_after",

@@ -85,6 +85,10 @@ struct PostgresStoreOptions {
   absl::Duration listen_retry_delay = absl::Milliseconds(500);
   // The most writes one transaction carries (group commit); >= 1.
   size_t max_batch = 256;
+  // Events kept per session, about (kEventDropStep); 0: all. Old events
+  // are dropped by a write of their own after the update that made them
+  // old.
+  int64_t events_kept = 0;
   // Called after each transaction of writes with how many it carried and
   // how long it took, from taking a connection to the end of its commit
   // (StoreMetrics::CommitHook). May be empty.
@@ -185,6 +189,15 @@ class PostgresStore final : public SessionStore {
                             int64_t expected_version,
                             absl::Span<const EventRecord> events,
                             const ArchivedGame* archive);
+  // Queues `write`, which has an on_done, for the committer threads; no
+  // one waits for it.
+  void QueueDetached(std::unique_ptr<PendingWrite> write)
+      ABSL_LOCKS_EXCLUDED(write_mu_);
+  // After an update took the session `id`'s last event version from
+  // `old_last` to `new_last`: queues the dropping of the events no longer
+  // kept, if any (EventsDroppedThrough). Its failure leaves them for the
+  // next drop.
+  void DropOldEvents(std::string_view id, int64_t old_last, int64_t new_last);
   // Takes the queue's oldest writes (up to max_batch) as a batch, commits
   // it and ends each of its writes: a waiting writer is woken, an
   // UpdateLater's `done` called (after write_mu_ is let go). Wakes whoever

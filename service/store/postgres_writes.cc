@@ -197,7 +197,9 @@ absl::Status PostgresStore::Update(const SessionRecord& record,
   KHET_RETURN_IF_ERROR(CheckUpdateEvents(record.id, events));
   PendingWrite write(UpdateStatement(archive), record.id, "update the session");
   PrepareUpdate(write, record, expected_version, events, archive);
-  return Commit(write);
+  KHET_RETURN_IF_ERROR(Commit(write));
+  DropOldEvents(record.id, expected_version, record.version);
+  return absl::OkStatus();
 }
 
 void PostgresStore::UpdateLater(
@@ -216,7 +218,16 @@ void PostgresStore::UpdateLater(
   const LaterUpdate& kept = write->later;
   PrepareUpdate(*write, kept.record, kept.expected_version, kept.events,
                 kept.archive.has_value() ? &*kept.archive : nullptr);
-  write->on_done = std::move(done);
+  write->on_done = [this, id = kept.record.id, old_last = kept.expected_version,
+                    new_last = kept.record.version,
+                    done = std::move(done)](absl::Status status) mutable {
+    if (status.ok()) DropOldEvents(id, old_last, new_last);
+    std::move(done)(std::move(status));
+  };
+  QueueDetached(std::move(write));
+}
+
+void PostgresStore::QueueDetached(std::unique_ptr<PendingWrite> write) {
   write->woken = committers_woken_;
   bool wake = false;
   {
@@ -225,6 +236,19 @@ void PostgresStore::UpdateLater(
     queue_.push_back(write.release());  // LeadBatch ends it
   }
   if (wake) committers_woken_->Signal();
+}
+
+void PostgresStore::DropOldEvents(std::string_view id, int64_t old_last,
+                                  int64_t new_last) {
+  const int64_t through =
+      EventsDroppedThrough(old_last, new_last, options_.events_kept);
+  if (through == 0) return;
+  auto write =
+      std::make_unique<PendingWrite>("drop_events", id, "drop old events");
+  write->AddText(std::string(id));
+  write->AddText(absl::StrCat(through));
+  write->on_done = [](absl::Status) {};
+  QueueDetached(std::move(write));
 }
 
 absl::Status PostgresStore::Delete(std::string_view id) {

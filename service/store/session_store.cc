@@ -1,5 +1,7 @@
 #include "service/store/session_store.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 
 namespace khet {
@@ -15,6 +17,15 @@ absl::Status CheckNewEvents(std::string_view id, int64_t last_version,
     last_version = event.version;
   }
   return absl::OkStatus();
+}
+
+int64_t EventsDroppedThrough(int64_t old_last, int64_t new_last,
+                             int64_t events_kept) {
+  if (events_kept <= 0 ||
+      new_last / kEventDropStep == old_last / kEventDropStep) {
+    return 0;
+  }
+  return std::max<int64_t>(0, new_last - events_kept);
 }
 
 bool GameMatches(const ArchivedGame& game, const GameQuery& query) {

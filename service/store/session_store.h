@@ -44,6 +44,18 @@ struct EventRecord {
 absl::Status CheckNewEvents(std::string_view id, int64_t last_version,
                             absl::Span<const EventRecord> events);
 
+// Stores keep a bounded history of each session's events: with a limit of
+// `events_kept` (0: no limit), a write whose last event version passes a
+// multiple of kEventDropStep drops the events more than `events_kept`
+// versions older than its last, so a session holds at most
+// events_kept + kEventDropStep - 1 events and old rows go in batches.
+inline constexpr int64_t kEventDropStep = 100;
+
+// The highest version of the events to drop in a write that takes a
+// session's last event version from `old_last` to `new_last` (0: none).
+int64_t EventsDroppedThrough(int64_t old_last, int64_t new_last,
+                             int64_t events_kept);
+
 // A finished or abandoned game kept in the store's archive, beside the
 // session it was played on. Written only with the session change that ends
 // it or starts the next game (SessionStore::Update), so that a session and
@@ -147,7 +159,8 @@ class SessionStore {
 
   // Replaces the session's state and appends events, atomically, if the
   // stored version equals expected_version; ABORTED naming both versions if
-  // not, NOT_FOUND if there is no such session. Durable when OK.
+  // not, NOT_FOUND if there is no such session. Durable when OK. A store
+  // with a limit on events kept drops old ones here (EventsDroppedThrough).
   // With `archive` (may be null) the game is added to the archive in the
   // same atomic write; ALREADY_EXISTS, with nothing changed, if its id is
   // taken.
@@ -202,7 +215,9 @@ class SessionStore {
   virtual absl::StatusOr<std::vector<SessionVersion>> ListVersions();
 
   // The session's events with version > after_version, oldest first, at
-  // most `limit` of them. Empty (not an error) for an unknown session.
+  // most `limit` of them: of those the store still keeps (see
+  // kEventDropStep), so the first may be later than after_version + 1.
+  // Empty (not an error) for an unknown session.
   virtual absl::StatusOr<std::vector<EventRecord>> EventsAfter(
       std::string_view id, int64_t after_version, int limit) = 0;
 

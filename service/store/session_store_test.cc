@@ -8,6 +8,7 @@
 #include <latch>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <thread>
@@ -36,9 +37,9 @@ struct StoreKind {
   std::string name;
   // Opens the store kept in `where`: a scratch directory, or the conninfo
   // of a fresh database when `postgres` (ignored by stores that keep
-  // nothing).
+  // nothing); keeping about `events_kept` events per session (0: all).
   std::function<absl::StatusOr<std::unique_ptr<SessionStore>>(
-      const std::string& where)>
+      const std::string& where, int64_t events_kept)>
       open;
   bool postgres = false;
 };
@@ -49,18 +50,23 @@ void PrintTo(const StoreKind& kind, std::ostream* os) { *os << kind.name; }
 std::vector<StoreKind> AllStores() {
   return {
       {"Memory",
-       [](const std::string&) -> absl::StatusOr<std::unique_ptr<SessionStore>> {
-         return std::make_unique<MemoryStore>();
+       [](const std::string&, int64_t events_kept)
+           -> absl::StatusOr<std::unique_ptr<SessionStore>> {
+         return std::make_unique<MemoryStore>(events_kept);
        }},
       {"Sqlite",
-       [](const std::string& dir)
+       [](const std::string& dir, int64_t events_kept)
            -> absl::StatusOr<std::unique_ptr<SessionStore>> {
-         return SqliteStore::Open(dir + "/sessions.db");
+         SqliteStoreOptions options;
+         options.events_kept = events_kept;
+         return SqliteStore::Open(dir + "/sessions.db", options);
        }},
       {"Postgres",
-       [](const std::string& conninfo)
+       [](const std::string& conninfo, int64_t events_kept)
            -> absl::StatusOr<std::unique_ptr<SessionStore>> {
-         return PostgresStore::Open(conninfo);
+         PostgresStoreOptions options;
+         options.events_kept = events_kept;
+         return PostgresStore::Open(conninfo, options);
        },
        /*postgres=*/true},
   };
@@ -105,7 +111,7 @@ class SessionStoreTest : public testing::TestWithParam<StoreKind> {
     }
     where_ = where;
     absl::StatusOr<std::unique_ptr<SessionStore>> store =
-        GetParam().open(where);
+        GetParam().open(where, 0);
     KHET_ASSERT_OK(store);
     store_ = *std::move(store);
   }
@@ -772,7 +778,7 @@ TEST_P(SessionStoreTest, ArchivedGamesOutliveTheStoreObject) {
   KHET_ASSERT_OK(store_->Update(Record("a", 1, "s"), 0, {Event(1)}, &a));
   store_.reset();
   absl::StatusOr<std::unique_ptr<SessionStore>> reopened =
-      GetParam().open(where_);
+      GetParam().open(where_, 0);
   KHET_ASSERT_OK(reopened);
   store_ = *std::move(reopened);
   absl::StatusOr<ArchivedGame> got = store_->GetGame("a-g1");
@@ -815,7 +821,7 @@ TEST_P(SessionStoreTest, AnAnalysisOutlivesTheStoreObject) {
   KHET_ASSERT_OK(store_->SetGameAnalysis("a-g1", "scored"));
   store_.reset();
   absl::StatusOr<std::unique_ptr<SessionStore>> reopened =
-      GetParam().open(where_);
+      GetParam().open(where_, 0);
   KHET_ASSERT_OK(reopened);
   store_ = *std::move(reopened);
   EXPECT_EQ(AnalysisOf("a-g1"), "scored");
@@ -956,7 +962,7 @@ TEST_P(SessionStoreTest, RatingsOutliveTheStoreObject) {
                                      Player("bob", 1400, 1)));
   store_.reset();
   absl::StatusOr<std::unique_ptr<SessionStore>> reopened =
-      GetParam().open(where_);
+      GetParam().open(where_, 0);
   KHET_ASSERT_OK(reopened);
   store_ = *std::move(reopened);
   absl::StatusOr<PlayerRecord> bob = store_->GetPlayer("bob");
@@ -967,6 +973,81 @@ TEST_P(SessionStoreTest, RatingsOutliveTheStoreObject) {
   KHET_ASSERT_OK(pending);
   ASSERT_EQ(pending->size(), 1u);
   EXPECT_EQ(pending->front().id, "b-g1");
+}
+
+TEST_P(SessionStoreTest, OldEventsAreDroppedInStepsBeyondTheLimit) {
+  constexpr int64_t kKept = 150;
+  store_.reset();
+  absl::StatusOr<std::unique_ptr<SessionStore>> limited =
+      GetParam().open(where_, kKept);
+  KHET_ASSERT_OK(limited);
+  store_ = *std::move(limited);
+  KHET_ASSERT_OK(store_->Create(Record("a", 1, "1"), {Event(1)}));
+  KHET_ASSERT_OK(store_->Create(Record("b", 1, "1"), {Event(1)}));
+  // The drops of a shared store may trail its writes: wait for them.
+  auto oldest = [&](const std::string& id, int64_t expected) {
+    absl::StatusOr<std::vector<EventRecord>> first;
+    for (int tries = 0; tries < 500; ++tries) {
+      first = store_->EventsAfter(id, 0, 1);
+      if (!first.ok() || first->empty() || first->front().version == expected) {
+        break;
+      }
+      absl::SleepFor(absl::Milliseconds(10));
+    }
+    return first.ok() && !first->empty() ? first->front().version : -1;
+  };
+  // Up to version 199 nothing is dropped: 199 events > kKept are kept.
+  for (int64_t v = 2; v <= 199; ++v) {
+    KHET_ASSERT_OK(
+        store_->Update(Record("a", v, absl::StrCat(v)), v - 1, {Event(v)}));
+  }
+  EXPECT_EQ(AllEvents("a").size(), 199u);
+  // The write reaching 200 drops 1..50; those up to 299 drop nothing more.
+  for (int64_t v = 200; v <= 299; ++v) {
+    KHET_ASSERT_OK(
+        store_->Update(Record("a", v, absl::StrCat(v)), v - 1, {Event(v)}));
+  }
+  EXPECT_EQ(oldest("a", 51), 51);
+  std::vector<EventRecord> kept = AllEvents("a");
+  ASSERT_EQ(kept.size(), 249u);
+  EXPECT_EQ(kept.front().version, 51);
+  EXPECT_EQ(kept.back().version, 299);
+  // A write of several events passing 300 drops through 302 - kKept, when
+  // handed over by UpdateLater too.
+  SessionStore::LaterUpdate update;
+  update.record = Record("a", 302, "302");
+  update.expected_version = 299;
+  update.events = {Event(300), Event(301), Event(302)};
+  Mutex mu;
+  CondVar answered;
+  std::optional<absl::Status> answer;
+  store_->UpdateLater(std::move(update), [&](absl::Status status) {
+    MutexLock lock(&mu);
+    answer = std::move(status);
+    answered.SignalAll();
+  });
+  {
+    MutexLock lock(&mu);
+    const absl::Time deadline = absl::Now() + absl::Seconds(30);
+    while (!answer.has_value() && absl::Now() < deadline) {
+      answered.WaitWithTimeout(&mu, absl::Milliseconds(100));
+    }
+    ASSERT_TRUE(answer.has_value());
+    KHET_ASSERT_OK(*answer);
+  }
+  EXPECT_EQ(oldest("a", 153), 153);
+  EXPECT_THAT(Versions(*store_->EventsAfter("a", 10, 2)),
+              ElementsAre(153, 154));
+  EXPECT_THAT(Versions(*store_->EventsAfter("a", 160, 2)),
+              ElementsAre(161, 162));
+  // The checks still see the newest event; the other session keeps all.
+  EXPECT_THAT(store_->Update(Record("a", 303, "303"), 302, {Event(302)}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "does not follow"));
+  KHET_EXPECT_OK(store_->Update(Record("a", 303, "303"), 302, {Event(303)}));
+  EXPECT_THAT(Versions(AllEvents("b")), ElementsAre(1));
+  absl::StatusOr<SessionRecord> a = store_->Get("a");
+  KHET_ASSERT_OK(a);
+  EXPECT_EQ(a->version, 303);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllStores, SessionStoreTest,

@@ -145,6 +145,7 @@ SqliteStore::SqliteStore(sqlite3* db, std::string path,
     : path_(std::move(path)),
       clock_(options.clock),
       max_batch_(options.max_batch),
+      events_kept_(options.events_kept),
       on_commit_(options.on_commit),
       db_(db) {}
 

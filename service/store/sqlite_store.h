@@ -55,6 +55,8 @@ struct SqliteStoreOptions {
   Clock* clock = nullptr;
   // The most writes one transaction carries (group commit); >= 1.
   int max_batch = 256;
+  // Events kept per session, about (kEventDropStep); 0: all.
+  int64_t events_kept = 0;
   // Called after each transaction of writes, by the thread that led it,
   // with how many writes it carried and how long it took, from waiting for
   // the connection to the end of COMMIT (or ROLLBACK). Must be quick.
@@ -179,6 +181,7 @@ class SqliteStore final : public SessionStore {
   const std::string path_;
   Clock* const clock_;  // nullptr: absl::Now()
   const int max_batch_;
+  const int64_t events_kept_;
   const std::function<void(int writes, absl::Duration took)> on_commit_;
 
   // The write queue, in arrival order; its front leads the next batch.

@@ -255,7 +255,18 @@ absl::Status SqliteStore::UpdateLocked(const SessionRecord& record,
   if (archive != nullptr) {
     if (absl::Status s = InsertGame(*archive); !s.ok()) return s;
   }
-  return InsertEvents(record.id, events);
+  if (absl::Status s = InsertEvents(record.id, events); !s.ok()) return s;
+  const int64_t through =
+      EventsDroppedThrough(expected_version, record.version, events_kept_);
+  if (through == 0) return absl::OkStatus();
+  absl::StatusOr<sqlite3_stmt*> drop =
+      Statement("DELETE FROM events WHERE session_id = ? AND version <= ?");
+  if (!drop.ok()) return drop.status();
+  StatementScope drop_scope(*drop);
+  code = BindAll(*drop, std::string_view(record.id), through);
+  if (code == SQLITE_OK) code = sqlite3_step(*drop);
+  if (code != SQLITE_DONE) return Error(code, "drop old events");
+  return absl::OkStatus();
 }
 
 absl::Status SqliteStore::InsertGame(const ArchivedGame& game) {

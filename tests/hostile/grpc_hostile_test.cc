@@ -5,6 +5,7 @@
 // names the finding it guards.
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <string>
@@ -285,6 +286,58 @@ TEST_F(GrpcHostileTest, WatchersBeyondTheGlobalCapAreRefused) {
     if (open < 10) absl::SleepFor(absl::Milliseconds(100));
   }
   EXPECT_EQ(open, 10);
+}
+
+// Finding: a session's event log grew for ever: one caller holding both
+// seats could leave and join (or play and reset) without end, and the store
+// kept every event. Now it keeps about --max_session_events of them, and a
+// watch from the start begins at the oldest kept.
+TEST_F(GrpcHostileTest, ASessionKeepsABoundedHistory) {
+  const std::string data_dir = testing::TempDir() + "/bounded_history";
+  std::filesystem::remove_all(data_dir);
+  ASSERT_NO_FATAL_FAILURE(
+      StartKhetd({"--store=sqlite", "--data_dir=" + data_dir,
+                  "--max_session_events=100"}));
+  std::unique_ptr<v1::KhetService::Stub> stub = NewStub();
+  Game game = NewGame(*stub);
+  for (int i = 0; i < 150; ++i) {
+    v1::LeaveSeatRequest leave;
+    leave.set_session_id(game.id);
+    v1::Session left;
+    grpc::Status status =
+        stub->LeaveSeat(Context(game.red).get(), leave, &left);
+    ASSERT_TRUE(status.ok()) << Describe(status);
+    v1::JoinSeatRequest join;
+    join.set_session_id(game.id);
+    join.set_color(v1::RED);
+    join.set_player_name("bob");
+    v1::JoinSeatResponse joined;
+    status = stub->JoinSeat(Context().get(), join, &joined);
+    ASSERT_TRUE(status.ok()) << Describe(status);
+    game.red = joined.player_token();
+  }
+  const int64_t version = Version(*stub, game.id);
+  ASSERT_GE(version, 300);
+  v1::WatchRequest watch;
+  watch.set_session_id(game.id);
+  watch.set_after_version(0);
+  std::unique_ptr<grpc::ClientContext> context = Context();
+  std::unique_ptr<grpc::ClientReader<v1::Event>> reader =
+      stub->Watch(context.get(), watch);
+  v1::Event first;
+  ASSERT_TRUE(reader->Read(&first));
+  EXPECT_GT(first.version(), version - 199);
+  EXPECT_LE(first.version(), version - 99);
+  context->TryCancel();
+  reader->Finish().IgnoreError();
+  // The session plays on.
+  const std::vector<std::string> moves = LegalMoves(*stub, game.id);
+  ASSERT_FALSE(moves.empty());
+  v1::MakeMoveResponse moved;
+  const grpc::Status status =
+      Move(*stub, game.id, game.silver, moves.front(), "", &moved);
+  EXPECT_TRUE(status.ok()) << Describe(status);
+  EXPECT_EQ(moved.version(), version + 1);
 }
 
 // Finding: MakeMove by another player, or after a reset, with a request_id
