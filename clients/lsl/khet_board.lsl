@@ -737,14 +737,16 @@ sendMove(key who, string move) {
             "requestId", (string)llGenerateKey()]), tokenOf(who), move);
 }
 
-chooseSetup(key who, string setup) {
+// A new game from a setup (`field` "setupId") or a preset ("preset"): a new
+// board if there is none yet.
+chooseSetup(key who, string field, string value) {
     if (gId == "")
         act(K_CREATE, who, "POST", route("/v1/sessions?view=compact", []),
-            llList2Json(JSON_OBJECT, ["name", llGetObjectName(), "setupId", setup]),
-            "", setup);
+            llList2Json(JSON_OBJECT, ["name", llGetObjectName(), field, value]),
+            "", value);
     else
         act(K_SETUP, who, "POST", route("/v1/sessions/{id}:chooseSetup?view=compact", []),
-            llList2Json(JSON_OBJECT, ["setupId", setup]), gOwnerToken, setup);
+            llList2Json(JSON_OBJECT, [field, value]), gOwnerToken, value);
 }
 
 settings(key who, string update) {
@@ -804,13 +806,16 @@ onButton(key who, string b) {
     string side = seatOf(who);
     integer i;
     if (b == "Setup" && owner) {
-        menu(who, "Choose the rules", ["Khet 2.0", "Khet 1.0"]);
+        menu(who, "Choose the rules (Club: 15 min + 10 s a move)",
+             ["Khet 2.0", "Khet 1.0", "Club 15+10"]);
+    } else if (b == "Club 15+10" && owner) {
+        chooseSetup(who, "preset", "club");
     } else if (b == "Khet 2.0" && owner) {
         menu(who, "Khet 2.0 setups (b: Eye of Horus)", SETUPS_2);
     } else if (b == "Khet 1.0" && owner) {
         menu(who, "Khet 1.0 setups (b: Eye of Horus)", SETUPS_1);
     } else if (llListFindList(SETUPS_2 + SETUPS_1, [b]) >= 0 && owner) {
-        chooseSetup(who, b);
+        chooseSetup(who, "setupId", b);
     } else if (b == "Play") {
         list buttons = ["Silver", "Red", "Leave", "Computer"];
         if (side != "" && gStatus == "P")

@@ -25,7 +25,9 @@ The oracle for where a move ends is the notation (docs/notation.md): a
 turn stays on its square, any other move ends on the square it names last.
 The protocol's other paths run once: a colour scheme and a scale the
 region refuses (told to the owner, the server's setting put back), a laser
-and its hits, taken down by the render script's timer.
+and its hits, taken down by the render script's timer, and the owner's
+Setup menu choosing the club preset (with its clock) for a new board and
+for the board it already has.
 Usage: board_test.py --khetd PATH --script khet_board.lsl --render
        khet_render.lsl
 """
@@ -76,6 +78,21 @@ def destination(move, square):
     return square if move[-1] in "LR" else move[-2:]
 
 
+def list_to_json(kind, values):
+    """llList2Json of an object, for the bodies the board script builds: a
+    string that is itself an object or array goes in as JSON, as in LSL."""
+    if kind != lsl_eval.lsl_table.CONSTANTS["JSON_OBJECT"][1]:
+        raise NotImplementedError("llList2Json of an array")
+
+    def value(v):
+        if isinstance(v, str) and v[:1] in ("{", "["):
+            return json.loads(v)
+        return v
+    return json.dumps({str(k): value(v) for k, v in
+                       zip(values[0::2], values[1::2])},
+                      separators=(",", ":"))
+
+
 def json_value(text, path):
     """llJsonGetValue for the answers the test hands the board script."""
     try:
@@ -97,6 +114,7 @@ class Board:
 
     def __init__(self, text, render_text):
         self.calls = []
+        self.bodies = []         # the body of each act, in order
         self.prims = {}          # link -> {rule: values}, as last set
         self.queue = []          # link messages not yet delivered
         self.scale_ok = True
@@ -133,8 +151,10 @@ class Board:
             "llDetectedTouchFace": lambda n: self.touching[1],
             "llDetectedTouchST": lambda n: self.touching[2],
             "llJsonGetValue": json_value,
+            "llList2Json": list_to_json,
             "llLinksetDataWrite": lambda name, value: 0,
             "llGetOwner": lambda: Key("33333333-3333-3333-3333-333333333333"),
+            "llGetObjectName": lambda: "Khet board",
             "llGetKey": lambda: Key("44444444-4444-4444-4444-444444444444"),
             "llGetObjectDetails": lambda k, what: [Key("")],
             "llSameGroup": lambda k: 0,
@@ -144,7 +164,7 @@ class Board:
             "llGetTime": lambda: 100.0,
             # the script's own functions that would talk to the server
             "act": lambda kind, who, m, path, body, token, arg:
-                record(("act", kind, arg)),
+                self.bodies.append(body) or record(("act", kind, arg)),
             "sendMove": lambda who, move: record(("move", move)),
             "menu": lambda who, text, buttons: record(("menu", text, buttons)),
         })
@@ -340,7 +360,25 @@ def check_protocol(board, position, failures):
     lit = [board.touched(link) for link in board.placed(MARKS)]
     if lit != ["e6"]:
         failures.append(f"protocol: after a laser the targets show {lit}")
-    return 5
+    # The owner's Setup menu offers the club preset (a clock), which makes
+    # a new board when there is none and sets up the existing one after.
+    owner = Key("33333333-3333-3333-3333-333333333333")
+    board.calls.clear()
+    lsl.call("onButton", owner, "Setup")
+    if not board.calls or "Club 15+10" not in board.calls[-1][2]:
+        failures.append(f"protocol: the Setup menu was {board.calls}")
+    for board_id, kind, body in [
+            ("", "K_CREATE", {"name": "Khet board", "preset": "club"}),
+            ("s1", "K_SETUP", {"preset": "club"})]:
+        lsl.set("gId", board_id)
+        board.calls.clear()
+        board.bodies.clear()
+        lsl.call("onButton", owner, "Club 15+10")
+        sent = json.loads(board.bodies[0]) if board.bodies else {}
+        if board.calls != [("act", lsl.get(kind), "club")] or sent != body:
+            failures.append(f"protocol: Club 15+10 with gId {board_id!r} did "
+                            f"{board.calls} with {board.bodies}")
+    return 8
 
 
 def main():
