@@ -1,0 +1,73 @@
+// The connections an HTTP server has open: counted in all and per client
+// address within the server's limits, and reachable so that shutdown can
+// stop them. Part of HttpServer's implementation (http_server.cc).
+#ifndef KHET_SERVICE_HTTP_OPEN_CONNECTIONS_H_
+#define KHET_SERVICE_HTTP_OPEN_CONNECTIONS_H_
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/time/time.h"
+#include "service/mutex.h"
+
+namespace khet {
+
+// What the server keeps of a connection to stop it.
+class StoppableConnection {
+ public:
+  virtual ~StoppableConnection() = default;
+  // Closes the connection now if no request is being answered, else after
+  // its answer. Called on any thread.
+  virtual void StopWhenIdle() = 0;
+  // Closes the connection now. Called on any thread.
+  virtual void CloseSoon() = 0;
+};
+
+// Thread-safe.
+class OpenConnections {
+ public:
+  OpenConnections(int max_connections, int max_connections_per_address)
+      : max_connections_(max_connections),
+        max_connections_per_address_(max_connections_per_address) {}
+
+  // Counts a new connection from `address`: 0 if it may stay, else the
+  // status to refuse it with (503: the server is full; 429: the address
+  // is). One admitted is counted until Forget.
+  int Admit(const std::string& address);
+  // Makes an admitted `connection` reachable by ForEach until Forget; tells
+  // it StopWhenIdle at once if BeginStopping was called.
+  void Register(StoppableConnection* connection,
+                std::weak_ptr<StoppableConnection> handle);
+  // Stops counting `connection`, admitted from `address`, and wakes
+  // WaitForNone. REQUIRES: once per admitted connection.
+  void Forget(StoppableConnection* connection, const std::string& address);
+
+  // From now on a connection registered is told StopWhenIdle at once (those
+  // registered before are the caller's to stop, by ForEach). False if it
+  // was called before.
+  bool BeginStopping();
+  // Calls `action` on every open connection.
+  void ForEach(void (StoppableConnection::*action)());
+  // Waits until no connection is open or `deadline`.
+  void WaitForNone(absl::Time deadline);
+  // Connections counted now.
+  int count();
+
+ private:
+  const int max_connections_;
+  const int max_connections_per_address_;
+
+  Mutex mu_;
+  CondVar changed_;  // signalled when a connection is forgotten
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  int total_ ABSL_GUARDED_BY(mu_) = 0;
+  std::map<std::string, int> per_address_ ABSL_GUARDED_BY(mu_);
+  std::map<StoppableConnection*, std::weak_ptr<StoppableConnection>> open_
+      ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace khet
+
+#endif  // KHET_SERVICE_HTTP_OPEN_CONNECTIONS_H_
