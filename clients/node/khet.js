@@ -204,6 +204,8 @@ class KhetClient {
   // The session's events after `afterVersion`, then live ones: calls
   // onEvent(event) for each; returns the call (call.cancel() ends it). A
   // stream the server broke off calls onError(KhetError); cancel() does not.
+  // The server keeps a bounded history: after a version it no longer keeps,
+  // the stream begins at the oldest it does.
   watch(sessionId, afterVersion, onEvent, onError = () => {}) {
     const call = this.stub.Watch(
         {session_id: sessionId, after_version: afterVersion});

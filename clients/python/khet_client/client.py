@@ -342,7 +342,9 @@ class Client:
 
     def watch(self, session_id, after_version=0):
         """The session's events after `after_version` and then live ones, as
-        an EventStream (an iterator; cancel() or `with` ends it)."""
+        an EventStream (an iterator; cancel() or `with` ends it). The server
+        keeps a bounded history: after a version it no longer keeps, the
+        stream begins at the oldest it does."""
         try:
             call = self.stub.Watch(service.WatchRequest(
                 session_id=session_id, after_version=after_version))
