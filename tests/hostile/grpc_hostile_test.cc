@@ -26,6 +26,7 @@
 #include "gtest/gtest.h"
 #include "khet/v1/khet_service.grpc.pb.h"
 #include "tests/hostile/hostile_test_base.h"
+#include "tools/load/grpc_call.h"
 #include "tools/load/raw_http.h"
 
 namespace khet::hostile {
@@ -41,17 +42,7 @@ std::chrono::system_clock::time_point In(absl::Duration duration) {
 
 // A context with a 10 s deadline and, if given, the caller's token.
 std::unique_ptr<grpc::ClientContext> Context(const std::string& token = "") {
-  auto context = std::make_unique<grpc::ClientContext>();
-  context->set_deadline(In(absl::Seconds(10)));
-  if (!token.empty()) {
-    context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
-  }
-  return context;
-}
-
-std::string Describe(const grpc::Status& status) {
-  return absl::StrCat("code ", status.error_code(), ": ",
-                      status.error_message());
+  return CallContext(absl::Seconds(10), token);
 }
 
 // A session with both seats taken: its id and the tokens.

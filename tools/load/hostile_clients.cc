@@ -1,6 +1,5 @@
 #include "tools/load/hostile_clients.h"
 
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -22,6 +21,7 @@
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "khet/v1/khet_service.grpc.pb.h"
+#include "tools/load/grpc_call.h"
 #include "tools/load/hostile_latencies.h"
 #include "tools/load/khetd_process.h"
 #include "tools/load/raw_http.h"
@@ -69,18 +69,7 @@ Latencies HttpClient(int port, const std::string& session_id,
 }
 
 std::unique_ptr<grpc::ClientContext> Context(const std::string& token = "") {
-  auto context = std::make_unique<grpc::ClientContext>();
-  context->set_deadline(std::chrono::system_clock::now() +
-                        std::chrono::seconds(30));
-  if (!token.empty()) {
-    context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
-  }
-  return context;
-}
-
-std::string Describe(const grpc::Status& status) {
-  return absl::StrCat("code ", status.error_code(), ": ",
-                      status.error_message());
+  return CallContext(absl::Seconds(30), token);
 }
 
 RuleOptions GameRules() {

@@ -1,6 +1,5 @@
 #include "tools/load/load_sessions.h"
 
-#include <chrono>
 #include <memory>
 #include <string>
 
@@ -11,6 +10,7 @@
 #include "grpcpp/client_context.h"
 #include "grpcpp/support/status.h"
 #include "khet/v1/khet_service.grpc.pb.h"
+#include "tools/load/grpc_call.h"
 
 namespace khet::load {
 namespace {
@@ -29,14 +29,9 @@ v1::RuleOptions LoadRulesProto(const GameOptions& options) {
   return rules;
 }
 
-std::unique_ptr<grpc::ClientContext> NewContext(const std::string& token) {
-  auto context = std::make_unique<grpc::ClientContext>();
-  context->set_deadline(std::chrono::system_clock::now() +
-                        std::chrono::seconds(60));
-  if (!token.empty()) {
-    context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
-  }
-  return context;
+// Setting a game up may wait behind a loaded khetd: a minute at most.
+std::unique_ptr<grpc::ClientContext> NewContext() {
+  return CallContext(absl::Seconds(60));
 }
 
 }  // namespace
@@ -44,11 +39,6 @@ std::unique_ptr<grpc::ClientContext> NewContext(const std::string& token) {
 std::unique_ptr<Game> NewGame(const GameOptions& options) {
   return std::make_unique<Game>(*SetupPosition(options.setup),
                                 LoadRules(options));
-}
-
-std::string Describe(const grpc::Status& status) {
-  return absl::StrCat("code ", static_cast<int>(status.error_code()), ": ",
-                      status.error_message());
 }
 
 absl::Status JoinBoth(v1::KhetService::Stub& stub, const GameOptions& options,
@@ -60,7 +50,7 @@ absl::Status JoinBoth(v1::KhetService::Stub& stub, const GameOptions& options,
     join.set_player_name(color == v1::SILVER ? "load-silver" : "load-red");
     v1::JoinSeatResponse joined;
     const grpc::Status status =
-        stub.JoinSeat(NewContext("").get(), join, &joined);
+        stub.JoinSeat(NewContext().get(), join, &joined);
     if (!status.ok()) {
       return absl::UnavailableError(
           absl::StrCat("JoinSeat: ", Describe(status)));
@@ -80,7 +70,7 @@ absl::Status CreateSession(v1::KhetService::Stub& stub,
   *create.mutable_rules() = LoadRulesProto(options);
   v1::CreateSessionResponse created;
   const grpc::Status status =
-      stub.CreateSession(NewContext("").get(), create, &created);
+      stub.CreateSession(NewContext().get(), create, &created);
   if (!status.ok()) {
     return absl::UnavailableError(
         absl::StrCat("CreateSession: ", Describe(status)));

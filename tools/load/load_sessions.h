@@ -38,9 +38,6 @@ struct Player {
 // REQUIRES: options.setup names a setup.
 std::unique_ptr<Game> NewGame(const GameOptions& options);
 
-// `status` as text for the error counts: "code N: message".
-std::string Describe(const grpc::Status& status);
-
 // Takes both seats of `player`'s session; a new game starts.
 absl::Status JoinBoth(v1::KhetService::Stub& stub, const GameOptions& options,
                       Player& player);

@@ -16,6 +16,7 @@
 #include "grpcpp/support/channel_arguments.h"
 #include "grpcpp/support/slice.h"
 #include "khet/v1/khet_service.grpc.pb.h"
+#include "tools/load/grpc_call.h"
 #include "tools/load/load_move_outcome.h"
 #include "tools/load/load_sessions.h"
 
