@@ -291,6 +291,17 @@ void AddMove(const v1::Move& move, const v1::LaserShot& shot,
   out.String("pos", board.position());
 }
 
+// The settings a board shows or follows: the colour scheme, quiet, the
+// scale, the language of its words ("en" for the default "") and whether
+// hints are on.
+void AddBoardSettings(const v1::Settings& settings, CompactObject& out) {
+  out.String("scheme", settings.color_scheme());
+  out.Bool("quiet", settings.quiet());
+  out.Decimal("scale", settings.scale_meters());
+  out.String("lang", settings.language().empty() ? "en" : settings.language());
+  out.Bool("hints", !settings.hints_off());
+}
+
 // GetSession's fields, in order.
 void AddSession(const v1::Session& session, CompactObject& out) {
   out.String("id", session.id());
@@ -308,7 +319,7 @@ void AddSession(const v1::Session& session, CompactObject& out) {
   out.String("draw", Side(session.draw_offered_by()));
   out.String("tb", Side(session.takeback_requested_by()));
   out.String("setup", session.setup_id());
-  out.String("scheme", session.settings().color_scheme());
+  AddBoardSettings(session.settings(), out);
   if (session.has_clocks()) {
     out.String("clk", CompactClocks(session.clocks(), absl::Now()));
   }
@@ -479,10 +490,7 @@ std::string CompactEvent(const v1::Event& event, size_t limit) {
       break;
     }
     case v1::Event::kSettingsChanged: {
-      const v1::Settings& settings = event.settings_changed().settings();
-      out.Bool("quiet", settings.quiet());
-      out.String("scheme", settings.color_scheme());
-      out.Decimal("scale", settings.scale_meters());
+      AddBoardSettings(event.settings_changed().settings(), out);
       break;
     }
     default:

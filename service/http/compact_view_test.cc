@@ -423,12 +423,37 @@ TEST(CompactEventsTest, EveryKind) {
   settings.mutable_settings_changed()->mutable_settings()->set_scale_meters(
       2.5);
   EXPECT_EQ(CompactEvent(settings),
-            R"({"v":11,"kind":"settings","quiet":false,"scheme":"nile",)"
-            R"("scale":2.5,"ann":""})");
+            R"({"v":11,"kind":"settings","scheme":"nile","quiet":false,)"
+            R"("scale":2.5,"lang":"en","hints":true,"ann":""})");
   v1::Event deleted;
   deleted.set_version(12);
   deleted.mutable_session_deleted();
   EXPECT_EQ(CompactEvent(deleted), R"({"v":12,"kind":"deleted","ann":""})");
+}
+
+// A board follows the session's language and hints from GetSession and
+// from each settings event.
+TEST(CompactSettingsTest, LanguageAndHintsAsSet) {
+  v1::Session session;
+  v1::Settings* settings = session.mutable_settings();
+  settings->set_color_scheme("royal");
+  settings->set_quiet(true);
+  settings->set_scale_meters(6);
+  settings->set_language("de");
+  settings->set_hints_off(true);
+  const json compact = json::parse(CompactSession(session));
+  EXPECT_EQ(compact["scheme"], "royal");
+  EXPECT_EQ(compact["quiet"], true);
+  EXPECT_EQ(compact["scale"], 6);
+  EXPECT_EQ(compact["lang"], "de");
+  EXPECT_EQ(compact["hints"], false);
+
+  v1::Event event;
+  event.set_version(3);
+  *event.mutable_settings_changed()->mutable_settings() = *settings;
+  EXPECT_EQ(CompactEvent(event),
+            R"({"v":3,"kind":"settings","scheme":"royal","quiet":true,)"
+            R"("scale":6,"lang":"de","hints":false,"ann":""})");
 }
 
 TEST(CompactLegalMovesTest, ListsAndCutsWithMore) {

@@ -655,8 +655,9 @@ TEST_F(HttpGatewayTest, CompactViews) {
 // The fields of GetSession's compact view, in order.
 const std::vector<std::string>& CompactSessionKeys() {
   static const auto* const keys = new std::vector<std::string>{
-      "id",  "name", "v",      "st",  "turn", "pos", "last",  "laser", "rm",
-      "res", "why",  "silver", "red", "draw", "tb",  "setup", "scheme"};
+      "id",    "name",  "v",      "st",    "turn",   "pos",  "last",
+      "laser", "rm",    "res",    "why",   "silver", "red",  "draw",
+      "tb",    "setup", "scheme", "quiet", "scale",  "lang", "hints"};
   return *keys;
 }
 
