@@ -6,7 +6,8 @@
 #                              the libraries to configure and build khetd
 #   scripts/setup.sh --tests   that, and what only the tests run: servers
 #                              (PostgreSQL, nginx, ngircd, prosody), Chromium,
-#                              clang with libFuzzer, test-only Python modules
+#                              clang with libFuzzer, Mono for the in-world
+#                              tests, test-only Python modules
 #                              and the npm packages of the Node.js tests
 #
 # Test servers are installed switched off: a policy-rc.d keeps the packages
@@ -62,6 +63,8 @@ test_packages=(
   postgresql               # PostgreSQL 15 server for the shared store's tests
   nginx                    # gRPC load balancer in front of two replicas
   python3-yaml             # the deploy test parses deploy/'s YAML
+  mono-complete            # runs OpenSimulator and builds the in-world tests' avatar client (tests/inworld/)
+  python3-pil              # JPEG 2000 textures for clients/lsl/make_oar.py; the in-world tests' board pictures
   # Fuzzing (fuzz/, the `fuzz` preset, scripts/fuzz.sh, docs/FUZZING.md):
   clang-14                 # clang for -fsanitize=fuzzer; the rest builds with g++
   libfuzzer-14-dev         # libFuzzer
