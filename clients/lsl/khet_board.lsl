@@ -3,19 +3,24 @@
 // touch menus (Setup, Play, Settings, and resigning, draws and repetition
 // claims), moves by touching a piece and then one of its highlighted target
 // squares, chat announcements, long polling for what others do, and the
-// game's state. It carries on after a re-rez or region restart (the game
-// lives in the linkset data), and gives up on a request that never answers.
-// What the board shows (pieces, laser, markers, sparks, tint, scale) is
-// drawn by the second script, khet_render.lsl, in the same prim.
+// game's state. What the board shows (pieces, laser, markers, sparks, tint,
+// scale) is drawn by khet_render.lsl in the same prim; what must outlive a
+// reset of this script (the session, its tokens, the seats) is kept in
+// script memory here and copied to khet_keep.lsl. A re-rez or a region
+// restart drops the requests in flight and reloads the board from the
+// server; a request that never answers is given up.
 //
-// The protocol between the two: llMessageLinked(LINK_THIS, number, text,
-// NULL_KEY); a script hears its own messages too, so each acts only on the
-// numbers sent to it. khet_render.lsl's header says what each text holds.
+// The protocol between the scripts: llMessageLinked(LINK_THIS, number,
+// text, NULL_KEY); a script hears its own messages too, so each acts only
+// on the numbers sent to it. The receiving script's header says what each
+// text holds.
 //   to khet_render.lsl: 7101 board "<edge>|<ranks>", 7102 look "<scheme>
 //     <metres>", 7103 laser, 7104 hits, 7105 targets "e5 f5", 7106 debug
 //   from khet_render.lsl: 7201 ready (send everything again), 7202 refused
 //     "<metres> <size>" (a scale the region refused: told to the owner and
 //     the server's setting put back)
+//   to khet_keep.lsl: 7301 save (the state, see save()), 7302 ask
+//   from khet_keep.lsl: 7401 kept (the state it keeps; "" none)
 //
 // clients/lsl/README.md tells an owner how to set it up. Every route the
 // script calls is written below as a literal path template ("{id}" and the
@@ -31,6 +36,10 @@ integer KR_TARGETS = 7105;
 integer KR_DEBUG = 7106;
 integer KB_READY = 7201;
 integer KB_REFUSED = 7202;
+// ---- Link messages (khet_keep.lsl) -------------------------------------------
+integer KK_SAVE = 7301;
+integer KK_ASK = 7302;
+integer KB_KEPT = 7401;
 
 // ---- Limits ----------------------------------------------------------------
 integer BUDGET = 20;         // requests per 20 s, below the region's 25
@@ -39,6 +48,7 @@ integer WAIT = 25;           // long poll waitSeconds (LSL gives up after 60 s)
 integer MAX_TRIES = 5;       // attempts of one action on 429/499/5xx
 integer BOARD_FACE = 0;      // the root prim's face showing the squares
 float   LOST = 65.0;         // a request unanswered this long is lost
+float   KEEPER = 5.0;        // how long start() waits for khet_keep.lsl
 // Every request asks for the compact view (?view=compact), whose answers
 // are at most 2048 bytes: LSL's default body limit, never raised.
 
@@ -107,6 +117,7 @@ string  gPick;             // the square of the piece chosen to move, or ""
 list    gPickMoves;        // its legal moves
 key     gPickWho;          // who chose it
 integer gNotecardLine;
+float   gRestoreDue = -1.0;  // waiting for khet_keep.lsl's copy until then
 
 list SETUPS_2 = ["classic-2", "imhotep-2", "dynasty-2", "classic-2b",
                  "imhotep-2b", "dynasty-2b", "osiris", "isis"];
@@ -209,8 +220,9 @@ refresh(key who) {
         "", "", "");
 }
 
-// The timer fires at the earliest pending retry, poll, laser end, clock
-// tick or the moment a request in flight counts as lost.
+// The timer fires at the earliest pending retry, poll, clock tick, the
+// moment a request in flight counts as lost, or the end of the wait for
+// khet_keep.lsl's copy.
 schedule() {
     float now = llGetTime();
     float next = -1.0;
@@ -221,6 +233,7 @@ schedule() {
         next = gPollSent + LOST;
     if (gPollDue >= 0.0 && (next < 0.0 || gPollDue < next)) next = gPollDue;
     if (gClockDue >= 0.0 && (next < 0.0 || gClockDue < next)) next = gClockDue;
+    if (gRestoreDue >= 0.0 && (next < 0.0 || gRestoreDue < next)) next = gRestoreDue;
     if (next < 0.0) llSetTimerEvent(0.0);
     else if (next - now < 0.1) llSetTimerEvent(0.1);
     else llSetTimerEvent(next - now);
@@ -294,11 +307,12 @@ dropSide(string side) {
     save();
 }
 
-// Keeps the session and tokens across script resets (linkset data), with
-// the owner they belong to.
+// Sends khet_keep.lsl the state that must outlive a reset of this script:
+// "<id>|<owner token>|<quiet>|<scheme>|<owner>" and "|<avatar>|<side>|
+// <token>" for each seat held here. Called whenever any of it changes.
 save() {
-    llLinksetDataWrite("khet", llDumpList2String([gId, gOwnerToken, gQuiet,
-        gScheme, llGetOwner()] + gPlayers, "|"));
+    llMessageLinked(LINK_THIS, KK_SAVE, llDumpList2String([gId, gOwnerToken,
+        gQuiet, gScheme, llGetOwner()] + gPlayers, "|"), NULL_KEY);
 }
 
 // The board is gone on the server: start again from nothing.
@@ -899,6 +913,9 @@ readConfig(string line) {
     else if (k == "debug") gDebug = (integer)v;
 }
 
+// The configuration is read: the board script's state comes back from
+// khet_keep.lsl (restore()), or after KEEPER seconds without an answer
+// the board starts afresh.
 start() {
     if (llGetSubString(gServer, -1, -1) == "/") gServer = llGetSubString(gServer, 0, -2);
     if (gServer == "") {
@@ -906,21 +923,44 @@ start() {
                    + "\"khet config\" (server=https://...).");
         return;
     }
-    list saved = llParseStringKeepNulls(llLinksetDataRead("khet"), ["|"], []);
-    if (llList2Key(saved, 4) != llGetOwner()) saved = [];  // a new owner
-    gId = llList2String(saved, 0);
-    gOwnerToken = llList2String(saved, 1);
-    gQuiet = llList2Integer(saved, 2);
-    if (llList2String(saved, 3) != "") gScheme = llList2String(saved, 3);
     // This script may have restarted alone: no piece is chosen any more.
     render(KR_DEBUG, (string)gDebug);
     render(KR_TARGETS, "");
+    gRestoreDue = llGetTime() + KEEPER;
+    schedule();
+    llMessageLinked(LINK_THIS, KK_ASK, "", NULL_KEY);
+}
+
+// The state save() sent, as khet_keep.lsl kept it ("" none): the board
+// goes on with its session, or starts afresh when there is none or it
+// belongs to another owner.
+restore(string saved) {
+    gRestoreDue = -1.0;
+    list f = llParseStringKeepNulls(saved, ["|"], []);
+    if (llList2Key(f, 4) != llGetOwner()) f = [];  // a new owner
+    gId = llList2String(f, 0);
+    gOwnerToken = llList2String(f, 1);
+    gQuiet = llList2Integer(f, 2);
+    if (llList2String(f, 3) != "") gScheme = llList2String(f, 3);
     integer i;
-    for (i = 5; i + 2 < llGetListLength(saved); i += 3)
-        gPlayers += [llList2Key(saved, i), llList2String(saved, i + 1),
-                     llList2String(saved, i + 2)];
+    for (i = 5; i + 2 < llGetListLength(f); i += 3)
+        gPlayers += [llList2Key(f, i), llList2String(f, i + 1),
+                     llList2String(f, i + 2)];
     if (gId == "") forget(NULL_KEY, "Khet board ready: touch it and choose Setup.");
     else refresh(NULL_KEY);
+}
+
+// Rezzed again or the region restarted: the script's state is as it was,
+// but the requests in flight are gone for good, and the region counts its
+// request budget afresh. The board is read again from the server and the
+// long poll starts over from it.
+resume() {
+    gActKey = NULL_KEY;
+    gActDue = -1.0;
+    gPollKey = NULL_KEY;
+    gPollDue = -1.0;
+    gSent = [];
+    if (gId != "") refresh(NULL_KEY);
 }
 
 default {
@@ -945,23 +985,28 @@ default {
         }
     }
 
-    // Rezzed again or the region restarted: requests in flight are gone for
-    // good, so start over from the linkset data (start() drops it when the
-    // owner changed).
     on_rez(integer param) {
-        llResetScript();
+        resume();
     }
 
+    // A new owner starts afresh (restore() refuses a copy kept for another
+    // owner); a changed inventory may hold a new configuration, read again
+    // after a reset across which the keeper's copy carries the game.
     changed(integer change) {
-        if (change & (CHANGED_OWNER | CHANGED_INVENTORY | CHANGED_LINK |
-                      CHANGED_REGION_START)) {
-            if (change & CHANGED_OWNER) llLinksetDataDelete("khet");
+        if (change & (CHANGED_OWNER | CHANGED_INVENTORY | CHANGED_LINK))
             llResetScript();
-        }
+        else if (change & CHANGED_REGION_START) resume();
     }
 
+    // khet_keep.lsl's copy, asked for by start(); or, when not waiting for
+    // one, the keeper has just started empty and gets the state again.
     link_message(integer sender, integer num, string text, key id) {
-        onRender(num, text);
+        if (num == KB_KEPT) {
+            if (gRestoreDue >= 0.0) restore(text);
+            else if (gServer != "") save();
+        } else {
+            onRender(num, text);
+        }
     }
 
     touch_start(integer n) {
@@ -997,6 +1042,10 @@ default {
         }
         if (gPollDue >= 0.0 && now >= gPollDue) poll();
         if (gClockDue >= 0.0 && now >= gClockDue) showStatus();
+        if (gRestoreDue >= 0.0 && now >= gRestoreDue) {
+            llOwnerSay("No khet_keep.lsl: a reset of this script loses the game.");
+            restore("");
+        }
         schedule();
     }
 }

@@ -109,10 +109,17 @@ def json_value(text, path):
     return str(value)
 
 
-class Board:
-    """Both scripts in the evaluator as one linkset, world calls recorded."""
+OWNER = Key("33333333-3333-3333-3333-333333333333")
 
-    def __init__(self, text, render_text):
+
+class Board:
+    """The three scripts in the evaluator as one linkset, world calls
+    recorded."""
+
+    def __init__(self, text, render_text, keep_text):
+        self.text = text
+        self.keep_text = keep_text
+        self.owner = OWNER
         self.calls = []
         self.bodies = []         # the body of each act, in order
         self.prims = {}          # link -> {rule: values}, as last set
@@ -123,6 +130,7 @@ class Board:
                  **{link: "beam" for link in BEAMS},
                  **{link: "mark" for link in MARKS}}
         self.touching = (0, 0, (0.0, 0.0, 0.0))  # link, face, st
+        self.now = 100.0                          # llGetTime()
         world = {
             "llGetScale": lambda: SIZE,
             "llGetLinkName": lambda link: names.get(link, "board"),
@@ -142,7 +150,7 @@ class Board:
             "llScaleByFactor": lambda factor: int(self.scale_ok),
             "llGetUsedMemory": lambda: 0,
         })
-        self.lsl = lsl_eval.Interpreter(text, {
+        self.board_world = {
             **world,
             "llGetLinkPrimitiveParams": lambda link, rules:
                 self.prims.get(link, {}).get("PRIM_POS_LOCAL",
@@ -152,8 +160,7 @@ class Board:
             "llDetectedTouchST": lambda n: self.touching[2],
             "llJsonGetValue": json_value,
             "llList2Json": list_to_json,
-            "llLinksetDataWrite": lambda name, value: 0,
-            "llGetOwner": lambda: Key("33333333-3333-3333-3333-333333333333"),
+            "llGetOwner": lambda: self.owner,
             "llGetObjectName": lambda: "Khet board",
             "llGetKey": lambda: Key("44444444-4444-4444-4444-444444444444"),
             "llGetObjectDetails": lambda k, what: [Key("")],
@@ -161,13 +168,20 @@ class Board:
             "llRegionSayTo": lambda who, ch, text: record(("tell", who, text)),
             "llSetText": lambda text, colour, alpha: None,
             "llSetTimerEvent": lambda seconds: None,
-            "llGetTime": lambda: 100.0,
+            "llGetTime": lambda: self.now,
+            "llGetInventoryType": lambda name: 0,
             # the script's own functions that would talk to the server
             "act": lambda kind, who, m, path, body, token, arg:
                 self.bodies.append(body) or record(("act", kind, arg)),
             "sendMove": lambda who, move: record(("move", move)),
             "menu": lambda who, text, buttons: record(("menu", text, buttons)),
-        })
+            "llGetObjectDesc": lambda: "https://khet.example.org",
+            "llListen": lambda channel, name, who, text: 1,
+            "llFrand": lambda most: 0.0,
+            "llResetScript": self.reset_refused,
+        }
+        self.lsl = lsl_eval.Interpreter(text, self.board_world)
+        self.keep = lsl_eval.Interpreter(keep_text, world)
         self.lsl.set("gPlayers", [ALICE, "s", "ta", BOB, "r", "tb"])
         self.lsl.set("gStatus", "P")
         # The render script starts: it finds its prims and says ready, and
@@ -187,12 +201,30 @@ class Board:
                 self.prims.setdefault(link, {})[name] = values
             i += 1 + ARITY[name]
 
+    @staticmethod
+    def reset_refused():
+        raise AssertionError("the board script reset itself")
+
+    def restart_board(self):
+        """The board script alone reset: it starts with its initial
+        globals and reads its configuration (the description)."""
+        self.lsl = lsl_eval.Interpreter(self.text, self.board_world)
+        self.lsl.event("state_entry")
+        self.deliver()
+
+    def restart_keeper(self, text=None):
+        """The keeper alone reset (or replaced by `text`)."""
+        self.keep = lsl_eval.Interpreter(text or self.keep_text,
+                                         self.keep.stubs)
+        self.keep.event("state_entry")
+        self.deliver()
+
     def deliver(self):
-        """Hands every queued link message to both scripts, in order."""
+        """Hands every queued link message to every script, in order."""
         sent = 0
         while self.queue:
             num, text = self.queue.pop(0)
-            for script in (self.lsl, self.render):
+            for script in (self.lsl, self.render, self.keep):
                 script.event("link_message", 1, num, text, Key(""))
             sent += 1
             if sent > 1000:
@@ -381,14 +413,92 @@ def check_protocol(board, position, failures):
     return 8
 
 
+def check_keeping(board, failures):
+    """What must outlive a reset, a re-rez or a region restart."""
+    lsl = board.lsl
+    null = Key(lsl_eval.lsl_table.CONSTANTS["NULL_KEY"][1])
+    refresh = ("act", lsl.get("K_REFRESH"), "")
+    lsl.set("gId", "s1")
+    lsl.set("gOwnerToken", "to")
+    lsl.call("save")
+    board.deliver()
+    kept = board.keep.get("gKept")
+    want = f"s1|to|0|classic|{OWNER}|{ALICE}|s|ta|{BOB}|r|tb"
+    if kept != want:
+        failures.append(f"keeping: the keeper holds {kept!r}, not {want!r}")
+    # The board script reset alone asks for its copy and goes on with the
+    # same session, seats and tokens, reading the board again.
+    board.calls.clear()
+    board.restart_board()
+    got = [board.lsl.get(n) for n in ("gId", "gOwnerToken", "gPlayers")]
+    if got != ["s1", "to", [ALICE, "s", "ta", BOB, "r", "tb"]] or \
+            refresh not in board.calls:
+        failures.append(f"keeping: a reset board script came back with "
+                        f"{got} and did {board.calls}")
+    # The keeper reset alone says so and gets the state again.
+    board.restart_keeper()
+    if board.keep.get("gKept") != want:
+        failures.append(f"keeping: a reset keeper holds "
+                        f"{board.keep.get('gKept')!r}")
+    # Re-rezzed, or the region restarted: no reset; the requests in flight
+    # are dropped, the board is read again, the game goes on.
+    lsl = board.lsl
+    restart = lsl_eval.lsl_table.CONSTANTS["CHANGED_REGION_START"][1]
+    for event, args in (("on_rez", (0,)), ("changed", (restart,))):
+        lsl.set("gPollKey", Key("k1"))
+        lsl.set("gActKey", Key("k2"))
+        lsl.set("gActDue", 120.0)
+        board.calls.clear()
+        try:
+            lsl.event(event, *args)
+            board.deliver()
+        except AssertionError as error:
+            failures.append(f"keeping: {event}: {error}")
+            continue
+        if lsl.get("gPollKey") != null or lsl.get("gActKey") != null or \
+                lsl.get("gActDue") >= 0 or refresh not in board.calls or \
+                lsl.get("gId") != "s1" or len(lsl.get("gPlayers")) != 6:
+            failures.append(f"keeping: after {event} the board did "
+                            f"{board.calls}")
+    # A copy kept for another owner is not taken up; the keeper drops its
+    # copy when the owner changes.
+    board.owner = Key("55555555-5555-5555-5555-555555555555")
+    board.calls.clear()
+    board.restart_board()
+    if board.lsl.get("gId") != "" or board.lsl.get("gPlayers") or \
+            refresh in board.calls:
+        failures.append(f"keeping: a new owner's board took up the old "
+                        f"owner's game: {board.calls}")
+    board.keep.event("changed", lsl_eval.lsl_table.CONSTANTS[
+        "CHANGED_OWNER"][1])
+    if board.keep.get("gKept"):
+        failures.append("keeping: a new owner's keeper still holds the copy")
+    # Without a keeper the board starts afresh after waiting, and says why.
+    board.owner = OWNER
+    board.restart_keeper("default { state_entry() {} link_message(integer "
+                         "s, integer n, string t, key k) {} }")
+    board.calls.clear()
+    board.restart_board()
+    board.now += board.lsl.get("KEEPER") + 1.0
+    board.lsl.event("timer")
+    board.deliver()
+    told = [c[1] for c in board.calls if c[0] == "owner"]
+    if len(told) != 2 or "khet_keep.lsl" not in told[0] or \
+            "ready" not in told[1]:
+        failures.append(f"keeping: without a keeper the board said {told}")
+    return 6
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--khetd", required=True)
     parser.add_argument("--script", required=True)
     parser.add_argument("--render", required=True)
+    parser.add_argument("--keep", required=True)
     args = parser.parse_args()
     text = open(args.script, encoding="utf-8").read()
     render_text = open(args.render, encoding="utf-8").read()
+    keep_text = open(args.keep, encoding="utf-8").read()
     started = time.time()
     proc, base = start_khetd(args.khetd, tempfile.mkdtemp())
     failures = []
@@ -400,12 +510,14 @@ def main():
             moves = {side: server_moves(base, f"{ranks} {side} {edition}")
                      for side in "sr"}
             for side in "sr":
-                board = Board(text, render_text)
+                board = Board(text, render_text, keep_text)
                 pieces += check_position(board, f"{ranks} {side} {edition}",
                                          moves, failures,
                                          f"{setup['id']} ({side} to move)")
-        protocol = check_protocol(Board(text, render_text),
+        protocol = check_protocol(Board(text, render_text, keep_text),
                                   setups[0]["position"], failures)
+        protocol += check_keeping(Board(text, render_text, keep_text),
+                                  failures)
     finally:
         proc.kill()
         proc.wait()

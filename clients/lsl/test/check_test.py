@@ -1,20 +1,20 @@
 #!/usr/bin/python3
-"""The LSL checker on the board's two scripts, and on planted mistakes.
+"""The LSL checker on the board's scripts, and on planted mistakes.
 
-Both scripts must check clean, and their link messages agree (each number
-one sends is handled by the other). Each planted mistake (a misspelt
+Every script must check clean, and their link messages agree (each number
+one sends is handled by another). Each planted mistake (a misspelt
 function, constant or event, a wrong number or type of arguments, a bad
 assignment, return or operator, an undeclared variable, a syntax error, a
 link message nobody handles or nobody sends) edits one place of a copy of
 one script; the checker must report it on the line of the edit with the
-expected words. Usage: check_test.py BOARD_SCRIPT RENDER_SCRIPT
+expected words. Usage: check_test.py BOARD_SCRIPT RENDER_SCRIPT KEEP_SCRIPT
 """
 
 import sys
 
 import lsl_check
 
-# (which script: "board" or "render", what is planted, the text replaced
+# (which script: "board", "render" or "keep", what is planted, the text replaced
 #  (its first occurrence), the new text, words the finding must hold)
 PLANTS = [
     ("board", "misspelt function", "llGetSubString(token, 0, 0)",
@@ -46,8 +46,8 @@ PLANTS = [
      "unknown event on_rezz"),
     ("board", "event parameter type", "touch_start(integer n)", "touch_start(string n)",
      "event touch_start takes (integer)"),
-    ("board", "unknown state", "llResetScript();\n    }\n\n    changed",
-     "state playing;\n    }\n\n    changed", "unknown state playing"),
+    ("board", "unknown state", "resume();\n    }\n\n    // A new owner",
+     "state playing;\n    }\n\n    // A new owner", "unknown state playing"),
     ("board", "missing semicolon", "gPick = sq; gPickMoves = moves;",
      "gPick = sq gPickMoves = moves;", "expected ';'"),
     ("render", "vector where a float goes", "llFabs(run.x)", "llFabs(run)",
@@ -64,6 +64,8 @@ PLANTS = [
     ("render", "message handled by its sender", "LINK_THIS, KB_READY,",
      "LINK_THIS, KR_BOARD,", "link message 7101 is sent and handled by "
      "this script"),
+    ("keep", "keeper's answer sent to nobody", "LINK_THIS, KB_KEPT, gKept",
+     "LINK_THIS, 7402, gKept", "link message 7402 is handled by no other"),
     ("board", "message number not a constant",
      "llMessageLinked(LINK_THIS, num, text, NULL_KEY)",
      "llMessageLinked(LINK_THIS, num + 1, text, NULL_KEY)",
@@ -73,7 +75,7 @@ PLANTS = [
 
 def findings_for(texts, which):
     """The checker's findings on `which` script, its link messages with
-    the other's included, as "line N: ..." of that script."""
+    the others' included, as "line N: ..." of that script."""
     found = lsl_check.check(texts[which])
     for finding in lsl_check.check_linkset(texts):
         name, _, rest = finding.partition(": ")
@@ -82,9 +84,10 @@ def findings_for(texts, which):
     return found
 
 
-def main(board, render):
+def main(board, render, keep):
     texts = {"board": open(board, encoding="utf-8").read(),
-             "render": open(render, encoding="utf-8").read()}
+             "render": open(render, encoding="utf-8").read(),
+             "keep": open(keep, encoding="utf-8").read()}
     failures = []
     for which in texts:
         clean = findings_for(texts, which)
@@ -108,10 +111,10 @@ def main(board, render):
     if failures:
         print("\n".join(["FAIL"] + failures))
         return 1
-    print(f"all {len(PLANTS)} planted mistakes caught; both scripts are "
-          f"clean and their link messages agree")
+    print(f"all {len(PLANTS)} planted mistakes caught; the {len(texts)} "
+          f"scripts are clean and their link messages agree")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    sys.exit(main(*sys.argv[1:4]))

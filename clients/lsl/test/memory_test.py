@@ -1,10 +1,10 @@
 #!/usr/bin/python3
-"""An estimate of each of the board's two scripts' memory at its peak.
+"""An estimate of each of the board's scripts' memory at its peak.
 
 A Mono script's 65536 bytes hold its compiled code, its globals and what
 its events build on the heap; each script in a prim has its own 64 KB.
-Nothing here can run Mono, so this estimates, for khet_board.lsl and
-khet_render.lsl separately, and prints each part:
+Nothing here can run Mono, so this estimates, for khet_board.lsl,
+khet_render.lsl and khet_keep.lsl separately, and prints each part:
 - code: every node of the parsed script (lsl_lang.py) at a fixed cost, more
   for calls and for each function, string literals as UTF-16;
 - globals: their values at the script's largest, sized with the Mono
@@ -18,13 +18,14 @@ khet_render.lsl separately, and prints each part:
   crowded board and the longest laser, and the largest list any expression
   builds is measured (the board script: a move event applied; the render
   script: the link messages that move made the board script send, then
-  targets on 10 squares and a new colour scheme);
+  targets on 10 squares and a new colour scheme; the keeper: keeping the
+  board script's state with both seats held);
 - what arrives: the board script a 2048-byte answer and an event cut from
   it; the render script the texts of the link messages one move sends,
-  all queued at once.
+  all queued at once; the keeper the state, sent twice.
 Fails when a script's total passes 64 KB less a 4 KB stack reserve, or
 when the run did not draw the 30 pieces and 16 beams it should.
-Usage: memory_test.py BOARD_SCRIPT RENDER_SCRIPT [--limit BYTES]
+Usage: memory_test.py BOARD_SCRIPT RENDER_SCRIPT KEEP_SCRIPT [--limit BYTES]
 """
 
 import argparse
@@ -125,6 +126,7 @@ def board_script(text):
         "llSay": lambda ch, t: None,
         "llRegionSayTo": lambda who, ch, t: None,
         "llGetScale": lambda: (30.0, 24.0, 1.0),
+        "llGetOwner": lambda: ALICE,
     })
     lsl.set("gPlayers", [ALICE, "s", "t" * 43, ALICE, "r", "t" * 43])
     lsl.set("gSent", [1000.0] * lsl.get("BUDGET"))
@@ -141,6 +143,7 @@ def board_script(text):
         "rm": "a1p", "ann": "Silver: e4-e5, the laser takes a1",
         "clk": "287 300 r"}))
     lsl.set("gPickMoves", moves)   # the largest globals: a piece chosen
+    lsl.call("save")               # the state the keeper holds
     return lsl, {"answer": 2 * (18 + 2 * ANSWER)}, sent
 
 
@@ -179,6 +182,18 @@ def render_script(text, messages):
     return lsl, {"link messages of one move, queued": queued}, (pieces, beams)
 
 
+def keep_script(text, messages):
+    """The keeper keeping the largest state the board script sent."""
+    lsl = Measuring(text, {"llMessageLinked": lambda link, num, msg, k: None})
+    lsl.event("state_entry")
+    kept = [msg for num, msg in messages if num == lsl.get("KK_SAVE")]
+    for msg in kept:
+        lsl.event("link_message", 1, lsl.get("KK_SAVE"), msg, Key(""))
+    lsl.event("link_message", 1, lsl.get("KK_ASK"), "", Key(""))
+    queued = 2 * sum(18 + 2 * len(msg) + 16 + 102 for msg in kept[-1:])
+    return lsl, {"the state, sent twice and queued": queued}, bool(kept)
+
+
 def report(name, text, lsl, arriving, budget):
     parts = {"code": code_size(lsl_lang.parse(text)),
              "globals": sum(element(v) for v in lsl.globals.values())}
@@ -201,17 +216,21 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("board")
     parser.add_argument("render")
+    parser.add_argument("keep")
     parser.add_argument("--limit", type=int, default=LIMIT - STACK,
                         help="bytes a script may use (64 KB less the stack)")
     args = parser.parse_args()
     board_text = open(args.board, encoding="utf-8").read()
     render_text = open(args.render, encoding="utf-8").read()
+    keep_text = open(args.keep, encoding="utf-8").read()
     board, arriving, sent = board_script(board_text)
     render, arriving_r, (pieces, beams) = render_script(render_text, sent)
+    keep, arriving_k, saved = keep_script(keep_text, sent)
     failures = []
     for name, text, lsl, parts in (
             ("khet_board.lsl", board_text, board, arriving),
-            ("khet_render.lsl", render_text, render, arriving_r)):
+            ("khet_render.lsl", render_text, render, arriving_r),
+            ("khet_keep.lsl", keep_text, keep, arriving_k)):
         total = report(name, text, lsl, parts, args.limit)
         if total > args.limit:
             failures.append(f"{name} needs {total} bytes, over {args.limit}")
@@ -219,6 +238,8 @@ def main():
           f"{len(sent)} link messages")
     if pieces != 30 or beams != 16:
         failures.append("the move should draw 30 pieces and 16 beams")
+    if not saved:
+        failures.append("the board script sent the keeper no state")
     for failure in failures:
         print(f"FAIL: {failure}")
     return 1 if failures else 0
