@@ -5,8 +5,8 @@ Every script must check clean, and their link messages agree (each number
 one sends is handled by another). Each planted mistake (a misspelt
 function, constant or event, a wrong number or type of arguments, a bad
 assignment, return or operator, an undeclared variable, a syntax error, a
-link message nobody handles or nobody sends) edits one place of a copy of
-one script; the checker must report it on the line of the edit with the
+link message nobody handles or nobody sends, a function or event
+OpenSimulator 0.9.2.2 lacks) edits one place of a copy of one script; the checker must report it on the line of the edit with the
 expected words. Usage: check_test.py BOARD_SCRIPT RENDER_SCRIPT KEEP_SCRIPT
 """
 
@@ -66,6 +66,17 @@ PLANTS = [
      "this script"),
     ("keep", "keeper's answer sent to nobody", "LINK_THIS, KB_KEPT, gKept",
      "LINK_THIS, 7402, gKept", "link message 7402 is handled by no other"),
+    ("board", "linkset data (Second Life only)",
+     "llMessageLinked(LINK_THIS, KK_SAVE, llDumpList2String(",
+     "llLinksetDataWrite(\"khet\", llDumpList2String(",
+     "llLinksetDataWrite is not in OpenSimulator 0.9.2.2"),
+    ("keep", "linkset data's event (Second Life only)",
+     "changed(integer change) {", "linkset_data(integer action, string name, "
+     "string value) {", "linkset_data is not in OpenSimulator 0.9.2.2"),
+    ("render", "a list function Second Life only",
+     "llList2Integer(gPieceLinks, used)",
+     "llList2Integer(llList2ListSlice(gPieceLinks, 0, -1, 1, 0), used)",
+     "llList2ListSlice is not in OpenSimulator 0.9.2.2"),
     ("board", "message number not a constant",
      "llMessageLinked(LINK_THIS, num, text, NULL_KEY)",
      "llMessageLinked(LINK_THIS, num + 1, text, NULL_KEY)",

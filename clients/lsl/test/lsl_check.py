@@ -2,8 +2,10 @@
 """A static checker for LSL scripts: parse, resolve names, check types.
 
 check(text) returns a list of "line N: message" findings, empty for a
-script that would compile: every function, constant and event must be in
-lsl_table.py (or defined by the script), calls must have the right number
+script that would compile on both Second Life and OpenSimulator 0.9.2.2:
+every function, constant and event must be in lsl_table.py (or defined by
+the script) and not one of those OpenSimulator lacks
+(lsl_table.NOT_IN_OPENSIM), calls must have the right number
 of arguments of the right types, assignments, returns, operators and event
 parameters must type-check as LSL's compiler does them (integer widens to
 float; string and key convert both ways; nothing else is implicit).
@@ -74,6 +76,11 @@ class Checker:
     def error(self, line, message):
         self.findings.append(f"line {line}: {message}")
 
+    def platform(self, line, name):
+        """A finding if OpenSimulator 0.9.2.2 lacks the library's `name`."""
+        if name in lsl_table.NOT_IN_OPENSIM:
+            self.error(line, f"{name} is not in OpenSimulator 0.9.2.2")
+
     # -- declarations
     def check_script(self, script):
         for fn in script.functions:
@@ -101,6 +108,7 @@ class Checker:
                 elif [t for t, _ in event.params] != want:
                     self.error(event.line, f"event {event.name} takes "
                                f"({', '.join(want)})")
+                self.platform(event.line, event.name)
                 if event.name in events:
                     self.error(event.line, f"event {event.name} twice in "
                                f"state {state.name}")
@@ -197,6 +205,7 @@ class Checker:
         if name in self.globals:
             return self.globals[name]
         if name in lsl_table.CONSTANTS:
+            self.platform(line, name)
             return lsl_table.CONSTANTS[name][0]
         self.error(line, f"unknown name {name}")
         return None
@@ -293,6 +302,8 @@ class Checker:
         if spec is None:
             self.error(node.line, f"unknown function {node.name}")
             return None
+        if node.name not in self.functions:
+            self.platform(node.line, node.name)
         returns, params = spec
         if len(got) != len(params):
             self.error(node.line, f"{node.name} takes {len(params)} "

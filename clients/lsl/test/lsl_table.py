@@ -1,10 +1,18 @@
-"""The LSL library the board script may use: functions, constants, events.
+"""The LSL library the board's scripts may use: functions, constants, events.
 
 Written from the language's public reference (the Second Life wiki's
 function, constant and event pages): each function's return type ("" for
 none) and its parameters' types in order; each constant's type and value;
 each event's parameter types. lsl_check.py refuses any name not here, so a
 script using something new must add it here, from the reference, first.
+
+The scripts must also run on OpenSimulator 0.9.2.2 (YEngine), which lacks
+some of Second Life's newer library. NOT_IN_OPENSIM names what of this
+table it lacks; lsl_check.py reports any use of those. Found by comparing
+the table with OpenSimulator 0.9.2.2's ILSL_Api.cs (its functions) and
+LSL_Constants.cs (its constants), OpenSim/Region/ScriptEngine/Shared/Api/;
+every other name here is in both. Checking a name added here means looking
+it up there too.
 """
 
 I, F, S, K, V, R, L = ("integer", "float", "string", "key", "vector",
@@ -69,9 +77,6 @@ FUNCTIONS = {
     "llTriggerSound": ("", [S, F]),
     "llGetInventoryType": (I, [S]),
     "llGetNotecardLine": (K, [S, I]),
-    "llLinksetDataRead": (S, [S]),
-    "llLinksetDataWrite": (I, [S, S]),
-    "llLinksetDataDelete": (I, [S]),
     # touches
     "llDetectedKey": (K, [I]),
     "llDetectedLinkNumber": (I, [I]),
@@ -87,6 +92,27 @@ FUNCTIONS = {
     "llListen": (I, [I, S, K, S]),
     # HTTP
     "llHTTPRequest": (K, [S, L, S]),
+    # Second Life only (NOT_IN_OPENSIM): linkset data, and newer list,
+    # notecard and hash functions
+    "llLinksetDataWrite": (I, [S, S]),
+    "llLinksetDataWriteProtected": (I, [S, S, S]),
+    "llLinksetDataRead": (S, [S]),
+    "llLinksetDataReadProtected": (S, [S, S]),
+    "llLinksetDataDelete": (I, [S]),
+    "llLinksetDataDeleteProtected": (I, [S, S]),
+    "llLinksetDataDeleteFound": (L, [S, S]),
+    "llLinksetDataReset": ("", []),
+    "llLinksetDataAvailable": (I, []),
+    "llLinksetDataCountKeys": (I, []),
+    "llLinksetDataCountFound": (I, [S]),
+    "llLinksetDataListKeys": (L, [I, I]),
+    "llLinksetDataFindKeys": (L, [S, I, I]),
+    "llList2ListSlice": (L, [L, I, I, I, I]),
+    "llListSortStrided": (L, [L, I, I, I]),
+    "llGetNotecardLineSync": (S, [S, I]),
+    "llComputeHash": (S, [S, S]),
+    "llHMAC": (S, [S, S, S]),
+    "llGetStartString": (S, []),
 }
 
 _JSON = {"JSON_INVALID": "\ufdd0", "JSON_OBJECT": "\ufdd1",
@@ -128,6 +154,12 @@ CONSTANTS = {
     "PSYS_PART_EMISSIVE_MASK": (I, 0x100),
     "PSYS_SRC_PATTERN_EXPLODE": (I, 0x2),
     **{name: (S, value) for name, value in _JSON.items()},
+    # Second Life only (NOT_IN_OPENSIM): linkset data
+    "LINKSETDATA_RESET": (I, 0), "LINKSETDATA_UPDATE": (I, 1),
+    "LINKSETDATA_DELETE": (I, 2), "LINKSETDATA_MULTIDELETE": (I, 3),
+    "LINKSETDATA_OK": (I, 0), "LINKSETDATA_EMEMORY": (I, 1),
+    "LINKSETDATA_ENOKEY": (I, 2), "LINKSETDATA_EPROTECTED": (I, 3),
+    "LINKSETDATA_NOTFOUND": (I, 4), "LINKSETDATA_NOUPDATE": (I, 5),
 }
 
 EVENTS = {
@@ -142,4 +174,13 @@ EVENTS = {
     "dataserver": [K, S],
     "http_response": [K, I, L, S],
     "link_message": [I, I, S, K],
+    "linkset_data": [I, S, S],       # Second Life only (NOT_IN_OPENSIM)
 }
+
+# What of the tables above OpenSimulator 0.9.2.2 lacks: a script using any
+# of it does not compile there.
+NOT_IN_OPENSIM = {
+    name for name in list(FUNCTIONS) + list(CONSTANTS) + list(EVENTS)
+    if name.startswith(("llLinksetData", "LINKSETDATA_", "linkset_data"))
+} | {"llList2ListSlice", "llListSortStrided", "llGetNotecardLineSync",
+     "llComputeHash", "llHMAC", "llGetStartString"}
