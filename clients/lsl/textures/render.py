@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""Renders the piece textures' SVGs (this folder) to the PNGs that ship.
+"""Renders the textures' SVGs (this folder: the pieces, by letter, and the
+board's grid) to the PNGs that ship.
 
 The SVGs use only filled <polygon> and <circle> shapes, painted in order,
 which this renders with 4 x 4 samples a pixel (standard library only).
-render.py        writes <letter>.png beside each <letter>.svg
+render.py        writes <name>.png beside each <name>.svg
 render.py --check  fails if a checked-in PNG differs from its SVG's render
 """
 
@@ -31,6 +32,17 @@ def shapes(svg):
     return out
 
 
+def bounds(shape):
+    """The shape's box: (left, top, right, bottom)."""
+    kind, geometry, _ = shape
+    if kind == "circle":
+        cx, cy, r = geometry
+        return cx - r, cy - r, cx + r, cy + r
+    xs = [x for x, _ in geometry]
+    ys = [y for _, y in geometry]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def inside(shape, x, y):
     kind, geometry, _ = shape
     if kind == "circle":
@@ -47,18 +59,22 @@ def inside(shape, x, y):
 def render(svg):
     width, height = (int(n) for n in
                      re.search(r'width="(\d+)" height="(\d+)"', svg).groups())
-    drawn = shapes(svg)
+    drawn = [(shape, bounds(shape)) for shape in shapes(svg)]
     rows = []
     for py in range(height):
         row = bytearray([0])  # PNG filter: none
         for px in range(width):
+            # Only shapes whose box meets this pixel can cover its samples.
+            near = [shape for shape, (left, top, right, bottom) in drawn
+                    if left <= px + 1 and right >= px and
+                    top <= py + 1 and bottom >= py]
             total = [0, 0, 0]
             for sy in range(SAMPLES):
                 for sx in range(SAMPLES):
                     x = px + (sx + 0.5) / SAMPLES
                     y = py + (sy + 0.5) / SAMPLES
                     colour = (0, 0, 0)
-                    for shape in drawn:
+                    for shape in near:
                         if inside(shape, x, y):
                             colour = shape[2]
                     total = [t + c for t, c in zip(total, colour)]

@@ -1,0 +1,546 @@
+"""Building blocks of the in-world tests: a khetd and an OpenSimulator
+region with the board loaded (World), avatars (Avatar, over avatar.cs),
+and the board as its prims show it (Board).
+
+A test makes a World in its scratch folder and uses it as a context
+manager; on the way out every process it started is stopped, and on a
+failure the logs' tails are printed (the logs, and the board pictures,
+stay in the scratch folder). Where OpenSimulator or Mono is missing, the
+test exits with SKIP (ctest's SKIP_RETURN_CODE) saying what to install.
+"""
+
+import json
+import math
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from region import OWNER, PASSWORD, REGION_NAME, Region, RegionError
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+LSL = REPO / "clients" / "lsl"
+sys.path.insert(0, str(LSL))
+import make_oar  # noqa: E402  (clients/lsl/make_oar.py)
+
+SKIP = 77
+GROUND = 20.0   # the region's terrain is filled flat at this height
+BOARD_AT = (128.0, 128.0, GROUND + 1.0)
+# The render script's rotation of a piece, in quarter turns anticlockwise,
+# from its attribute (khet_render.lsl, piece()).
+TURNS = {"ne": 0, "nw": 1, "sw": 2, "se": 3, "n": 0, "w": 1, "s": 2, "e": 3,
+         "/": 0, "\\": 1, "": 0, "1": 0, "2": 0}
+
+
+class Skip(Exception):
+    pass
+
+
+class Failure(Exception):
+    pass
+
+
+def opensim_tarball():
+    """The OpenSimulator tarball: $KHET_OPENSIM_DIR or ../shared/opensim
+    beside the checkout. Skip when it, mono or mcs is missing."""
+    folder = Path(os.environ.get("KHET_OPENSIM_DIR", REPO.parent / "shared" / "opensim"))
+    found = sorted(folder.glob("opensim-*-mono.tar.xz"))
+    if not found:
+        raise Skip(f"no opensim-*-mono.tar.xz in {folder}: the OpenSimulator "
+                   f"tarball lives in shared/opensim beside the checkout "
+                   f"(or set KHET_OPENSIM_DIR)")
+    for tool in ("mono", "mcs"):
+        if shutil.which(tool) is None:
+            raise Skip(f"no {tool}: scripts/setup.sh --tests installs Mono "
+                       f"(mono-complete)")
+    return found[0]
+
+
+def run_test(main):
+    """Runs main() as a test program: exit 0, 1 with FAIL, or SKIP."""
+    try:
+        main()
+    except Skip as skip:
+        print(f"SKIP: {skip}")
+        sys.exit(SKIP)
+    except (Failure, RegionError, AvatarError) as failure:
+        print(f"FAIL: {failure}", file=sys.stderr)
+        sys.exit(1)
+
+
+class Khetd:
+    """khetd with its gateway on a free loopback port, an in-memory store."""
+
+    def __init__(self, binary, folder):
+        self.log = open(Path(folder) / "khetd.log", "w")
+        self.process = subprocess.Popen(
+            [binary, "--listen", "127.0.0.1:0", "--http_listen", "127.0.0.1:0",
+             "--store", "memory"],
+            stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.port = None
+        deadline = time.monotonic() + 20
+        while self.port is None and time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            match = re.search(r"khetd http listening on 127\.0\.0\.1:(\d+)", line)
+            if match:
+                self.port = int(match.group(1))
+        if self.port is None:
+            self.stop()
+            raise Failure("khetd printed no HTTP address")
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def get(self, path):
+        with urllib.request.urlopen(self.url + path, timeout=10) as answer:
+            return json.load(answer)
+
+    def wait_session(self, name, timeout=30):
+        """The compact view of the session a board named `name` made,
+        waiting for the board to make it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            ids = [s["id"] for s in self.get("/v1/sessions").get("sessions", [])
+                   if s["name"] == name]
+            if len(ids) == 1:
+                return self.get(f"/v1/sessions/{ids[0]}?view=compact")
+            if len(ids) > 1 or time.monotonic() > deadline:
+                raise Failure(f"khetd has {len(ids)} sessions named {name!r}")
+            time.sleep(0.5)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+class AvatarError(Exception):
+    pass
+
+
+def build_avatar(bin_dir, folder):
+    """Compiles avatar.cs against the region's libOpenMetaverse; the path
+    of the program."""
+    exe = Path(folder) / "avatar.exe"
+    result = subprocess.run(
+        ["mcs", "-nologo", "-target:exe", f"-out:{exe}"] +
+        [f"-r:{bin_dir / dll}" for dll in
+         ("OpenMetaverse.dll", "OpenMetaverseTypes.dll",
+          "OpenMetaverse.StructuredData.dll")] + [str(HERE / "avatar.cs")],
+        capture_output=True, text=True)
+    if result.returncode != 0:
+        raise Failure(f"mcs failed on avatar.cs:\n{result.stdout}{result.stderr}")
+    return exe
+
+
+class Avatar:
+    """One avatar.cs process; call(cmd, **args) sends a command and
+    returns its answer, AvatarError if it failed or did not answer."""
+
+    def __init__(self, exe, bin_dir, log_path):
+        self.log = open(log_path, "w")
+        self.process = subprocess.Popen(
+            ["mono", str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self.log, text=True, env=dict(os.environ, MONO_PATH=str(bin_dir)))
+        self.answers = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.next_id = 0
+        self.chat_cursor = 0
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.answers.put(json.loads(line))
+        self.answers.put(None)
+
+    def call(self, cmd, wait=None, **args):
+        """`wait`: seconds to wait for the answer beyond the command's own
+        timeout argument (default 30 s)."""
+        self.next_id += 1
+        self.process.stdin.write(json.dumps(dict(args, id=self.next_id, cmd=cmd)) + "\n")
+        self.process.stdin.flush()
+        limit = (wait or 0) + args.get("timeout", 0) + 30
+        try:
+            answer = self.answers.get(timeout=limit)
+        except queue.Empty:
+            raise AvatarError(f"{cmd}: no answer after {limit} s") from None
+        if answer is None:
+            raise AvatarError(f"{cmd}: the avatar program exited")
+        if not answer["ok"]:
+            raise AvatarError(f"{cmd}: {answer['error']}")
+        return answer
+
+    def login(self, first, last, password, uri, at):
+        return self.call("login", first=first, last=last, password=password,
+                         uri=uri, start=f"uri:{REGION_NAME}&{at[0]:g}&{at[1]:g}&{at[2]:g}",
+                         timeout=60)
+
+    def dialog(self, message="", timeout=20):
+        return self.call("dialog", message=message, timeout=timeout)["dialog"]
+
+    def answer(self, dialog, button):
+        """Presses `button` of `dialog` (or types it into an llTextBox)."""
+        if button not in dialog["buttons"] and dialog["buttons"] != ["!!llTextBox!!"]:
+            raise AvatarError(f"no button {button!r} in {dialog['message']!r}: "
+                              f"{dialog['buttons']}")
+        self.call("reply", channel=dialog["channel"], object_id=dialog["object_id"],
+                  button=button)
+
+    def hear(self, pattern, timeout=30):
+        """The next chat line matching `pattern` after the last one heard."""
+        answer = self.call("wait_chat", pattern=pattern, after=self.chat_cursor,
+                           timeout=timeout)
+        self.chat_cursor = answer["cursor"]
+        return answer["line"]
+
+    def stop(self):
+        if self.process.poll() is None:
+            try:
+                self.call("logout", timeout=10)
+            except (AvatarError, BrokenPipeError):
+                pass
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+class Board:
+    """One board in the region: its linkset (linkset.json) and textures
+    (make_oar.py), and what its prims show."""
+
+    def __init__(self, world, name, at):
+        self.world = world
+        self.name = name
+        self.at = at
+        self.linkset = world.linkset
+        self.grid = self.linkset["root"]["grid"]
+        self.prim_count = 1 + sum(g["count"] for g in self.linkset["children"])
+        self.letters = {uuid: name for name, (uuid, _) in world.textures.items()}
+        self.root = None
+
+    def find(self, avatar, timeout=30):
+        roots = avatar.call("find", name=self.name, timeout=timeout)["roots"]
+        if len(roots) != 1:
+            raise Failure(f"{len(roots)} objects named {self.name!r} in the region")
+        self.root = roots[0]
+
+    def prims(self, avatar, timeout=30):
+        return avatar.call("prims", root=self.root, expect=self.prim_count,
+                           timeout=timeout)["prims"]
+
+    def square_st(self, square):
+        """The touch coordinates of a square's centre on the grid face."""
+        files, ranks = self.grid["files"], self.grid["ranks"]
+        return [(files.index(square[0]) + 0.5) / len(files),
+                (ranks.index(square[1:]) + 0.5) / len(ranks)]
+
+    def touch_square(self, avatar, square):
+        """Touches the board's grid face over `square`, as a viewer does."""
+        s, t = self.square_st(square)
+        x, y, z = self.linkset["root"]["size"]
+        point = [self.at[0] + (s - 0.5) * x, self.at[1] + (t - 0.5) * y,
+                 self.at[2] + z / 2]
+        avatar.call("touch", local_id=self.root, face=self.grid["face"], st=[s, t],
+                    pos=point)
+
+    def menu(self, avatar, *buttons, square="e4", tries=3):
+        """Touches the board for its menu and presses `buttons` in turn,
+        each in the dialog the previous one opened. The touch is repeated
+        while no menu comes (the scripts may still be starting)."""
+        for attempt in range(tries):
+            self.touch_square(avatar, square)
+            try:
+                dialog = avatar.dialog(timeout=15)
+                break
+            except AvatarError:
+                if attempt == tries - 1:
+                    raise
+        for button in buttons:
+            avatar.answer(dialog, button)
+            if button is not buttons[-1]:
+                dialog = avatar.dialog()
+
+    def read(self, prims):
+        """What the prims show: pieces {square: (letter, side, quarter
+        turns, tall)} with side "s"/"r" from the tint, beams [(from, to)]
+        as points in the root's frame, marks {square: colour}."""
+        root = prims[0]
+        size = root["scale"]
+        step = size[0] / len(self.grid["files"])
+        schemes = self.world.schemes
+        pieces, beams, marks = {}, [], {}
+        for prim in prims[1:]:
+            x, y, z = prim["pos"]
+            if z <= 0:
+                continue  # parked inside the board
+            file = int((x + size[0] / 2) / step)
+            rank = int((y + size[1] / 2) / step)
+            square = self.grid["files"][file] + self.grid["ranks"][rank]
+            face = prim["faces"][0]
+            if prim["name"] == "piece":
+                letter = self.letters.get(face["texture"], "?")
+                side = side_of(face["color"], schemes)
+                qz, qw = prim["rot"][2], prim["rot"][3]
+                turns = round(2 * math.atan2(qz, qw) / (math.pi / 2)) % 4
+                tall = prim["scale"][2] > step * 0.75
+                pieces[square] = (letter, side, turns, tall)
+            elif prim["name"] == "beam":
+                half = [max(0.0, (prim["scale"][i] - prim["scale"][2]) / 2) for i in (0, 1)]
+                beams.append(((x - half[0], y - half[1]), (x + half[0], y + half[1])))
+            elif prim["name"] == "mark":
+                marks[square] = face["color"]
+        return pieces, beams, marks
+
+    def wait_pieces(self, avatar, expected, timeout=60):
+        """Waits until the piece prims show `expected` ({square: (letter,
+        side, turns, tall)}); the last prims read. Failure with the
+        difference (and a picture) if they do not."""
+        deadline = time.monotonic() + timeout
+        while True:
+            prims = self.prims(avatar)
+            pieces = self.read(prims)[0]
+            if pieces == expected:
+                return prims
+            if time.monotonic() > deadline:
+                picture = self.world.folder / f"{self.name.replace(' ', '_')}-mismatch.png"
+                self.picture(prims, picture)
+                wrong = sorted(set(pieces.items()) ^ set(expected.items()))
+                raise Failure(f"{self.name}: the prims do not show the position "
+                              f"after {timeout} s; differing (square, shown or "
+                              f"expected): {wrong}; picture {picture}")
+            time.sleep(1.0)
+
+    def picture(self, prims, path, pixels_per_metre=200):
+        """Writes a top-down PNG of the board as the region holds it: the
+        grid face's texture in its tint, each standing piece's texture
+        tinted, turned and scaled as its prim is, beams and markers in
+        their colours, the hover text above; and the prims themselves
+        beside it as JSON (the same name, .json)."""
+        from PIL import Image, ImageDraw  # python3-pil
+        root = prims[0]
+        sx, sy = root["scale"][0], root["scale"][1]
+        margin, header = 20, 30
+        width = int(sx * pixels_per_metre) + 2 * margin
+        height = int(sy * pixels_per_metre) + 2 * margin + header
+        image = Image.new("RGBA", (width, height), (40, 40, 48, 255))
+        draw = ImageDraw.Draw(image)
+
+        def px(x, y):
+            return (margin + (x + sx / 2) * pixels_per_metre,
+                    header + margin + (sy / 2 - y) * pixels_per_metre)
+
+        def rgba(colour):
+            return tuple(round(c * 255) for c in colour)
+
+        def textured(uuid, colour, w, h):
+            png = self.world.texture_png(uuid)
+            tile = (Image.open(png).convert("RGBA") if png else
+                    Image.new("RGBA", (64, 64), (255, 255, 255, 255)))
+            tile = tile.resize((max(1, round(w)), max(1, round(h))))
+            return multiply(tile, Image.new("RGBA", tile.size, rgba(colour)))
+
+        edge = root["faces"][1]["color"]
+        draw.rectangle([margin - 8, header + margin - 8, width - margin + 7,
+                        height - margin + 7], fill=rgba(edge))
+        top = root["faces"][self.grid["face"]]
+        board = textured(top["texture"], top["color"], sx * pixels_per_metre,
+                         sy * pixels_per_metre)
+        image.alpha_composite(board, (margin, header + margin))
+        for prim in prims[1:]:
+            x, y, z = prim["pos"]
+            face = prim["faces"][0]
+            if z <= 0 or face["color"][3] == 0:
+                continue
+            w = prim["scale"][0] * pixels_per_metre
+            h = prim["scale"][1] * pixels_per_metre
+            angle = math.degrees(2 * math.atan2(prim["rot"][2], prim["rot"][3]))
+            if prim["name"] == "piece":
+                tile = textured(face["texture"], face["color"], w, h)
+            else:
+                tile = Image.new("RGBA", (max(1, round(w)), max(1, round(h))),
+                                 rgba(face["color"]))
+            tile = tile.rotate(angle, expand=True)
+            cx, cy = px(x, y)
+            image.alpha_composite(tile, (round(cx - tile.width / 2),
+                                         round(cy - tile.height / 2)))
+        draw.text((margin, 8), root["text"].replace("\n", " | "),
+                  fill=rgba(root["text_color"][:3] + [1.0]))
+        image.convert("RGB").save(path)
+        Path(path).with_suffix(".json").write_text(json.dumps(prims, indent=1))
+        return path
+
+
+def multiply(tile, tint):
+    """`tile` multiplied by a flat colour, as a viewer tints a texture;
+    the tint's alpha becomes the tile's."""
+    from PIL import ImageChops
+    out = ImageChops.multiply(tile.convert("RGB"), tint.convert("RGB")).convert("RGBA")
+    out.putalpha(tint.getchannel("A"))
+    return out
+
+
+def side_of(colour, schemes):
+    """"s" or "r": the side whose colour in some scheme the tint is."""
+    best = min(((sum((a - b / 255) ** 2 for a, b in zip(colour[:3], rgb)), side)
+                for scheme in schemes for side, rgb in scheme), default=(0, "?"))
+    return best[1] if best[0] < 0.01 else "?"
+
+
+# One token of a position's piece field (docs/notation.md), read left to
+# right: empty squares, a piece with its attribute, or the end of a rank.
+FIELD_TOKEN = re.compile(r"10|[1-9]|[Kk]|[Pp](?:ne|nw|se|sw)|[AaXx][nesw]|"
+                         r"[SsEe][/\\]|[Oo][12]|/")
+
+
+def expected_pieces(position):
+    """{square: (letter, side, quarter turns, tall)} as the render script
+    shows a position string (docs/notation.md)."""
+    field = position.split(" ")[0]
+    out = {}
+    rank, file, at = 0, 0, 0
+    while at < len(field):
+        token = FIELD_TOKEN.match(field, at)
+        if token is None:
+            raise Failure(f"cannot read the position {position!r} at {at}")
+        text = token.group(0)
+        at = token.end()
+        if text == "/":
+            rank, file = rank + 1, 0
+        elif text[0].isdigit():
+            file += int(text)
+        else:
+            letter, attribute = text[0], text[1:]
+            out["abcdefghij"[file] + "87654321"[rank]] = (
+                letter.upper(), "s" if letter.isupper() else "r",
+                TURNS[attribute], attribute == "2")
+            file += 1
+    return out
+
+
+class World:
+    """khetd, a region with a flat ground and boards loaded, and avatars,
+    in `folder` (emptied first). timings holds what each step took."""
+
+    def __init__(self, folder, khetd_binary, scripts=LSL):
+        self.folder = Path(folder)
+        if self.folder.exists():
+            shutil.rmtree(self.folder)
+        self.folder.mkdir(parents=True)
+        self.khetd_binary = khetd_binary
+        self.scripts = Path(scripts)
+        self.linkset = make_oar.read_linkset()
+        self.textures = make_oar.textures(self.linkset)
+        self.timings = {}
+        self.khetd = None
+        self.region = None
+        self.avatars = []
+        self.avatar_exe = None
+        self.schemes = []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, trace):
+        if kind is not None and kind is not Skip:
+            self.dump_logs()
+        # All at once: a region that quits first drops the avatars anyway.
+        stops = [avatar.stop for avatar in self.avatars]
+        if self.region is not None:
+            stops.append(self.region.stop)
+        if self.khetd is not None:
+            stops.append(self.khetd.stop)
+        started = time.monotonic()
+        with ThreadPoolExecutor(len(stops) or 1) as pool:
+            for stopped in [pool.submit(stop) for stop in stops]:
+                stopped.result()
+        self.timings["stopped"] = time.monotonic() - started
+        if kind is None and self.region is not None and self.region.bin is not None:
+            shutil.rmtree(self.region.bin.parent)  # the unpacked server; logs stay
+        return False
+
+    def dump_logs(self):
+        for name in ("region/region.log", "khetd.log") + tuple(
+                f"avatar{i}.log" for i in range(len(self.avatars))):
+            path = self.folder / name
+            if path.exists():
+                lines = path.read_text(errors="replace").splitlines()[-40:]
+                print(f"---- {path} (last {len(lines)} lines)", file=sys.stderr)
+                print("\n".join(lines), file=sys.stderr)
+
+    def timed(self, what, step, *args):
+        started = time.monotonic()
+        result = step(*args)
+        self.timings[what] = time.monotonic() - started
+        return result
+
+    def start(self):
+        """khetd, then the region unpacked, configured to let scripts reach
+        khetd and started, while the avatar program compiles; the ground
+        filled flat."""
+        tarball = opensim_tarball()
+        self.khetd = self.timed("khetd", Khetd, self.khetd_binary, self.folder)
+        self.schemes = [[("s", (s["silver"]["r"], s["silver"]["g"], s["silver"]["b"])),
+                         ("r", (s["red"]["r"], s["red"]["g"], s["red"]["b"]))]
+                        for s in self.khetd.get("/v1/colorSchemes")["schemes"]]
+        self.region = Region(tarball, self.folder / "region", [self.khetd.port])
+        self.timings["unpack"] = self.region.unpack()
+        self.region.configure()
+        with ThreadPoolExecutor(1) as pool:
+            compiled = pool.submit(build_avatar, self.region.bin, self.folder)
+            self.timings["logins enabled"] = self.region.start()
+            self.avatar_exe = compiled.result()
+        self.region.command(f"terrain fill {GROUND}")
+
+    def board_oar(self, name, at, debug=False):
+        """Writes the OAR of a board named `name` at `at`; its path."""
+        path = self.folder / f"{name.replace(' ', '_')}.oar"
+        files = make_oar.board_files(self.linkset, self.khetd.url, debug, at, name,
+                                     self.scripts)
+        make_oar.write_oar(files, path)
+        return path
+
+    def add_board(self, name=None, at=BOARD_AT, debug=False):
+        """Loads a board into the region (merged with what is there); its
+        Board. RegionError if a script does not compile."""
+        name = name or self.linkset["root"]["name"]
+        path = self.timed("oar written", self.board_oar, name, at, debug)
+        self.timings["oar loaded"] = self.region.load_oar(path)
+        return Board(self, name, at)
+
+    def avatar(self, first=OWNER[0], last=OWNER[1], password=PASSWORD,
+               at=(BOARD_AT[0], BOARD_AT[1] - 3, GROUND + 1)):
+        """Logs an avatar in near the board (the estate owner, who owns
+        the boards, by default); a user other than the owner is created
+        first."""
+        if (first, last) != OWNER:
+            self.region.create_user(first, last, password)
+        avatar = Avatar(self.avatar_exe, self.region.bin,
+                        self.folder / f"avatar{len(self.avatars)}.log")
+        self.avatars.append(avatar)
+        started = time.monotonic()
+        avatar.login(first, last, password, self.region.login_uri, at)
+        self.timings.setdefault("login", time.monotonic() - started)
+        return avatar
+
+    def texture_png(self, uuid):
+        for _, (asset, png) in self.textures.items():
+            if asset == uuid:
+                return png
+        return None
