@@ -3,6 +3,8 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iterator>
 #include <utility>
 
@@ -101,6 +103,22 @@ absl::StatusCode CodeFor(int sqlite_code) {
     default:
       return absl::StatusCode::kInternal;
   }
+}
+
+// Whether a failed system call's errno says the file system had no room:
+// ENOSPC, EDQUOT (a quota) or EFBIG (a file size limit, RLIMIT_FSIZE).
+bool IsNoRoom(int system_errno) {
+  return system_errno == ENOSPC || system_errno == EDQUOT ||
+         system_errno == EFBIG;
+}
+
+// The errno of the last failed system call on `file` (0 if none).
+int LastErrno(sqlite3_file* file) {
+  int last = 0;
+  if (file != nullptr && file->pMethods != nullptr) {
+    file->pMethods->xFileControl(file, SQLITE_FCNTL_LAST_ERRNO, &last);
+  }
+  return last;
 }
 
 }  // namespace
@@ -258,7 +276,30 @@ absl::Status SqliteStore::Finish(absl::Status status) {
   return status;
 }
 
+int SqliteStore::NoRoomErrno(int code) {
+  if ((code & 0xff) == SQLITE_FULL) return ENOSPC;
+  if ((code & 0xff) != SQLITE_IOERR) return 0;
+  // SQLite reports EFBIG, EDQUOT (and ENOSPC after a short write) as a
+  // failed write, and its own errno (sqlite3_system_errno) is not set on
+  // a COMMIT's path: the files' last errors tell. Most writes that fail
+  // go to the write-ahead log, the rest (checkpoints) to the main file.
+  sqlite3_file* file = nullptr;
+  for (const int op :
+       {SQLITE_FCNTL_JOURNAL_POINTER, SQLITE_FCNTL_FILE_POINTER}) {
+    if (sqlite3_file_control(db_, "main", op, &file) != SQLITE_OK) continue;
+    if (const int last = LastErrno(file); IsNoRoom(last)) {
+      return last;
+    }
+  }
+  return 0;
+}
+
 absl::Status SqliteStore::Error(int code, std::string_view doing) {
+  if (const int system_errno = NoRoomErrno(code); system_errno != 0) {
+    return absl::UnavailableError(absl::StrCat(
+        kDiskFull, " (sqlite: ", std::string(doing), ": ", sqlite3_errmsg(db_),
+        " [", code, "], ", std::strerror(system_errno), ", in ", path_, ")"));
+  }
   return absl::Status(
       CodeFor(code),
       absl::StrCat("sqlite: ", std::string(doing), ": ", sqlite3_errmsg(db_),

@@ -19,7 +19,10 @@
 // open failures (disk full, file busy past the timeout, unreadable path),
 // INTERNAL for anything else SQLite reports (a corrupt file), each with
 // SQLite's message; FAILED_PRECONDITION from Open for a file that is not a
-// session store or has a newer schema than this build knows.
+// session store or has a newer schema than this build knows. A write that
+// finds no room (a full file system, a quota, a file size limit) is
+// UNAVAILABLE beginning with kDiskFull: the write was rolled back, reads
+// go on, and writes succeed again once there is room, with no reopening.
 #ifndef KHET_SERVICE_STORE_SQLITE_STORE_H_
 #define KHET_SERVICE_STORE_SQLITE_STORE_H_
 
@@ -73,6 +76,11 @@ struct SqliteWriteStats {
 
 class SqliteStore final : public SessionStore {
  public:
+  // How the UNAVAILABLE error of a write that found no room begins.
+  static constexpr char kDiskFull[] =
+      "the server's disk is full: the change was not saved (reads still "
+      "work; try again later)";
+
   // The schema version this build writes (PRAGMA user_version). Older files
   // are migrated at Open; newer ones are refused.
   static constexpr int kSchemaVersion = 4;
@@ -146,6 +154,9 @@ class SqliteStore final : public SessionStore {
   // SQLite's result `code` as a Status carrying the connection's message.
   absl::Status Error(int code, std::string_view doing)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // When `code` failed for want of room (the file system full, a quota, a
+  // file size limit): the errno that says so; else 0.
+  int NoRoomErrno(int code) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // The bodies of the writes, inside a transaction.
   absl::Status CreateLocked(const SessionRecord& record,

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <utility>
 
@@ -75,8 +76,18 @@ std::unique_ptr<ChildProcess> ChildProcess::Start(
                       O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   const int child_in =
       options.stdin_pipe ? in[0] : open("/dev/null", O_RDONLY | O_CLOEXEC);
+  struct rlimit file_size;
+  const bool limit_file_size = options.file_size_limit.has_value();
+  if (limit_file_size) {
+    getrlimit(RLIMIT_FSIZE, &file_size);
+    file_size.rlim_cur = std::min(*options.file_size_limit, file_size.rlim_max);
+  }
   const pid_t pid = child_err < 0 || child_in < 0 ? -1 : fork();
   if (pid == 0) {
+    if (limit_file_size) {
+      signal(SIGXFSZ, SIG_IGN);  // an ignored signal stays so across execv
+      setrlimit(RLIMIT_FSIZE, &file_size);
+    }
     dup2(child_in, STDIN_FILENO);
     dup2(out[1], STDOUT_FILENO);
     dup2(child_err, STDERR_FILENO);

@@ -5,6 +5,7 @@
 #define KHET_TESTS_SUPPORT_CHILD_PROCESS_H_
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <memory>
@@ -39,6 +40,12 @@ class ChildProcess {
     bool stdin_pipe = false;
     // Sent first by the destructor if the process still runs.
     int stop_signal = SIGKILL;
+    // When set: the soft RLIMIT_FSIZE of the process, in bytes (its hard
+    // limit stays, so the test may raise it later with prlimit(2)), and
+    // SIGXFSZ ignored, so that a write past it fails with EFBIG as on a
+    // full disk instead of killing the process. It applies to every file
+    // the process writes, the stderr file included.
+    std::optional<rlim_t> file_size_limit = std::nullopt;
   };
 
   // Starts argv[0] (a path, not searched in PATH) with `argv`. nullptr if

@@ -48,8 +48,9 @@ absl::StatusOr<std::unique_ptr<KhetdChild>> KhetdChild::Start(
       khetd_path, "--listen=127.0.0.1:0",
       options.http ? "--http_listen=127.0.0.1:0" : "--http_listen="};
   argv.insert(argv.end(), flags.begin(), flags.end());
-  std::unique_ptr<ChildProcess> process =
-      ChildProcess::Start(argv, {.stderr_path = log_path});
+  std::unique_ptr<ChildProcess> process = ChildProcess::Start(
+      argv,
+      {.stderr_path = log_path, .file_size_limit = options.file_size_limit});
   if (process == nullptr) {
     return absl::UnavailableError(absl::StrCat("cannot start ", khetd_path));
   }

@@ -5,6 +5,7 @@
 #define KHET_TESTS_SUPPORT_KHETD_CHILD_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +23,9 @@ class KhetdChild {
     bool http = false;
     // How long khetd may take to print its listening lines.
     absl::Duration start_timeout = absl::Seconds(60);
+    // The largest file khetd may write (ChildProcess::Options), its log
+    // included; unset: no limit of the test's.
+    std::optional<rlim_t> file_size_limit = std::nullopt;
   };
 
   // Runs `khetd_path` with --listen=127.0.0.1:0, --http_listen as
