@@ -74,17 +74,27 @@ std::string QuietMove(const std::string& position_text) {
 void Ledger::AddSession(const std::string& id) {
   std::lock_guard lock(mu_);
   moves_[id];
+  changed_[id] = acked_ + 1;
 }
 
 void Ledger::Ack(const std::string& id, AckedMove move) {
   std::lock_guard lock(mu_);
   moves_[id].push_back(std::move(move));
-  ++acked_;
+  changed_[id] = ++acked_;
 }
 
 AckedMoves Ledger::Snapshot() const {
   std::lock_guard lock(mu_);
   return moves_;
+}
+
+AckedMoves Ledger::SnapshotSince(int64_t since) const {
+  std::lock_guard lock(mu_);
+  AckedMoves changed;
+  for (const auto& [id, at] : changed_) {
+    if (at > since) changed.emplace(id, moves_.at(id));
+  }
+  return changed;
 }
 
 int64_t Ledger::acked() const {

@@ -54,11 +54,16 @@ class Ledger {
   void AddSession(const std::string& id);
   void Ack(const std::string& id, AckedMove move);
   AckedMoves Snapshot() const;
+  // The sessions (with all their moves) that had a move acknowledged, or
+  // were added, after acked() was `since`.
+  AckedMoves SnapshotSince(int64_t since) const;
   int64_t acked() const;
 
  private:
   mutable std::mutex mu_;
-  AckedMoves moves_;   // guarded by mu_
+  AckedMoves moves_;  // guarded by mu_
+  // acked_ when each session last changed; guarded by mu_
+  std::map<std::string, int64_t> changed_;
   int64_t acked_ = 0;  // guarded by mu_
 };
 
