@@ -260,12 +260,16 @@ class Board:
         avatar.call("touch", local_id=self.root, face=self.grid["face"], st=[s, t],
                     pos=point)
 
-    def menu(self, avatar, *buttons, square="e4", tries=3):
-        """Touches the board for its menu and presses `buttons` in turn,
-        each in the dialog the previous one opened. The touch is repeated
-        while no menu comes (the scripts may still be starting)."""
+    def touch_edge(self, avatar):
+        """Touches one of the board's sides (face 1), where no square is."""
+        avatar.call("touch", local_id=self.root, face=1, st=[0.5, 0.5])
+
+    def menu(self, avatar, *buttons, tries=3):
+        """Touches the board's side for its menu and presses `buttons` in
+        turn, each in the dialog the previous one opened. The touch is
+        repeated while no menu comes (the scripts may still be starting)."""
         for attempt in range(tries):
-            self.touch_square(avatar, square)
+            self.touch_edge(avatar)
             try:
                 dialog = avatar.dialog(timeout=15)
                 break
@@ -460,16 +464,17 @@ class World:
     def __exit__(self, kind, value, trace):
         if kind is not None and kind is not Skip:
             self.dump_logs()
-        # All at once: a region that quits first drops the avatars anyway.
+        # The avatars and khetd at once (which ends the scripts' requests in
+        # flight), then the region.
         stops = [avatar.stop for avatar in self.avatars]
-        if self.region is not None:
-            stops.append(self.region.stop)
         if self.khetd is not None:
             stops.append(self.khetd.stop)
         started = time.monotonic()
         with ThreadPoolExecutor(len(stops) or 1) as pool:
             for stopped in [pool.submit(stop) for stop in stops]:
                 stopped.result()
+        if self.region is not None:
+            self.region.stop()
         self.timings["stopped"] = time.monotonic() - started
         if kind is None and self.region is not None and self.region.bin is not None:
             shutil.rmtree(self.region.bin.parent)  # the unpacked server; logs stay
@@ -520,8 +525,8 @@ class World:
         """Loads a board into the region (merged with what is there); its
         Board. RegionError if a script does not compile."""
         name = name or self.linkset["root"]["name"]
-        path = self.timed("oar written", self.board_oar, name, at, debug)
-        self.timings["oar loaded"] = self.region.load_oar(path)
+        path = self.board_oar(name, at, debug)
+        self.timings.setdefault("oar loaded", self.region.load_oar(path))
         return Board(self, name, at)
 
     def avatar(self, first=OWNER[0], last=OWNER[1], password=PASSWORD,

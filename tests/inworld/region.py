@@ -243,15 +243,20 @@ class Region:
             return [line for line in self.lines[since:]
                     if COMPILE_ERROR.search(line)]
 
-    def stop(self, timeout=60):
-        """`quit`, then waits for the server to exit; kills its process
-        group if it has not after `timeout` s."""
+    def stop(self, timeout=60, grace=5):
+        """`quit`; waits until the server says it has shut down (its state
+        saved) and exits. A server still running `grace` s after saying so
+        (Mono may wait on a thread of a request in flight), or silent for
+        `timeout` s, is killed with its process group."""
         if self.process is None:
             return
         try:
             if self.running():
+                since = self.cursor()
                 self.command("quit")
-            self.process.wait(timeout=timeout)
+                self.wait_for(r"Shutdown processing on main thread complete",
+                              timeout, since)
+            self.process.wait(timeout=grace)
         except (subprocess.TimeoutExpired, BrokenPipeError, RegionError):
             self.kill()
         finally:
