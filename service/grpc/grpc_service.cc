@@ -93,12 +93,39 @@ void KhetGrpcService::Log(const std::string& line) {
       ::write(STDERR_FILENO, out.data(), out.size());
 }
 
+absl::Status KhetGrpcService::Admit(const grpc::ServerContextBase& context,
+                                    RequestLog& log) {
+  if (options_.callers == nullptr) return absl::OkStatus();
+  const std::multimap<grpc::string_ref, grpc::string_ref>& metadata =
+      context.client_metadata();
+  std::vector<absl::string_view> forwarded_for;
+  const auto [first, last] = metadata.equal_range(
+      grpc::string_ref(kForwardedForHeader.data(), kForwardedForHeader.size()));
+  for (auto it = first; it != last; ++it) {
+    forwarded_for.emplace_back(it->second.data(), it->second.size());
+  }
+  absl::string_view object_key;
+  const auto object = metadata.find(
+      grpc::string_ref(kObjectKeyHeader.data(), kObjectKeyHeader.size()));
+  if (object != metadata.end()) {
+    object_key =
+        absl::string_view(object->second.data(), object->second.size());
+  }
+  log.set_client(options_.callers->Identify(AddressOfGrpcPeer(context.peer()),
+                                            forwarded_for, object_key));
+  return options_.callers->AdmitCall(log.client());
+}
+
 template <typename Response, typename Work>
 grpc::ServerUnaryReactor* KhetGrpcService::Serve(
     grpc::CallbackServerContext* context, RequestLog log, bool touches_session,
     Response* response, Work work) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   log.set_peer(*context);
+  if (absl::Status admitted = Admit(*context, log); !admitted.ok()) {
+    reactor->Finish(log.Done(admitted));
+    return reactor;
+  }
   auto serve = [reactor, response, log = std::move(log),
                 work = std::move(work)]() mutable {
     // The call, its request and response live until Finish.
@@ -241,6 +268,10 @@ grpc::ServerUnaryReactor* KhetGrpcService::MakeMove(
           .ok();
   call->log.set_session_id(call->request.session_id());
   call->log.set_peer(*context);
+  if (absl::Status admitted = Admit(*context, call->log); !admitted.ok()) {
+    call->Finish(std::move(admitted));
+    return call->reactor;
+  }
   if (!parses) {
     call->Finish(
         absl::InvalidArgumentError("the MakeMoveRequest could not be parsed"));
@@ -292,6 +323,9 @@ grpc::Status KhetGrpcService::SuggestMove(grpc::ServerContext* context,
                                           v1::SuggestMoveResponse* response) {
   RequestLog log(this, "SuggestMove", request->session_id());
   log.set_peer(*context);
+  if (absl::Status admitted = Admit(*context, log); !admitted.ok()) {
+    return log.Done(admitted);
+  }
   return log.Done(core_->SuggestMove(*request, ControlOf(*context)), response);
 }
 

@@ -26,6 +26,7 @@
 #include "grpcpp/support/status.h"
 #include "grpcpp/support/string_ref.h"
 #include "khet/v1/khet_service.grpc.pb.h"
+#include "service/caller_budgets.h"
 #include "service/grpc/call_pool.h"
 #include "service/grpc/grpc_metrics.h"
 #include "service/grpc/status_conversion.h"
@@ -59,6 +60,13 @@ struct KhetGrpcServiceOptions {
   // store. 0: such calls run on gRPC's callback threads, the fastest for a
   // store that never blocks (the memory store). Default 0.
   int store_threads = 0;
+  // Who calls and what each caller may spend (caller_budgets.h): every
+  // call is identified (its peer, and x-forwarded-for metadata through a
+  // trusted proxy; x-secondlife-object-key) and admitted by it before any
+  // work, and every refusal by a budget is counted in it; a refusal's
+  // trailing metadata holds `retry-after: <seconds>`. Null: no budget, and
+  // the core gets no client address. Not owned; must outlive the service.
+  CallerBudgets* callers = nullptr;
 };
 
 namespace grpc_service_internal {
@@ -274,6 +282,10 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
       grpc::CallbackServerContext* context, absl::string_view name,
       const Request* request, Response* response,
       Result (SessionService::*method)(const Request&, const Caller&));
+
+  // Identifies the call's client into `log` and spends one of its calls
+  // (options_.callers); OK without budgets, else the budget's refusal.
+  absl::Status Admit(const grpc::ServerContextBase& context, RequestLog& log);
 
   // The call's deadline, and a check that fails with CANCELLED once the
   // client cancels or UNAVAILABLE once the service shuts down.

@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
+#include "service/budget_refusal.h"
 #include "service/grpc/status_conversion.h"
 #include "service/quoted_input.h"
 
@@ -11,8 +12,8 @@ namespace khet {
 
 std::string FormatRequestLog(absl::string_view method,
                              absl::string_view session_id,
-                             const grpc::Status& status,
-                             absl::Duration latency) {
+                             const grpc::Status& status, absl::Duration latency,
+                             absl::string_view budget) {
   // The id comes from the request: escaped, and cut short if long.
   constexpr size_t kMaxIdLength = 64;
   std::string id = session_id.empty()
@@ -23,6 +24,7 @@ std::string FormatRequestLog(absl::string_view method,
       "rpc method=%s session=%s code=%s latency_ms=%.2f", method, id,
       StatusCodeName(status.error_code()), absl::ToDoubleMilliseconds(latency));
   if (!status.ok()) {
+    if (!budget.empty()) absl::StrAppend(&line, " budget=", budget);
     absl::StrAppend(&line, " message=\"", LoggedMessage(status.error_message()),
                     "\"");
   }
@@ -36,8 +38,20 @@ grpc::Status KhetGrpcService::RequestLog::Done(const absl::Status& status) {
   if (service_->options_.metrics != nullptr) {
     service_->options_.metrics->Record(method_, result.error_code(), latency);
   }
+  absl::string_view budget;
+  if (const std::optional<RefusedBudget> refused = RefusedBy(status)) {
+    budget = BudgetName(refused->budget);
+    if (service_->options_.callers != nullptr) {
+      service_->options_.callers->CountRefusal(status, Door::kGrpc);
+    }
+    if (context_ != nullptr) {
+      context_->AddTrailingMetadata("retry-after",
+                                    absl::StrCat(refused->retry_after_seconds));
+    }
+  }
   if (service_->options_.log_format == LogFormat::kText) {
-    service_->Log(FormatRequestLog(method_, session_id_, result, latency));
+    service_->Log(
+        FormatRequestLog(method_, session_id_, result, latency, budget));
     return result;
   }
   const std::string route =

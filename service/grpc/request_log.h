@@ -18,12 +18,13 @@
 namespace khet {
 
 // One request's log line: `rpc method=MakeMove session=3fa9 code=OK
-// latency_ms=0.84`, and ` message="..."` on errors, escaped and cut to
+// latency_ms=0.84`, and on errors ` budget=<name>` when a budget refused
+// (budget_refusal.h) and ` message="..."`, escaped and cut to
 // LoggedMessage's bound. Never a token.
 std::string FormatRequestLog(absl::string_view method,
                              absl::string_view session_id,
-                             const grpc::Status& status,
-                             absl::Duration latency);
+                             const grpc::Status& status, absl::Duration latency,
+                             absl::string_view budget = "");
 
 class KhetGrpcService::RequestLog {
  public:
@@ -35,12 +36,19 @@ class KhetGrpcService::RequestLog {
         start_(std::chrono::steady_clock::now()) {}
 
   void set_session_id(absl::string_view id) { session_id_ = std::string(id); }
-  // The client's address, which only the JSON lines show.
-  void set_peer(const grpc::ServerContextBase& context) {
+  // The call's context: its client's address, which only the JSON lines
+  // show, and where a budget's refusal adds its retry-after trailing
+  // metadata. The context must outlive Done.
+  void set_peer(grpc::ServerContextBase& context) {
+    context_ = &context;
     if (service_->options_.log_format == LogFormat::kJson) {
       peer_ = context.peer();
     }
   }
+  // Who calls, as the budgets know it (KhetGrpcService::Admit); empty
+  // without budgets.
+  void set_client(ClientIdentity client) { client_ = std::move(client); }
+  const ClientIdentity& client() const { return client_; }
 
   // Counts the call, writes its log line and returns its status.
   grpc::Status Done(const absl::Status& status);
@@ -62,6 +70,8 @@ class KhetGrpcService::RequestLog {
   const absl::string_view method_;
   std::string session_id_;
   std::string peer_;
+  grpc::ServerContextBase* context_ = nullptr;
+  ClientIdentity client_;
   const std::chrono::steady_clock::time_point start_;
 };
 

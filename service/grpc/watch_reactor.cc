@@ -27,15 +27,16 @@ namespace khet {
 class KhetGrpcService::WatchReactor final
     : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
  public:
-  WatchReactor(KhetGrpcService* service,
-               const grpc::CallbackServerContext& context,
+  // `parsed`: the request's parse; if it read, the call's admission
+  // (KhetGrpcService::Admit).
+  WatchReactor(KhetGrpcService* service, grpc::CallbackServerContext& context,
                v1::WatchRequest request, absl::Status parsed)
       : service_(service),
         request_(std::move(request)),
-        parsed_(std::move(parsed)),
         log_(service, "Watch", request_.session_id()),
         sent_(request_.after_version()) {
     log_.set_peer(context);
+    parsed_ = parsed.ok() ? service_->Admit(context, log_) : std::move(parsed);
   }
 
   // The first step; called once, by Watch.
@@ -237,8 +238,9 @@ class KhetGrpcService::WatchReactor final
 
   KhetGrpcService* const service_;
   const v1::WatchRequest request_;
-  const absl::Status parsed_;  // whether request_ is the client's
-  RequestLog log_;             // used by End only
+  // Whether request_ is the client's and the call was admitted.
+  absl::Status parsed_;
+  RequestLog log_;  // used by End only
   Mutex mu_;
   State state_ ABSL_GUARDED_BY(mu_) = State::kOpening;
   bool woken_ ABSL_GUARDED_BY(mu_) = false;  // the stream was ready at once
@@ -272,7 +274,7 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* KhetGrpcService::Watch(
           ? absl::OkStatus()
           : absl::InvalidArgumentError("the WatchRequest could not be parsed");
   auto* reactor = new WatchReactor(this, *context, std::move(parsed),
-                                   status);  // deletes itself
+                                   status);  // deletes itself, admits
   HandOverToGrpc(reactor);
   reactor->Start();
   return reactor;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/time/time.h"
+#include "service/caller_budgets.h"
 #include "service/http/http_server.h"
 #include "service/json_request_log.h"
 #include "service/metrics/metrics.h"
@@ -43,6 +44,12 @@ struct HttpGatewayOptions {
   // (khet_http_waiting_requests). Not owned; must outlive the gateway and be
   // read only while it lives (the waiting gauge asks the gateway).
   metrics::Registry* metrics = nullptr;
+  // Who calls and what each caller may spend (caller_budgets.h): every API
+  // call (the routes under /v1/; not the web board's files, nor /metrics)
+  // is identified and admitted by it before its route runs, and every
+  // refusal by a budget is counted in it. Null: no budget, and the core
+  // gets no client address. Not owned; must outlive the gateway.
+  CallerBudgets* callers = nullptr;
 };
 
 }  // namespace khet

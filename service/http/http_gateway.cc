@@ -42,6 +42,7 @@ class HttpGateway::Server {
         workers_(static_cast<size_t>(std::max(1, options_.serving_threads))) {
     recorder_.sink = options_.log ? options_.log : WriteToStderr;
     recorder_.format = options_.log_format;
+    recorder_.callers = options_.callers;
     if (options_.metrics != nullptr) {
       metrics_ = std::make_unique<HttpMetrics>(options_.metrics);
       recorder_.metrics = metrics_.get();
@@ -82,8 +83,8 @@ class HttpGateway::Server {
     context.run_on_worker = [this](std::function<void()> task) {
       boost::asio::post(workers_, std::move(task));
     };
-    dispatcher_ =
-        std::make_unique<RouteDispatcher>(ApiRoutes(context), &recorder_);
+    dispatcher_ = std::make_unique<RouteDispatcher>(
+        ApiRoutes(context), &recorder_, options_.callers);
     return http_->Start(listen);
   }
 

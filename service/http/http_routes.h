@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "boost/asio/any_io_executor.hpp"
+#include "service/client_identity.h"
 #include "service/http/gateway_options.h"
 #include "service/http/http_message.h"
 #include "service/http/http_server.h"
@@ -34,6 +35,9 @@ struct HttpCall {
   // Set by a handler that answers later through `exchange` (a long poll, an
   // event stream); it then writes the log too.
   bool answered_later = false;
+  // Who calls, when the gateway has budgets (gateway_options.h); empty
+  // otherwise.
+  ClientIdentity client;
 };
 
 // A handler answers through call.response, or returns the error to answer

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "service/budget_refusal.h"
 
 namespace khet {
 
@@ -128,6 +129,10 @@ HttpResponse ErrorResponse(const absl::Status& status, int http_status) {
   HttpResponse response;
   response.status = http_status;
   response.body = ErrorJson(status, http_status);
+  if (const std::optional<RefusedBudget> refused = RefusedBy(status)) {
+    response.headers.emplace_back("Retry-After",
+                                  absl::StrCat(refused->retry_after_seconds));
+  }
   return response;
 }
 

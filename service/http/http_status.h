@@ -21,7 +21,8 @@ int HttpStatusFor(absl::StatusCode code);
 // code's own mapping). REQUIRES: !status.ok().
 std::string ErrorJson(const absl::Status& status, int http_status);
 
-// The whole answer of an error: `http_status` with ErrorJson's body.
+// The whole answer of an error: `http_status` with ErrorJson's body, and a
+// budget's refusal (budget_refusal.h) with `Retry-After: <seconds>`.
 HttpResponse ErrorResponse(const absl::Status& status, int http_status);
 
 // A JSON string literal of `text` (quotes included), escaping what JSON

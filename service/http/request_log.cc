@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "service/budget_refusal.h"
 #include "service/quoted_input.h"
 
 namespace khet {
@@ -28,6 +29,9 @@ std::string FormatHttpLog(absl::string_view method, absl::string_view route,
       "http method=%s route=%s session=%s status=%d code=%s latency_ms=%.2f",
       Shown(method), Shown(route), Shown(session_id), http_status,
       absl::StatusCodeToString(status.code()), latency_ms);
+  if (const std::optional<RefusedBudget> refused = RefusedBy(status)) {
+    absl::StrAppend(&line, " budget=", BudgetName(refused->budget));
+  }
   if (!status.ok()) {
     absl::StrAppend(&line, " message=\"", LoggedMessage(status.message()),
                     "\"");
@@ -53,6 +57,9 @@ void RequestLog::Done(int http_status, const absl::Status& status) {
   if (recorder_->metrics != nullptr) {
     recorder_->metrics->Record(metric_route_.empty() ? route_ : metric_route_,
                                method_, http_status, absl::FromChrono(elapsed));
+  }
+  if (recorder_->callers != nullptr) {
+    recorder_->callers->CountRefusal(status, Door::kHttp);
   }
   const double ms = std::chrono::duration<double, std::milli>(elapsed).count();
   if (recorder_->format == LogFormat::kText) {

@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "service/caller_budgets.h"
 #include "service/http/http_metrics.h"
 #include "service/json_request_log.h"
 
@@ -22,6 +23,8 @@ struct RequestRecorder {
   std::function<void(const std::string& line)> sink;
   LogFormat format = LogFormat::kText;
   HttpMetrics* metrics = nullptr;  // null: not counted
+  // Where refusals by a budget are counted (door "http"); null: nowhere.
+  CallerBudgets* callers = nullptr;
 };
 
 class RequestLog {
@@ -56,7 +59,8 @@ class RequestLog {
   bool done_ = false;
 };
 
-// The text line as RequestLog writes it.
+// The text line as RequestLog writes it; a budget's refusal adds
+// ` budget=<name>` before the message (which names the caller).
 std::string FormatHttpLog(absl::string_view method, absl::string_view route,
                           absl::string_view session_id, int http_status,
                           const absl::Status& status, double latency_ms);

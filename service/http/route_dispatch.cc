@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "service/http/http_status.h"
@@ -10,9 +11,21 @@
 
 namespace khet {
 
+ClientIdentity RouteDispatcher::Identify(const HttpRequest& request) const {
+  std::vector<absl::string_view> forwarded_for;
+  for (const auto& [name, value] : request.headers) {
+    if (absl::EqualsIgnoreCase(name, kForwardedForHeader)) {
+      forwarded_for.push_back(value);
+    }
+  }
+  return callers_->Identify(IpAddress::Parse(request.remote_address),
+                            forwarded_for, request.Header(kObjectKeyHeader));
+}
+
 RouteDispatcher::RouteDispatcher(std::vector<Route> routes,
-                                 const RequestRecorder* recorder)
-    : routes_(std::move(routes)), recorder_(recorder) {
+                                 const RequestRecorder* recorder,
+                                 CallerBudgets* callers)
+    : routes_(std::move(routes)), recorder_(recorder), callers_(callers) {
   for (const WebAsset& asset : WebAssets())
     assets_.emplace(std::string(asset.path), &asset);
 }
@@ -32,11 +45,16 @@ void RouteDispatcher::Dispatch(
     allowed.push_back(route.method);
     if (matched == nullptr) matched = &route.path;
     if (route.method != method) continue;
-    HttpCall call{request, response, id, values, nullptr, exchange};
+    HttpCall call{request, response, id, values, nullptr, exchange, false, {}};
     call.log =
         std::make_shared<RequestLog>(recorder_, request.method, route.path,
                                      call.session_id, request.remote_address);
-    const absl::Status status = route.handler(call);
+    absl::Status status;
+    if (callers_ != nullptr) {
+      call.client = Identify(request);
+      status = callers_->AdmitCall(call.client);
+    }
+    if (status.ok()) status = route.handler(call);
     if (call.answered_later) return;
     if (!status.ok()) {
       response = ErrorResponse(status, HttpStatusFor(status.code()));

@@ -35,6 +35,8 @@
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
+#include "service/caller_budgets.h"
+#include "service/client_address.h"
 #include "service/grpc/grpc_service.h"
 #include "service/grpc/tls_files.h"
 #include "service/http/http_gateway.h"
@@ -110,6 +112,33 @@ ABSL_FLAG(int, store_threads, 256,
           "the database (SQLite's concurrent writes share one sync); started "
           "as calls wait, they leave after idling 5 s. The memory store "
           "never waits and serves calls on gRPC's threads");
+
+ABSL_FLAG(std::string, trusted_proxies, "",
+          "Comma-separated CIDR blocks (IPv4 and IPv6) of the proxies whose "
+          "X-Forwarded-For (gRPC: x-forwarded-for metadata) names the client; "
+          "empty: the header is ignored and the socket's peer is the client");
+ABSL_FLAG(int, calls_per_second, khet::CallerBudgetOptions().calls_per_second,
+          "Calls a second one client address may make (a token bucket); "
+          "beyond: RESOURCE_EXHAUSTED (HTTP 429 with Retry-After); 0: no "
+          "budget");
+ABSL_FLAG(int, calls_burst, khet::CallerBudgetOptions().calls_burst,
+          "Calls one client address may make at once, on top of "
+          "--calls_per_second");
+ABSL_FLAG(int, inworld_address_calls_per_second,
+          khet::CallerBudgetOptions().inworld_address_calls_per_second,
+          "Calls a second one address may make in all with an in-world object "
+          "key (X-SecondLife-Object-Key): a simulator host's boards together; "
+          "0: object keys are ignored");
+ABSL_FLAG(int, inworld_address_calls_burst,
+          khet::CallerBudgetOptions().inworld_address_calls_burst,
+          "Burst of --inworld_address_calls_per_second");
+ABSL_FLAG(int, inworld_object_calls_per_second,
+          khet::CallerBudgetOptions().inworld_object_calls_per_second,
+          "Calls a second one in-world object may make, within its address's "
+          "--inworld_address_calls_per_second; 0: no budget per object");
+ABSL_FLAG(int, inworld_object_calls_burst,
+          khet::CallerBudgetOptions().inworld_object_calls_burst,
+          "Burst of --inworld_object_calls_per_second");
 
 ABSL_FLAG(std::string, tls_cert, "",
           "PEM file of the server's certificate (then any intermediate "
@@ -339,6 +368,41 @@ int Run(const sigset_t& stop_signals) {
   if (limits.max_suggestion_time < absl::Seconds(1)) {
     return UsageError("--max_suggestion_seconds must be >= 1");
   }
+  CallerBudgetOptions budget_options;
+  {
+    absl::StatusOr<TrustedProxies> trusted =
+        TrustedProxies::Parse(absl::GetFlag(FLAGS_trusted_proxies));
+    if (!trusted.ok()) {
+      return UsageError(
+          absl::StrCat("--trusted_proxies: ", trusted.status().message()));
+    }
+    budget_options.trusted_proxies = *std::move(trusted);
+  }
+  for (const auto& [flag, rate, burst, rate_field, burst_field] :
+       {std::tuple{"--calls_per_second", absl::GetFlag(FLAGS_calls_per_second),
+                   absl::GetFlag(FLAGS_calls_burst),
+                   &budget_options.calls_per_second,
+                   &budget_options.calls_burst},
+        std::tuple{"--inworld_address_calls_per_second",
+                   absl::GetFlag(FLAGS_inworld_address_calls_per_second),
+                   absl::GetFlag(FLAGS_inworld_address_calls_burst),
+                   &budget_options.inworld_address_calls_per_second,
+                   &budget_options.inworld_address_calls_burst},
+        std::tuple{"--inworld_object_calls_per_second",
+                   absl::GetFlag(FLAGS_inworld_object_calls_per_second),
+                   absl::GetFlag(FLAGS_inworld_object_calls_burst),
+                   &budget_options.inworld_object_calls_per_second,
+                   &budget_options.inworld_object_calls_burst}}) {
+    *rate_field = rate;
+    *burst_field = burst;
+    if (*rate_field < 0 || *rate_field > 1000000 || *burst_field < 1 ||
+        *burst_field > 10000000) {
+      return UsageError(
+          absl::StrCat(flag,
+                       " must be 0 (no budget) to 1000000 and its burst 1 to "
+                       "10000000"));
+    }
+  }
   const int store_threads = absl::GetFlag(FLAGS_store_threads);
   if (store_threads < 1 || store_threads > 1024) {
     return UsageError("--store_threads must be 1 to 1024");
@@ -428,7 +492,11 @@ int Run(const sigset_t& stop_signals) {
         absl::StrCat("cannot load the sessions: ", core.status().ToString()));
   }
   metrics.AddWatchers(core->get());
+  CallerBudgets callers(std::move(budget_options), RealClock(),
+                        metrics.registry());
+  http_options.callers = &callers;
   KhetGrpcServiceOptions service_options;
+  service_options.callers = &callers;
   service_options.log_format = log_format;
   service_options.metrics = metrics.grpc();
   service_options.store_threads = store_kind == "memory" ? 0 : store_threads;

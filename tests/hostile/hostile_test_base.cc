@@ -7,7 +7,9 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "nlohmann/json.hpp"
@@ -42,7 +44,9 @@ void HostileTest::StartKhetd(const std::vector<std::string>& flags) {
           absl::StrCat("khet_hostile_", test->name(), "_", getpid()))
              .string();
   std::filesystem::create_directories(dir_);
-  std::vector<std::string> all = {"--store=memory"};
+  // Each test plays many clients from loopback: the calls' budget per
+  // caller is off unless the test turns it on (budgets_test).
+  std::vector<std::string> all = {"--store=memory", "--calls_per_second=0"};
   all.insert(all.end(), flags.begin(), flags.end());
   const std::string log = dir_ + "/khetd.log";
   absl::StatusOr<std::unique_ptr<KhetdChild>> started =
@@ -63,6 +67,15 @@ absl::StatusOr<RawResponse> HostileTest::Exchange(absl::string_view request,
     return absl::UnavailableError("the server did not take the request");
   }
   return (*connection)->Read(timeout);
+}
+
+bool HostileTest::LogHas(absl::string_view text, absl::Duration timeout) {
+  const absl::Time deadline = absl::Now() + timeout;
+  while (!absl::StrContains(khetd_->log(), text)) {
+    if (absl::Now() >= deadline) return false;
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  return true;
 }
 
 std::string HostileTest::CreateSession() {

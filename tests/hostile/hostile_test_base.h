@@ -32,9 +32,10 @@ class HostileTest : public ::testing::Test {
   // Removes the directory unless the test failed (its khetd.log stays).
   ~HostileTest() override;
 
-  // Starts khetd with --store=memory and `flags` (which may name another
-  // store). A fatal failure, with khetd's log, if it does not start: call
-  // through ASSERT_NO_FATAL_FAILURE.
+  // Starts khetd with --store=memory, --calls_per_second=0 (no budget of
+  // calls per caller) and `flags` (which may say otherwise). A fatal failure,
+  // with khetd's log, if it does not start: call through
+  // ASSERT_NO_FATAL_FAILURE.
   void StartKhetd(const std::vector<std::string>& flags);
 
   KhetdChild& khetd() { return *khetd_; }
@@ -47,6 +48,10 @@ class HostileTest : public ::testing::Test {
   absl::StatusOr<RawResponse> Exchange(
       absl::string_view request, const std::string& from = "",
       absl::Duration timeout = absl::Seconds(10));
+
+  // Waits up to `timeout` for khetd's log to hold `text`; whether it does.
+  bool LogHas(absl::string_view text,
+              absl::Duration timeout = absl::Seconds(10));
 
   // Creates a session (Classic 2) over HTTP; its id. A non-fatal failure
   // and "" if that fails.

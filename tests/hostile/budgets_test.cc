@@ -1,0 +1,170 @@
+// Budgets per caller against a real khetd (issue 29): a caller who uses the
+// API as designed, only too much, is refused with RESOURCE_EXHAUSTED (HTTP
+// 429 and Retry-After) naming the budget, and other callers are served as
+// before. Every client here is on loopback; khetd trusts 127.0.0.0/8 as a
+// proxy, so X-Forwarded-For (gRPC: x-forwarded-for metadata) names the
+// client addresses the tests play (documentation ranges, RFC 5737).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "grpcpp/client_context.h"
+#include "gtest/gtest.h"
+#include "khet/v1/khet_service.grpc.pb.h"
+#include "nlohmann/json.hpp"
+#include "tests/hostile/hostile_test_base.h"
+#include "tools/load/grpc_call.h"
+#include "tools/load/raw_http.h"
+
+namespace khet::hostile {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string From(absl::string_view client) {
+  return absl::StrCat("X-Forwarded-For: ", client, "\r\n");
+}
+
+class CallerBudgetsTest : public HostileTest {
+ protected:
+  // The value of khet_budget_refusals_total{budget, door} on /metrics; -1
+  // if it is not there.
+  double Refusals(absl::string_view budget, absl::string_view door) {
+    absl::StatusOr<RawResponse> page =
+        Exchange(GetRequest("/metrics", From("192.0.2.200")));
+    EXPECT_TRUE(page.ok()) << page.status();
+    if (!page.ok()) return -1;
+    const std::string series =
+        absl::StrCat("khet_budget_refusals_total{budget=\"", budget,
+                     "\",door=\"", door, "\"} ");
+    const size_t at = page->body.find(series);
+    if (at == std::string::npos) return -1;
+    const size_t end = page->body.find('\n', at);
+    double value = -1;
+    EXPECT_TRUE(absl::SimpleAtod(
+        page->body.substr(at + series.size(), end - at - series.size()),
+        &value));
+    return value;
+  }
+};
+
+constexpr char kTrustLoopback[] = "--trusted_proxies=127.0.0.0/8";
+constexpr char kFlooder[] = "198.51.100.7";
+constexpr char kPlayer[] = "203.0.113.9";
+
+// The error message of a JSON error body; "" if it is none.
+std::string ErrorMessage(const RawResponse& response) {
+  const nlohmann::json body = nlohmann::json::parse(response.body, nullptr,
+                                                    /*allow_exceptions=*/false);
+  if (!body.is_object() || !body["error"]["message"].is_string()) return "";
+  return body["error"]["message"];
+}
+
+// A gRPC context from `client` (through the trusted loopback proxy).
+std::unique_ptr<grpc::ClientContext> ContextFrom(absl::string_view client) {
+  std::unique_ptr<grpc::ClientContext> context = CallContext(absl::Seconds(10));
+  context->AddMetadata("x-forwarded-for", std::string(client));
+  return context;
+}
+
+// Finding: nothing limited calls per caller on either door. Over its
+// calls' budget a caller gets 429 with Retry-After and a sentence naming
+// the budget; another address is served; the refusal is counted and logged.
+TEST_F(CallerBudgetsTest, HttpCallsOverBudgetAre429WithRetryAfter) {
+  ASSERT_NO_FATAL_FAILURE(
+      StartKhetd({kTrustLoopback, "--calls_per_second=1", "--calls_burst=5"}));
+  // 50 calls at once: at most 5, and one a second after, are served.
+  std::optional<RawResponse> refused;
+  int served = 0;
+  for (int i = 0; i < 50 && !refused.has_value(); ++i) {
+    absl::StatusOr<RawResponse> answer =
+        Exchange(GetRequest("/v1/setups", From(kFlooder)));
+    ASSERT_TRUE(answer.ok()) << answer.status();
+    if (answer->status == 200) {
+      ++served;
+    } else {
+      refused = *answer;
+    }
+  }
+  ASSERT_TRUE(refused.has_value()) << served << " calls served";
+  EXPECT_GE(served, 5);
+  EXPECT_EQ(refused->status, 429) << refused->body;
+  int64_t retry_after = 0;
+  EXPECT_TRUE(absl::SimpleAtoi(refused->Header("Retry-After"), &retry_after))
+      << refused->head;
+  EXPECT_EQ(retry_after, 1);
+  EXPECT_THAT(ErrorMessage(*refused),
+              HasSubstr("too many calls from 198.51.100.7: at most 1 a "
+                        "second, try again in 1 s"));
+  EXPECT_TRUE(refused->keep_alive) << "a refusal by budget keeps the "
+                                      "connection";
+
+  // Another address is served at once.
+  absl::StatusOr<RawResponse> other =
+      Exchange(GetRequest("/v1/setups", From(kPlayer)));
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_EQ(other->status, 200);
+  // The web board's files are not API calls: served to the flooder too.
+  absl::StatusOr<RawResponse> page = Exchange(GetRequest("/", From(kFlooder)));
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_EQ(page->status, 200);
+
+  EXPECT_GE(Refusals("calls", "http"), 1);
+  EXPECT_EQ(Refusals("calls", "grpc"), 0);
+  EXPECT_TRUE(LogHas("status=429 code=RESOURCE_EXHAUSTED"));
+  EXPECT_TRUE(
+      LogHas("budget=calls message=\"too many calls from "
+             "198.51.100.7"))
+      << khetd().log();
+}
+
+// The same on the gRPC door: the peer through the trusted proxy's
+// x-forwarded-for metadata, the refusal's trailing metadata retry-after.
+TEST_F(CallerBudgetsTest, GrpcCallsOverBudgetAreResourceExhausted) {
+  ASSERT_NO_FATAL_FAILURE(
+      StartKhetd({kTrustLoopback, "--calls_per_second=1", "--calls_burst=5"}));
+  std::unique_ptr<v1::KhetService::Stub> stub = NewStub();
+  grpc::Status refused;
+  std::multimap<grpc::string_ref, grpc::string_ref> trailers;
+  std::unique_ptr<grpc::ClientContext> context;
+  int served = 0;
+  for (int i = 0; i < 50; ++i) {
+    context = ContextFrom(kFlooder);
+    v1::ListSetupsResponse setups;
+    const grpc::Status status =
+        stub->ListSetups(context.get(), v1::ListSetupsRequest(), &setups);
+    if (status.ok()) {
+      ++served;
+      continue;
+    }
+    refused = status;
+    break;
+  }
+  ASSERT_FALSE(refused.ok()) << served << " calls served";
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(refused.error_message(),
+              HasSubstr("too many calls from 198.51.100.7: at most 1 a "
+                        "second"));
+  const auto retry = context->GetServerTrailingMetadata().find("retry-after");
+  ASSERT_NE(retry, context->GetServerTrailingMetadata().end());
+  EXPECT_EQ(std::string(retry->second.data(), retry->second.size()), "1");
+
+  v1::ListSetupsResponse setups;
+  EXPECT_TRUE(stub->ListSetups(ContextFrom(kPlayer).get(),
+                               v1::ListSetupsRequest(), &setups)
+                  .ok());
+  EXPECT_GE(Refusals("calls", "grpc"), 1);
+  EXPECT_TRUE(
+      LogHas("budget=calls message=\"too many calls from "
+             "198.51.100.7"))
+      << khetd().log();
+}
+
+}  // namespace
+}  // namespace khet::hostile
