@@ -12,6 +12,7 @@ implemented here raises NotImplementedError, so a test cannot pass by
 skipping code.
 """
 
+import functools
 import math
 import re
 
@@ -105,6 +106,31 @@ def _range(seq, start, end):
     return seq[:max(end + 1, 0)] + seq[max(start, 0):]
 
 
+def _delete(seq, start, end):
+    """llDeleteSubList: start..end removed (negative from the end); with
+    start > end, what lies outside end+1..start-1."""
+    n = len(seq)
+    if start < 0:
+        start += n
+    if end < 0:
+        end += n
+    if start <= end:
+        return seq[:max(start, 0)] + seq[end + 1:]
+    return seq[max(end + 1, 0):max(start, 0)]
+
+
+def _replace(seq, new, start, end):
+    """llListReplaceList for start <= end within the list."""
+    n = len(seq)
+    if start < 0:
+        start += n
+    if end < 0:
+        end += n
+    if not 0 <= start <= end < n:
+        raise NotImplementedError("llListReplaceList outside the list")
+    return seq[:start] + new + seq[end + 1:]
+
+
 def _item(lst, i):
     if i < 0:
         i += len(lst)
@@ -159,8 +185,8 @@ LIBRARY = {
     if isinstance(_item(l, i), tuple) else (0.0, 0.0, 0.0),
     "llList2List": _range,
     "llListFindList": _find,
-    "llDeleteSubList": lambda l, a, b: l[:a] + l[b + 1:] if 0 <= a <= b
-    else NotImplementedError("llDeleteSubList range"),
+    "llDeleteSubList": lambda l, a, b: _delete(l, a, b),
+    "llListReplaceList": lambda l, new, a, b: _replace(l, new, a, b),
     "llDumpList2String": lambda l, sep: sep.join(to_string(x) for x in l),
     "llParseString2List": lambda s, seps, sp: _parse(s, seps, sp, False),
     "llParseStringKeepNulls": lambda s, seps, sp: _parse(s, seps, sp, True),
@@ -225,9 +251,16 @@ def _binary(op, a, b):
                  ">>": a >> (b & 31)}[op])
 
 
+@functools.lru_cache(maxsize=None)
+def _parsed(text):
+    """A script's syntax tree, parsed once: the evaluator never changes it,
+    so tests that start many interpreters of one script share it."""
+    return lsl_lang.parse(text)
+
+
 class Interpreter:
     def __init__(self, text, stubs=None):
-        script = lsl_lang.parse(text)
+        script = _parsed(text)
         self.functions = {fn.name: fn for fn in script.functions}
         # the default state's events, run by event()
         self.events = {ev.name: ev for state in script.states
@@ -253,10 +286,7 @@ class Interpreter:
         if name in self.functions:
             return self._invoke(self.functions[name], args)
         if name in LIBRARY:
-            result = LIBRARY[name](*args)
-            if isinstance(result, Exception):
-                raise result
-            return result
+            return LIBRARY[name](*args)
         raise NotImplementedError(f"the evaluator has no {name}")
 
     def event(self, name, *args):
