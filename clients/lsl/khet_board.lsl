@@ -1,56 +1,70 @@
 // khet_board.lsl: an in-world Khet board played through khetd's HTTP/JSON
 // gateway (docs/http-api.md). The board's first script, in its root prim:
-// touch menus (Setup, Play, Settings, and resigning, draws and repetition
-// claims), moves by touching a piece and then one of its highlighted target
-// squares, chat announcements, long polling for what others do, and the
-// game's state. What the board shows (pieces, laser, markers, sparks, tint,
-// scale) is drawn by khet_render.lsl in the same prim; what must outlive a
-// reset of this script (the session, its tokens, the seats) is kept in
-// script memory here and copied to khet_keep.lsl. A re-rez or a region
-// restart drops the requests in flight and reloads the board from the
-// server; a request that never answers is given up.
+// the requests and the long poll, the game's state (position, seats and
+// tokens, offers, clocks, the last moves), what a touch does, and which
+// menu or message whom gets. Three more scripts in the same prim do the
+// rest: khet_render.lsl draws (pieces, laser, markers, sparks, tint,
+// scale) and finds the square and piece a touch lands on,
+// khet_words.lsl speaks (every word the board says, its dialogs and hover
+// text, in the session's language), khet_keep.lsl keeps a copy of what
+// must outlive a reset of this script (the session, its tokens, the
+// seats). A re-rez or a region restart keeps this script's state: it drops
+// the requests in flight and reads the board again from the server.
 //
 // The protocol between the scripts: llMessageLinked(LINK_THIS, number,
-// text, NULL_KEY); a script hears its own messages too, so each acts only
-// on the numbers sent to it. The receiving script's header says what each
+// text, key); a script hears its own messages too, so each acts only on
+// the numbers sent to it. The receiving script's header says what each
 // text holds.
-//   to khet_render.lsl: 7101 board "<edge>|<ranks>", 7102 look "<scheme>
-//     <metres>", 7103 laser, 7104 hits, 7105 targets "e5 f5", 7106 debug
+//   to khet_render.lsl: 7101 board "<edge>|<position>", 7102 look
+//     "<scheme> <metres>", 7103 laser, 7104 hits, 7105 targets "e5 f5",
+//     7106 debug
 //   from khet_render.lsl: 7201 ready (send everything again), 7202 refused
 //     "<metres> <size>" (a scale the region refused: told to the owner and
-//     the server's setting put back)
+//     the server's setting put back), 7203 touched "<square>|<token>"
+//     (key: who touched)
 //   to khet_keep.lsl: 7301 save (the state, see save()), 7302 ask
 //   from khet_keep.lsl: 7401 kept (the state it keeps; "" none)
+//   to khet_words.lsl: 7501 say, 7502 menu (key: the person), 7503 status,
+//     7504 lang
+//   from khet_words.lsl: 7601 pressed (a button's id; key: the person),
+//     7602 ready (send lang and status again)
 //
 // clients/lsl/README.md tells an owner how to set it up. Every route the
 // script calls is written below as a literal path template ("{id}" and the
 // other names in braces are filled in by route()); the replay test
 // (clients/lsl/test/) checks these templates against its transcript.
 
-// ---- Link messages (khet_render.lsl) -----------------------------------------
-integer KR_BOARD = 7101;
+// ---- Link messages -------------------------------------------------------------
+integer KR_BOARD = 7101;     // to khet_render.lsl
 integer KR_LOOK = 7102;
 integer KR_LASER = 7103;
 integer KR_HITS = 7104;
 integer KR_TARGETS = 7105;
 integer KR_DEBUG = 7106;
-integer KB_READY = 7201;
+integer KB_READY = 7201;     // from khet_render.lsl
 integer KB_REFUSED = 7202;
-// ---- Link messages (khet_keep.lsl) -------------------------------------------
-integer KK_SAVE = 7301;
+integer KB_TOUCHED = 7203;
+integer KK_SAVE = 7301;      // to khet_keep.lsl
 integer KK_ASK = 7302;
-integer KB_KEPT = 7401;
+integer KB_KEPT = 7401;      // from khet_keep.lsl
+integer KW_SAY = 7501;       // to khet_words.lsl
+integer KW_MENU = 7502;
+integer KW_STATUS = 7503;
+integer KW_LANG = 7504;
+integer KB_PRESSED = 7601;   // from khet_words.lsl
+integer KB_WORDS = 7602;
 
 // ---- Limits ----------------------------------------------------------------
 integer BUDGET = 20;         // requests per 20 s, below the region's 25
 float   WINDOW = 20.0;
 integer WAIT = 25;           // long poll waitSeconds (LSL gives up after 60 s)
 integer MAX_TRIES = 5;       // attempts of one action on 429/499/5xx
-integer BOARD_FACE = 0;      // the root prim's face showing the squares
 float   LOST = 65.0;         // a request unanswered this long is lost
 float   KEEPER = 5.0;        // how long start() waits for khet_keep.lsl
-// Every request asks for the compact view (?view=compact), whose answers
-// are at most 2048 bytes: LSL's default body limit, never raised.
+integer HINT_MS = 5000;      // a hint's search deadline (suggest's timeoutMs)
+// Every request but a hint asks for the compact view (?view=compact),
+// whose answers are at most 2048 bytes: LSL's default body limit, never
+// raised. A hint's answer (SuggestMove at level 3) is about 530 bytes.
 
 // What an answer is for (the action slot holds one at a time).
 integer K_CREATE = 1;
@@ -63,7 +77,8 @@ integer K_RESET = 7;
 integer K_REFRESH = 8;
 integer K_MOVES = 9;
 integer K_MOVE = 10;
-integer K_GAME = 11;         // resign, offer or accept a draw, claim one
+integer K_GAME = 11;         // resign, draws, takebacks
+integer K_HINT = 12;
 
 // ---- State -------------------------------------------------------------------
 string  gServer;           // base URL, no trailing slash
@@ -71,26 +86,24 @@ integer gDebug;
 string  gId;               // session id; "" until the owner picks a setup
 string  gOwnerToken;
 integer gVersion;          // the last version applied
-string  gStatus;           // "W", "P" or "F"
+string  gStatus;           // "W", "P" or "F"; "" without a board
 string  gTurn;             // "s" or "r"
 string  gPos;              // position notation
-list    gBoard;            // 80 piece tokens ("" empty), rank 8 first
 integer gQuiet;
 string  gScheme = "classic";
+string  gLang = "en";      // the session's language
+integer gHints = TRUE;     // the session allows hints
+string  gClock = "none";   // the clock of the setups chosen next (clockRules())
 list    gPlayers;          // [avatar, side "s"/"r", token] per seat held here
 string  gSilver;           // the seats' players as the server names them
 string  gRed;
 string  gRes;              // the result: "S", "R", "D" or ""; gWhy how it ended
 string  gWhy;
 string  gDraw;             // the side offering a draw, or ""
-// The clocks from the compact view's "clk": seconds left for each side at
-// llGetTime() gClkAt, the running side ("s", "r", ""); gClk "" when none.
-string  gClk;
-float   gClkSilver;
-float   gClkRed;
-string  gClkRunning;
-float   gClkAt;
-float   gClockDue = -1.0;  // the next redraw of a running clock; -1: none
+string  gTakeback;         // the side asking for a takeback, or ""
+string  gClk;              // the compact view's clocks ("287 300 s"), or ""
+list    gLast;             // the game's last moves, at most 3, oldest first
+integer gEnded;            // the game ended and no seat changed since
 
 list    gSent;             // llGetTime() of recent requests (the budget)
 key     gPollKey = NULL_KEY;
@@ -112,23 +125,12 @@ string  gActArg;           // the setup id, side, square or move
 string  gRetryMove;        // a move refused as stale, to send again
 string  gRetryPos;
 
-integer gChannel;
 string  gPick;             // the square of the piece chosen to move, or ""
 list    gPickMoves;        // its legal moves
 key     gPickWho;          // who chose it
+string  gLit;              // the squares lit (targets or a hint), or ""
 integer gNotecardLine;
 float   gRestoreDue = -1.0;  // waiting for khet_keep.lsl's copy until then
-
-list SETUPS_2 = ["classic-2", "imhotep-2", "dynasty-2", "classic-2b",
-                 "imhotep-2b", "dynasty-2b", "osiris", "isis"];
-list SETUPS_1 = ["classic-1", "imhotep-1", "dynasty-1", "classic-1b",
-                 "imhotep-1b", "dynasty-1b"];
-// Scheme id, Silver, Red, beam (as the server's ListColorSchemes).
-list SCHEMES = ["classic", "deflexion", "nile", "royal"];  // the colour schemes
-list TIMEOUTS = ["Timeout off", 0, "15 min", 900, "30 min", 1800, "1 h", 3600,
-                 "2 h", 7200, "6 h", 21600];
-list SCALES = ["1 m", "2 m", "3 m", "4 m", "5 m", "6 m", "8 m", "10 m", "15 m",
-               "20 m", "30 m"];
 
 // ---- Requests ----------------------------------------------------------------
 
@@ -161,7 +163,7 @@ key send(string method, string path, string body, string token) {
 act(integer kind, key who, string method, string path, string body,
     string token, string arg) {
     if (gActKey != NULL_KEY || gActDue >= 0.0) {
-        tell(who, "The board is busy; try again in a moment.");
+        say(who, "busy", []);
         return;
     }
     gActKind = kind; gActWho = who; gActMethod = method; gActPath = path;
@@ -182,7 +184,7 @@ backOff() {
     gActKey = NULL_KEY;
     if (gActTries >= MAX_TRIES) {
         gActDue = -1.0;
-        tell(gActWho, "The Khet server does not answer; try again later.");
+        say(gActWho, "down", []);
         keepPolling();
         return;
     }
@@ -220,8 +222,8 @@ refresh(key who) {
         "", "", "");
 }
 
-// The timer fires at the earliest pending retry, poll, clock tick, the
-// moment a request in flight counts as lost, or the end of the wait for
+// The timer fires at the earliest pending retry or poll, the moment a
+// request in flight counts as lost, or the end of the wait for
 // khet_keep.lsl's copy.
 schedule() {
     float now = llGetTime();
@@ -232,14 +234,13 @@ schedule() {
     if (gPollKey != NULL_KEY && (next < 0.0 || gPollSent + LOST < next))
         next = gPollSent + LOST;
     if (gPollDue >= 0.0 && (next < 0.0 || gPollDue < next)) next = gPollDue;
-    if (gClockDue >= 0.0 && (next < 0.0 || gClockDue < next)) next = gClockDue;
     if (gRestoreDue >= 0.0 && (next < 0.0 || gRestoreDue < next)) next = gRestoreDue;
     if (next < 0.0) llSetTimerEvent(0.0);
     else if (next - now < 0.1) llSetTimerEvent(0.1);
     else llSetTimerEvent(next - now);
 }
 
-// ---- Chat and menus ------------------------------------------------------------
+// ---- People, words and menus (khet_words.lsl) ---------------------------------
 
 // A board deeded to a group is owned by the group itself.
 integer deeded() {
@@ -252,51 +253,63 @@ integer isOwner(key who) {
     return who == llGetOwner() || (deeded() && llSameGroup(who));
 }
 
-// NULL_KEY: the owner (nearby chat for a deeded board, which has no owner
-// to hear llOwnerSay).
-tell(key who, string text) {
-    if (who != NULL_KEY) llRegionSayTo(who, 0, text);
-    else if (deeded()) llWhisper(0, text);
-    else llOwnerSay(text);
+// Tells `who` (NULL_KEY: the owner) the words `id` filled with `args`.
+say(key who, string id, list args) {
+    llMessageLinked(LINK_THIS, KW_SAY, llDumpList2String([id] + args, "\n"), who);
 }
 
-// Announcements go to local chat; a quiet board says only results.
+// Shows `who` the dialog `text` ("<words id> <arg>...") with `buttons`
+// ("<id>" or "<id> <value>"); no buttons: a text box.
+menu(key who, string text, list buttons) {
+    llMessageLinked(LINK_THIS, KW_MENU, llDumpList2String([text] + buttons, "\n"), who);
+}
+
+// The hover text's contents (khet_words.lsl shows them).
+showStatus() {
+    llMessageLinked(LINK_THIS, KW_STATUS, llDumpList2String([gStatus, gTurn,
+        gRes, gWhy, gSilver, gRed, gDraw, gTakeback, gClk,
+        llDumpList2String(gLast, ", ")], "\n"), NULL_KEY);
+}
+
+// Announcements (the server's, in the session's language) go to local
+// chat; a quiet board says only results.
 announce(string text, integer result) {
     if (text != "" && (!gQuiet || result)) llSay(0, text);
 }
 
-menu(key who, string text, list buttons) {
-    llDialog(who, text, buttons, gChannel);
-}
-
-string sideName(string side) {
-    if (side == "s") return "Silver";
-    return "Red";
-}
-
-// Where `who`'s seat starts in gPlayers, or -1. Someone holding both seats
-// acts for the side to move.
-integer seatIndex(key who) {
+// Where `who`'s seat starts in gPlayers, or -1; someone holding both seats
+// acts for `side`.
+integer seatIndex(key who, string side) {
     integer found = -1;
     integer i;
     for (i = 0; i < llGetListLength(gPlayers); i += 3) {
         if (llList2Key(gPlayers, i) == who &&
-            (found < 0 || llList2String(gPlayers, i + 1) == gTurn))
+            (found < 0 || llList2String(gPlayers, i + 1) == side))
             found = i;
     }
     return found;
 }
 
+// `who`'s side, for the side to move if they hold both.
 string seatOf(key who) {
-    integer i = seatIndex(who);
+    integer i = seatIndex(who, gTurn);
     if (i < 0) return "";
     return llList2String(gPlayers, i + 1);
 }
 
-string tokenOf(key who) {
-    integer i = seatIndex(who);
+// `who`'s token, as the player of `side` if they hold both seats.
+string tokenAs(key who, string side) {
+    integer i = seatIndex(who, side);
     if (i < 0) return "";
     return llList2String(gPlayers, i + 2);
+}
+
+string tokenOf(key who) {
+    return tokenAs(who, gTurn);
+}
+
+string other(string side) {
+    return llList2String(["s", "r"], side == "s");
 }
 
 dropSide(string side) {
@@ -308,88 +321,50 @@ dropSide(string side) {
 }
 
 // Sends khet_keep.lsl the state that must outlive a reset of this script:
-// "<id>|<owner token>|<quiet>|<scheme>|<owner>" and "|<avatar>|<side>|
-// <token>" for each seat held here. Called whenever any of it changes.
+// "<id>|<owner token>|<quiet>|<scheme>|<owner>|<clock>" and "|<avatar>|
+// <side>|<token>" for each seat held here. Called whenever any of it
+// changes.
 save() {
     llMessageLinked(LINK_THIS, KK_SAVE, llDumpList2String([gId, gOwnerToken,
-        gQuiet, gScheme, llGetOwner()] + gPlayers, "|"), NULL_KEY);
+        gQuiet, gScheme, llGetOwner(), gClock] + gPlayers, "|"), NULL_KEY);
 }
 
 // The board is gone on the server: start again from nothing.
-forget(key who, string why) {
-    tell(who, why);
+forget(key who, string why, list args) {
+    say(who, why, args);
     gId = ""; gOwnerToken = ""; gPlayers = []; gVersion = 0; gStatus = "";
-    gPos = ""; gBoard = []; gRetryMove = ""; gSilver = ""; gRed = "";
-    gDraw = "";
-    readClocks("");
+    gPos = ""; gRetryMove = ""; gSilver = ""; gRed = "";
+    gDraw = ""; gTakeback = ""; gClk = ""; gLast = [];
     unpick();
     gPollKey = NULL_KEY;  // a late answer about the old board is ignored
     gPollDue = -1.0;
     save();
     show();
     laser("");
-    llSetText("Khet: touch Setup to start a board", <1, 1, 1>, 1.0);
+    showStatus();
+}
+
+// A rematch starts the next game at once with the seats swapped: the
+// server moves each seat's player, token and all, to the other side
+// (Session::SwapSeats), announcing no seat change. It shows as a game
+// starting after one ended, with no seat changed since and the players'
+// names crossed; the seats held here change sides with them.
+rematched(string silver, string red) {
+    if (!gEnded || silver != gRed || red != gSilver) return;
+    integer i;
+    for (i = 1; i < llGetListLength(gPlayers); i += 3)
+        gPlayers = llListReplaceList(gPlayers,
+            [other(llList2String(gPlayers, i))], i, i);
+    save();
 }
 
 // ---- The board -------------------------------------------------------------------
-
-// The 80 tokens of a position, rank 8 first, files a..j.
-list parseBoard(string pos) {
-    string ranks = llList2String(llParseString2List(pos, [" "], []), 0);
-    list out = [];
-    integer n = llStringLength(ranks);
-    integer i = 0;
-    while (i < n) {
-        string c = llGetSubString(ranks, i, i);
-        integer kind = llSubStringIndex("KkPpAaXxSsEeOo", c);
-        if (kind >= 0) {
-            integer len = 1;
-            if (kind < 2) len = 0;
-            else if (kind < 4) len = 2;
-            out += [llGetSubString(ranks, i, i + len)];
-            i += len + 1;
-        } else if (c == "/") {
-            ++i;
-        } else {
-            integer empty = (integer)c;
-            if (c == "1" && llGetSubString(ranks, i + 1, i + 1) == "0") {
-                empty = 10;
-                ++i;
-            }
-            ++i;
-            while (empty-- > 0) out += [""];
-        }
-    }
-    return out;
-}
-
-string squareName(integer file, integer rank) {
-    return llGetSubString("abcdefghij", file, file) + (string)(rank + 1);
-}
 
 // Whose piece a token is: "s" (its letter upper case), "r", or "" (none).
 string sideOf(string token) {
     if (token == "") return "";
     if (llSubStringIndex("KPAXSEO", llGetSubString(token, 0, 0)) >= 0) return "s";
     return "r";
-}
-
-// The square under a touch at `st` on the board's face (0..1 each way).
-string stSquare(vector st) {
-    if (st.x < 0.0) return "";
-    integer file = (integer)(st.x * 10.0);
-    integer rank = (integer)(st.y * 8.0);
-    if (file > 9) file = 9;
-    if (rank > 7) rank = 7;
-    return squareName(file, rank);
-}
-
-// The square under a prim standing at `at` in the root's frame (a piece or
-// a marker the render script put there); "" for one parked inside the board.
-string posSquare(vector at) {
-    vector size = llGetScale();
-    if (at.z <= 0.0) return "";
-    return stSquare(<at.x / size.x + 0.5, at.y / size.y + 0.5, 0.0>);
 }
 
 // The square a move ends on: "e4-e5", "f4=g3", "d1^d2" their second square,
@@ -409,15 +384,9 @@ list movesTo(string sq) {
     return out;
 }
 
-// May `side` choose the piece on `sq` to move now?
-integer canPick(string side, string sq) {
-    return gStatus == "P" && side != "" && side == sideOf(tokenAt(sq));
-}
-
-string tokenAt(string sq) {
-    integer file = llSubStringIndex("abcdefghij", llGetSubString(sq, 0, 0));
-    integer rank = (integer)llGetSubString(sq, 1, 1) - 1;
-    return llList2String(gBoard, (7 - rank) * 10 + file);
+// May `side` choose a piece with `token` to move now?
+integer canPick(string side, string token) {
+    return gStatus == "P" && side != "" && side == sideOf(token);
 }
 
 // ---- What khet_render.lsl shows --------------------------------------------
@@ -434,7 +403,7 @@ show() {
     string edge = "";
     if (gStatus == "P") edge = gTurn;
     else if (gStatus == "F" && (gRes == "S" || gRes == "R")) edge = gRes;
-    render(KR_BOARD, edge + "|" + llList2String(llParseString2List(gPos, [" "], []), 0));
+    render(KR_BOARD, edge + "|" + gPos);
 }
 
 // The laser of a move ("" takes it down); with debug=1 the owner hears it
@@ -445,27 +414,28 @@ laser(string path) {
         llOwnerSay("laser " + path + "; board memory used " + (string)llGetUsedMemory());
 }
 
+// Lights `squares` ("e5 f5"; "" none): a chosen piece's targets or a hint.
+light(string squares) {
+    gLit = squares;
+    render(KR_TARGETS, squares);
+}
+
 // The piece on `sq` is chosen: the render script lights its targets.
 pick(key who, string sq, list moves) {
     gPick = sq; gPickMoves = moves; gPickWho = who;
-    render(KR_TARGETS, targets());
-    tell(who, "Touch a highlighted square to move " + sq + " ("
-        + llDumpList2String(moves, " ") + "), or the piece itself to turn it.");
-}
-
-// The squares the chosen piece's moves end on, once each ("e5 f5"), or "".
-string targets() {
     list squares = [];
     integer i;
-    for (i = 0; i < llGetListLength(gPickMoves); ++i) {
-        string target = targetOf(llList2String(gPickMoves, i));
+    for (i = 0; i < llGetListLength(moves); ++i) {
+        string target = targetOf(llList2String(moves, i));
         if (llListFindList(squares, [target]) < 0) squares += [target];
     }
-    return llDumpList2String(squares, " ");
+    light(llDumpList2String(squares, " "));
+    say(who, "touch", [sq, llDumpList2String(moves, " ")]);
 }
 
+// Ends a choice and puts out what is lit.
 unpick() {
-    if (gPick != "") render(KR_TARGETS, "");
+    if (gLit != "") light("");
     gPick = ""; gPickMoves = []; gPickWho = NULL_KEY;
 }
 
@@ -474,7 +444,7 @@ showAll() {
     render(KR_DEBUG, (string)gDebug);
     show();
     laser("");
-    render(KR_TARGETS, targets());
+    render(KR_TARGETS, gLit);
 }
 
 // A message from khet_render.lsl (the protocol at the top).
@@ -483,81 +453,36 @@ onRender(integer num, string text) {
         showAll();
     } else if (num == KB_REFUSED) {
         list f = llParseString2List(text, [" "], []);
-        tell(NULL_KEY, "The board cannot be scaled to " + (string)llList2Integer(f, 0)
-            + " m here; it stays " + llList2String(f, 1) + " m.");
+        say(NULL_KEY, "noscale", f);
         settings(NULL_KEY, "{\"scaleMeters\":" + llList2String(f, 1) + "}");
     }
 }
 
-// A clock's seconds as "4:47" or "1:02:03".
-string clockText(float seconds) {
-    integer s = (integer)seconds;
-    if (s < 0) s = 0;
-    string mm = (string)(s / 60 % 60);
-    string ss = llGetSubString("0" + (string)(s % 60), -2, -1);
-    if (s >= 3600) return (string)(s / 3600) + ":" + llGetSubString("0" + mm, -2, -1) + ":" + ss;
-    return mm + ":" + ss;
-}
-
-// The clocks from a compact answer's "clk" ("287 300 s"); an answer
-// without one ("" given) means the game has none.
-readClocks(string clk) {
-    gClk = clk;
-    list f = llParseStringKeepNulls(clk, [" "], []);
-    gClkSilver = llList2Float(f, 0);
-    gClkRed = llList2Float(f, 1);
-    gClkRunning = llList2String(f, 2);
-    gClkAt = llGetTime();
-    gClockDue = -1.0;
-}
-
-// Hover text: the players, whose turn it is or the result, and the clocks
-// ("Silver 4:47 · Red 5:00 ▸ Silver"), the running one counted down here
-// every second between polls.
-showStatus() {
-    string text = "Silver: " + gSilver + "\nRed: " + gRed + "\n";
-    if (gStatus == "W") text += "Waiting for players (touch Play)";
-    else if (gStatus == "P") text += sideName(gTurn) + " to move";
-    else if (gStatus == "F") {
-        text += "Game over";
-        if (gRes == "D") text += ": a draw";
-        else if (gRes != "") text += ": " + sideName(llToLower(gRes)) + " wins";
-        if (gWhy == "time_forfeit")
-            text += " (" + sideName(llList2String(["r", "s"], gRes == "R")) + "'s time ran out)";
+// The settings a compact session or settings event carries (those absent
+// are left as they are); khet_words.lsl hears the language.
+readSettings(string json) {
+    string v = llJsonGetValue(json, ["scheme"]);
+    if (v != JSON_INVALID && v != "") gScheme = v;
+    v = llJsonGetValue(json, ["quiet"]);
+    if (v != JSON_INVALID) gQuiet = v == JSON_TRUE;
+    v = llJsonGetValue(json, ["hints"]);
+    if (v != JSON_INVALID) gHints = v == JSON_TRUE;
+    v = llJsonGetValue(json, ["lang"]);
+    if (v != JSON_INVALID && v != "") {
+        gLang = v;
+        llMessageLinked(LINK_THIS, KW_LANG, gLang, NULL_KEY);
     }
-    if (gDraw != "" && gStatus == "P") text += "\n" + sideName(gDraw) + " offers a draw";
-    gClockDue = -1.0;
-    if (gClk != "") {
-        float silver = gClkSilver;
-        float red = gClkRed;
-        float gone = llGetTime() - gClkAt;
-        if (gClkRunning == "s") silver -= gone;
-        if (gClkRunning == "r") red -= gone;
-        text += "\nSilver " + clockText(silver) + " · Red " + clockText(red);
-        if (gClkRunning != "") {
-            text += " ▸ " + sideName(gClkRunning);
-            // Redraw when the running clock shows the next second.
-            float left = silver;
-            if (gClkRunning == "r") left = red;
-            if (left > 0.0) gClockDue = llGetTime() + (left - llFloor(left)) + 0.05;
-        }
-    }
-    llSetText(text, <1, 1, 1>, 1.0);
-    schedule();
 }
 
-// A compact session or move: position, side to move, status, laser.
+// A compact session or move: position, side to move, status, names,
+// result, a draw offered, settings.
 applyBoard(string json) {
     string pos = llJsonGetValue(json, ["pos"]);
-    if (pos != JSON_INVALID && pos != "") {
-        gPos = pos;
-        gBoard = parseBoard(pos);
-    }
+    if (pos != JSON_INVALID && pos != "") gPos = pos;
     gTurn = llList2String(llParseString2List(gPos, [" "], []), 1);
     string v = llJsonGetValue(json, ["st"]);
     if (v != JSON_INVALID && v != "") gStatus = v;
-    v = llJsonGetValue(json, ["scheme"]);
-    if (v != JSON_INVALID && v != "") gScheme = v;
+    if (gStatus == "F") gEnded = TRUE;
     v = llJsonGetValue(json, ["silver"]);
     if (v != JSON_INVALID) gSilver = v;
     v = llJsonGetValue(json, ["red"]);
@@ -568,35 +493,71 @@ applyBoard(string json) {
     if (v != JSON_INVALID) gWhy = v;
     v = llJsonGetValue(json, ["draw"]);
     if (v != JSON_INVALID) gDraw = v;
+    readSettings(json);
     show();
     showStatus();
+}
+
+// A move played: the last three are kept for the hover text.
+played(string move) {
+    gLast += [move];
+    if (llGetListLength(gLast) > 3) gLast = llDeleteSubList(gLast, 0, 0);
 }
 
 // One event of a long poll (docs/http-api.md, compact view).
 applyEvent(string ev) {
     string kind = llJsonGetValue(ev, ["kind"]);
-    // Any change but a draw offer ends a choice the change may have outdated;
-    // a move by the side not offering declines the offer.
-    if (kind != "draw" && kind != "seat") unpick();
+    string by = llJsonGetValue(ev, ["by"]);
+    // Any change but an offer ends a choice the change may have outdated.
+    if (kind != "draw" && kind != "seat" && kind != "takeback") unpick();
     if (kind == "move") {
-        if (llJsonGetValue(ev, ["by"]) != gDraw) gDraw = "";
+        if (by != gDraw) gDraw = "";  // the offer's opponent declines it
+        gTakeback = "";               // a move lapses a takeback request
+        played(llJsonGetValue(ev, ["move"]));
         applyBoard(ev);
         laser(llJsonGetValue(ev, ["laser"]));
         render(KR_HITS, llJsonGetValue(ev, ["rm"]));
     } else if (kind == "draw") {
-        gDraw = llJsonGetValue(ev, ["by"]);
+        gDraw = by;
         showStatus();
+    } else if (kind == "takeback") {
+        // The players seated here for the other side are asked.
+        gTakeback = by;
+        showStatus();
+        integer i;
+        for (i = 0; i < llGetListLength(gPlayers); i += 3)
+            if (llList2String(gPlayers, i + 1) != by)
+                menu(llList2Key(gPlayers, i), "takebackq " + by, ["yes", "decline"]);
+    } else if (kind == "takeback-answer") {
+        gTakeback = "";
+        if (llJsonGetValue(ev, ["accepted"]) == JSON_TRUE) {
+            integer plies = (integer)llJsonGetValue(ev, ["plies"]);
+            while (plies-- > 0 && gLast != [])
+                gLast = llDeleteSubList(gLast, -1, -1);
+            applyBoard(ev);
+            laser("");
+        } else {
+            showStatus();
+        }
     } else if (kind == "setup" || kind == "start") {
         gDraw = "";
-        if (kind == "start") gStatus = "P";
-        else gStatus = "W";
+        gTakeback = "";
+        gLast = [];
+        gStatus = "W";
+        if (kind == "start") {
+            rematched(llJsonGetValue(ev, ["silver"]), llJsonGetValue(ev, ["red"]));
+            gStatus = "P";
+        }
+        gEnded = FALSE;
         applyBoard(ev);
         laser("");
     } else if (kind == "over") {
         gStatus = "F";
         gDraw = "";
+        gTakeback = "";
         applyBoard(ev);
     } else if (kind == "seat") {
+        gEnded = FALSE;
         string side = llJsonGetValue(ev, ["color"]);
         string name = llJsonGetValue(ev, ["name"]);
         if (llJsonGetValue(ev, ["joined"]) == JSON_FALSE) {
@@ -612,18 +573,20 @@ applyEvent(string ev) {
         gRed = "";
         gStatus = "W";
         gDraw = "";
+        gTakeback = "";
+        gLast = [];
+        gEnded = FALSE;
         save();
         showStatus();
         laser("");
     } else if (kind == "settings") {
-        gQuiet = llJsonGetValue(ev, ["quiet"]) == JSON_TRUE;
-        gScheme = llJsonGetValue(ev, ["scheme"]);
+        readSettings(ev);
         save();
         // The board's longest edge (x) follows the owner's Scale setting;
         // the render script scales it (and tells a refusal back).
         render(KR_LOOK, gScheme + " " + llJsonGetValue(ev, ["scale"]));
     } else if (kind == "deleted") {
-        forget(NULL_KEY, "The board's session was closed on the server.");
+        forget(NULL_KEY, "closed", []);
         return;
     }
     announce(llJsonGetValue(ev, ["ann"]), kind == "over");
@@ -633,9 +596,8 @@ applyEvent(string ev) {
 
 // A compact session's clocks: its "clk", or none.
 sessionClocks(string body) {
-    string clk = llJsonGetValue(body, ["clk"]);
-    if (clk == JSON_INVALID) clk = "";
-    readClocks(clk);
+    gClk = llJsonGetValue(body, ["clk"]);
+    if (gClk == JSON_INVALID) gClk = "";
 }
 
 onPoll(integer code, string body) {
@@ -647,7 +609,7 @@ onPoll(integer code, string body) {
             integer v = (integer)llJsonGetValue(ev, ["v"]);
             // The clocks as they stood after each event.
             string clk = llJsonGetValue(ev, ["clk"]);
-            if (clk != JSON_INVALID) readClocks(clk);
+            if (clk != JSON_INVALID) gClk = clk;
             if (v > gVersion) {   // skip what an answer already showed
                 applyEvent(ev);
                 if (gId == "") return;
@@ -666,8 +628,7 @@ onPoll(integer code, string body) {
             poll();
         }
     } else if (code == 404) {
-        forget(NULL_KEY, "The Khet server no longer knows this board: "
-            + llJsonGetValue(body, ["error", "message"]));
+        forget(NULL_KEY, "gone", [llJsonGetValue(body, ["error", "message"])]);
     } else if (code >= 400 && code < 500 && code != 429 && code != 499 &&
                gActKey == NULL_KEY && gActDue < 0.0) {
         refresh(NULL_KEY);  // the poll itself was refused: start over from now
@@ -692,9 +653,9 @@ onAction(integer code, string body) {
             gRetryPos = gPos;
             refresh(who);
         } else if (code == 404 && kind != K_CREATE) {
-            forget(who, "The Khet server no longer knows this board: " + error);
+            forget(who, "gone", [error]);
         } else {
-            tell(who, "Khet: " + error);
+            say(who, "error", [error]);
             keepPolling();
         }
         return;
@@ -711,11 +672,18 @@ onAction(integer code, string body) {
     } else if (kind == K_JOIN) {
         gPlayers += [who, gActArg, llJsonGetValue(body, ["token"])];
         save();
-        tell(who, "You play " + sideName(gActArg) + ".");
+        say(who, "youplay", [gActArg]);
     } else if (kind == K_LEAVE) {
         dropSide(gActArg);
     } else if (kind == K_REFRESH) {
         gVersion = (integer)llJsonGetValue(body, ["v"]);
+        // What the poll would have told, had it not missed it.
+        if (llJsonGetValue(body, ["st"]) == "P")
+            rematched(llJsonGetValue(body, ["silver"]), llJsonGetValue(body, ["red"]));
+        gTakeback = llJsonGetValue(body, ["tb"]);
+        string last = llJsonGetValue(body, ["last"]);
+        if (last == "") gLast = [];
+        else if (llList2String(gLast, -1) != last) gLast = [last];
         sessionClocks(body);
         applyBoard(body);
         laser(llJsonGetValue(body, ["laser"]));
@@ -723,21 +691,30 @@ onAction(integer code, string body) {
         gRetryMove = "";
         if (move != "") {
             if (gPos == gRetryPos && seatOf(who) == gTurn) sendMove(who, move);
-            else tell(who, "The board changed; choose your move again.");
+            else say(who, "changed", []);
         }
         poll();
     } else if (kind == K_MOVES) {
         list moves = llParseString2List(llJsonGetValue(body, ["moves"]), [" "], []);
-        if (moves == []) tell(who, "That piece cannot move now.");
+        if (moves == []) say(who, "stuck", []);
         else pick(who, gActArg, moves);
     } else if (kind == K_MOVE) {
         gVersion = (integer)llJsonGetValue(body, ["v"]);
         if (gDraw != gTurn) gDraw = "";  // the mover's opponent declines
+        gTakeback = "";
+        played(llJsonGetValue(body, ["move"]));
         sessionClocks(body);  // the move's answer has the clocks after it
         applyBoard(body);
         laser(llJsonGetValue(body, ["laser"]));
         render(KR_HITS, llJsonGetValue(body, ["rm"]));
         announce(llJsonGetValue(body, ["ann"]), llJsonGetValue(body, ["res"]) != "");
+    } else if (kind == K_HINT) {
+        // The suggestion's squares: where the piece stands and, unless it
+        // turns, where it goes.
+        unpick();
+        light(llStringTrim(llJsonGetValue(body, ["move", "from"]) + " "
+            + llJsonGetValue(body, ["move", "to"]), STRING_TRIM));
+        say(who, "hinted", [llJsonGetValue(body, ["move", "notation"])]);
     }
     keepPolling();
 }
@@ -751,16 +728,28 @@ sendMove(key who, string move) {
             "requestId", (string)llGenerateKey()]), tokenOf(who), move);
 }
 
-// A new game from a setup (`field` "setupId") or a preset ("preset"): a new
-// board if there is none yet.
+// A clock of the Clock menu (khet_words.lsl) as the rules' timeControl:
+// "5+3" 5 minutes each and 3 seconds more a move, "1d" a day a move.
+string clockRules(string clock) {
+    if (clock == "1d") return "{\"kind\":\"PER_MOVE\",\"perMoveMs\":86400000}";
+    list f = llParseString2List(clock, ["+"], []);
+    return "{\"kind\":\"FISCHER\",\"baseMs\":" + (string)(llList2Integer(f, 0) * 60000)
+        + ",\"incrementMs\":" + (string)(llList2Integer(f, 1) * 1000) + "}";
+}
+
+// A new game from a setup (`field` "setupId", with the chosen clock) or a
+// preset ("preset", with its own rules): a new board if there is none yet.
 chooseSetup(key who, string field, string value) {
+    list body = [field, value];
+    if (field == "setupId" && gClock != "none")
+        body += ["rules", "{\"timeControl\":" + clockRules(gClock) + "}"];
     if (gId == "")
         act(K_CREATE, who, "POST", route("/v1/sessions?view=compact", []),
-            llList2Json(JSON_OBJECT, ["name", llGetObjectName(), field, value]),
+            llList2Json(JSON_OBJECT, ["name", llGetObjectName()] + body),
             "", value);
     else
         act(K_SETUP, who, "POST", route("/v1/sessions/{id}:chooseSetup?view=compact", []),
-            llList2Json(JSON_OBJECT, [field, value]), gOwnerToken, value);
+            llList2Json(JSON_OBJECT, body), gOwnerToken, value);
 }
 
 settings(key who, string update) {
@@ -769,24 +758,12 @@ settings(key who, string update) {
         "{\"settings\":" + update + "}", gOwnerToken, "");
 }
 
-// A touch on the board face, a piece prim or a marker: the square, or "".
-string touchedSquare() {
-    integer link = llDetectedLinkNumber(0);
-    if (link > 1) {
-        string name = llGetLinkName(link);
-        if (name != "piece" && name != "mark") return "";
-        return posSquare(llList2Vector(
-            llGetLinkPrimitiveParams(link, [PRIM_POS_LOCAL]), 0));
-    }
-    if (llDetectedTouchFace(0) != BOARD_FACE) return "";
-    return stSquare(llDetectedTouchST(0));
-}
-
-// A touch by `who` on `sq` (may be ""): the target of the piece they chose
-// plays that move (a dialog when two moves end there: a stack moved whole
-// or its top alone, a turn either way); one of their pieces on their turn
-// is chosen; anything else opens the menu.
-touchSquare(key who, string sq) {
+// A touch by `who` on `sq` ("" off the squares) holding `token` ("" none),
+// as khet_render.lsl reports it: the target of the piece they chose plays
+// that move (a dialog when two moves end there: a stack moved whole or its
+// top alone, a turn either way); one of their pieces on their turn is
+// chosen; anything else opens the menu.
+touched(key who, string sq, string token) {
     string side = seatOf(who);
     if (gPick != "" && who == gPickWho) {
         list moves = movesTo(sq);
@@ -796,13 +773,14 @@ touchSquare(key who, string sq) {
             return;
         }
         if (moves != []) {
-            menu(who, "Which move?", moves);
+            menu(who, "whichq", ["move " + llList2String(moves, 0),
+                                 "move " + llList2String(moves, 1)]);
             return;
         }
     }
-    if (canPick(side, sq)) {
+    if (canPick(side, token)) {
         if (side != gTurn) {
-            tell(who, "It is " + sideName(gTurn) + "'s turn.");
+            say(who, "turn", [gTurn]);
             return;
         }
         act(K_MOVES, who, "GET", route(
@@ -810,105 +788,122 @@ touchSquare(key who, string sq) {
             ["{square}", sq]), "", "", sq);
         return;
     }
-    list buttons = ["Play"];
-    if (isOwner(who)) buttons = ["Setup", "Play", "Settings"];
-    menu(who, "Khet", buttons);
+    list buttons = ["play"];
+    if (isOwner(who)) buttons = ["setup", "play", "settings"];
+    menu(who, "main", buttons);
 }
 
-onButton(key who, string b) {
+// The Play menu: seats and the computer for anyone; for a seated player
+// during a game the ways to end it, takebacks, a typed move, and a hint
+// when it is their turn and the board allows hints.
+playMenu(key who, string side) {
+    list buttons = ["seat s", "seat r", "leave", "computer"];
+    if (side != "" && gStatus == "P") {
+        buttons += ["resign", "offer", "claim", "type", "takeback"];
+        if (gDraw != "" && gDraw != side) buttons += ["accept"];
+        if (gTakeback != "" && gTakeback != side) buttons += ["answer"];
+        if (gHints && side == gTurn) buttons += ["hint"];
+    }
+    menu(who, "playq", buttons);
+}
+
+// A chosen button, as touched(), playMenu() and khet_words.lsl's
+// submenus give it ("<id>" or "<id> <value>"): the owner's choices for
+// the owner, a player's for a seated player.
+onButton(key who, string button) {
     integer owner = isOwner(who);
     string side = seatOf(who);
-    integer i;
-    if (b == "Setup" && owner) {
-        menu(who, "Choose the rules (Club: 15 min + 10 s a move)",
-             ["Khet 2.0", "Khet 1.0", "Club 15+10"]);
-    } else if (b == "Club 15+10" && owner) {
-        chooseSetup(who, "preset", "club");
-    } else if (b == "Khet 2.0" && owner) {
-        menu(who, "Khet 2.0 setups (b: Eye of Horus)", SETUPS_2);
-    } else if (b == "Khet 1.0" && owner) {
-        menu(who, "Khet 1.0 setups (b: Eye of Horus)", SETUPS_1);
-    } else if (llListFindList(SETUPS_2 + SETUPS_1, [b]) >= 0 && owner) {
-        chooseSetup(who, "setupId", b);
-    } else if (b == "Play") {
-        list buttons = ["Silver", "Red", "Leave", "Computer"];
-        if (side != "" && gStatus == "P")
-            buttons += ["Resign", "Offer draw", "Claim draw", "Type move"];
-        if (side != "" && gStatus == "P" && gDraw != "" && gDraw != side)
-            buttons += ["Accept draw"];
-        menu(who, "Take a seat, leave it, seat the computer, or end the game",
-             buttons);
-    } else if (b == "Resign" && side != "") {
-        menu(who, "Resign the game as " + sideName(side) + "?", ["Yes, resign", "No"]);
-    } else if (b == "No") {
-        return;
-    } else if (b == "Yes, resign" && side != "") {
+    integer space = llSubStringIndex(button, " ");
+    string b = button;
+    string v = "";
+    if (space > 0) {
+        b = llGetSubString(button, 0, space - 1);
+        v = llGetSubString(button, space + 1, -1);
+    }
+    if (b == "use" && owner) {
+        chooseSetup(who, "setupId", v);
+    } else if (b == "preset" && owner) {
+        chooseSetup(who, "preset", v);
+    } else if (b == "clock" && owner) {
+        gClock = v;
+        save();
+        say(who, "clockset", [v]);
+    } else if (b == "play") {
+        playMenu(who, side);
+    } else if (b == "yesresign" && side != "") {
         act(K_GAME, who, "POST", route("/v1/sessions/{id}:resign?view=compact", []),
             "{}", tokenOf(who), "");
-    } else if (b == "Offer draw" && side != "") {
+    } else if (b == "offer" && side != "") {
         act(K_GAME, who, "POST", route("/v1/sessions/{id}:offerDraw?view=compact", []),
             "{}", tokenOf(who), "");
-    } else if (b == "Accept draw" && side != "") {
+    } else if (b == "accept" && side != "") {
         act(K_GAME, who, "POST", route("/v1/sessions/{id}:acceptDraw?view=compact", []),
             "{}", tokenOf(who), "");
-    } else if (b == "Claim draw" && side != "") {
+    } else if (b == "claim" && side != "") {
         act(K_GAME, who, "POST",
             route("/v1/sessions/{id}:claimRepetitionDraw?view=compact", []),
             "{}", tokenOf(who), "");
-    } else if ((b == "Silver" || b == "Red") && gId != "") {
-        string want = llToLower(llGetSubString(b, 0, 0));
+    } else if (b == "takeback" && side != "") {
+        act(K_GAME, who, "POST",
+            route("/v1/sessions/{id}:requestTakeback?view=compact", []),
+            "{}", tokenOf(who), "");
+    } else if (b == "answer" && side != "") {
+        menu(who, "takebackq " + gTakeback, ["yes", "decline"]);
+    } else if (b == "yes" && side != "") {
+        act(K_GAME, who, "POST",
+            route("/v1/sessions/{id}:acceptTakeback?view=compact", []),
+            "{}", tokenAs(who, other(gTakeback)), "");
+    } else if (b == "decline" && side != "") {
+        act(K_GAME, who, "POST",
+            route("/v1/sessions/{id}:declineTakeback?view=compact", []),
+            "{}", tokenAs(who, other(gTakeback)), "");
+    } else if (b == "hint" && side == gTurn && gStatus == "P") {
+        act(K_HINT, who, "POST", route("/v1/sessions/{id}:suggest?timeoutMs={ms}",
+            ["{ms}", HINT_MS]), "{}", "", "");
+    } else if (b == "seat" && gId != "") {
         act(K_JOIN, who, "POST", route("/v1/sessions/{id}:join?view=compact", []),
-            llList2Json(JSON_OBJECT, ["color", llToUpper(b),
-                "playerName", llKey2Name(who)]), "", want);
-    } else if (b == "Leave") {
-        if (side == "") tell(who, "You have no seat at this board.");
+            llList2Json(JSON_OBJECT, ["color", llList2String(["RED", "SILVER"], v == "s"),
+                "playerName", llKey2Name(who)]), "", v);
+    } else if (b == "leave") {
+        if (side == "") say(who, "noseat", []);
         else act(K_LEAVE, who, "POST", route("/v1/sessions/{id}:leave?view=compact", []),
                  "{}", tokenOf(who), side);
-    } else if (b == "Computer") {
-        menu(who, "The computer's level: 1 A'NOOB'IS ... 5 KHET GRANDMASTER",
-             ["Level 1", "Level 2", "Level 3", "Level 4", "Level 5"]);
-    } else if (llGetSubString(b, 0, 5) == "Level " && gId != "") {
+    } else if (b == "level" && gId != "") {
         string token = tokenOf(who);
         if (token == "" && owner) token = gOwnerToken;
         act(K_COMPUTER, who, "POST",
             route("/v1/sessions/{id}:seatComputer?view=compact", []),
-            "{\"level\":" + llGetSubString(b, 6, 6) + "}", token, "");
-    } else if (b == "Settings" && owner) {
-        menu(who, "Board settings", ["Timeout", "Quiet", "Scale", "Colours", "Reset"]);
-    } else if (b == "Timeout" && owner) {
-        menu(who, "Reset a game after no move for...", llList2ListStrided(TIMEOUTS, 0, -1, 2));
-    } else if ((i = llListFindList(TIMEOUTS, [b])) >= 0 && owner) {
-        integer seconds = llList2Integer(TIMEOUTS, i + 1);
-        if (seconds == 0) settings(who, "{\"timeoutEnabled\":false}");
-        else settings(who, "{\"timeoutEnabled\":true,\"timeoutSeconds\":" +
-                      (string)seconds + "}");
-    } else if (b == "Quiet" && owner) {
-        menu(who, "Quiet: only results and errors in chat", ["Quiet on", "Quiet off"]);
-    } else if ((b == "Quiet on" || b == "Quiet off") && owner) {
-        settings(who, "{\"quiet\":" + llList2String(["false", "true"], b == "Quiet on")
+            "{\"level\":" + v + "}", token, "");
+    } else if (b == "wait" && owner) {
+        if (v == "0") settings(who, "{\"timeoutEnabled\":false}");
+        else settings(who, "{\"timeoutEnabled\":true,\"timeoutSeconds\":" + v + "}");
+    } else if ((b == "quieton" || b == "quietoff") && owner) {
+        settings(who, "{\"quiet\":" + llList2String(["false", "true"], b == "quieton")
                  + "}");
-    } else if (b == "Scale" && owner) {
-        menu(who, "The board's longest edge", SCALES);
-    } else if (llListFindList(SCALES, [b]) >= 0 && owner) {
-        settings(who, "{\"scaleMeters\":" + (string)((integer)b) + "}");
-    } else if (b == "Colours" && owner) {
-        menu(who, "Colour scheme", SCHEMES);
-    } else if (llListFindList(SCHEMES, [b]) >= 0 && owner) {
-        settings(who, "{\"colorScheme\":\"" + b + "\"}");
-    } else if (b == "Reset" && owner && gId != "") {
+    } else if (b == "size" && owner) {
+        settings(who, "{\"scaleMeters\":" + v + "}");
+    } else if (b == "scheme" && owner) {
+        settings(who, "{\"colorScheme\":\"" + v + "\"}");
+    } else if (b == "lang" && owner) {
+        settings(who, "{\"language\":\"" + v + "\"}");
+    } else if ((b == "hinton" || b == "hintoff") && owner) {
+        settings(who, "{\"hints\":" + llList2String(["false", "true"], b == "hinton")
+                 + "}");
+    } else if (b == "reset" && owner && gId != "") {
         act(K_RESET, who, "POST", route("/v1/sessions/{id}:reset?view=compact", []), "{}",
             gOwnerToken, "");
-    } else if (b == "Type move" && side != "") {
-        llTextBox(who, "Type a move, e.g. e4-e5, f4=g3 or j1L", gChannel);
-    } else if (side != "" && gId != "") {
-        sendMove(who, llStringTrim(b, STRING_TRIM));  // a move button or typed
+    } else if ((b == "move" || b == "typed") && side != "" && gId != "") {
+        sendMove(who, v);  // a move button or a typed move
     }
 }
 
+// One line of the "khet config" notecard: "name=value", the value all that
+// follows the first "=" (a URL may hold more).
 readConfig(string line) {
-    list kv = llParseString2List(line, ["="], []);
-    string k = llStringTrim(llList2String(kv, 0), STRING_TRIM);
-    string v = llStringTrim(llList2String(kv, 1), STRING_TRIM);
+    integer at = llSubStringIndex(line, "=");
+    if (at < 1) return;
+    string k = llStringTrim(llGetSubString(line, 0, at - 1), STRING_TRIM);
+    string v = llStringTrim(llGetSubString(line, at + 1, -1), STRING_TRIM);
     if (k == "server") gServer = v;
     else if (k == "debug") gDebug = (integer)v;
 }
@@ -919,8 +914,7 @@ readConfig(string line) {
 start() {
     if (llGetSubString(gServer, -1, -1) == "/") gServer = llGetSubString(gServer, 0, -2);
     if (gServer == "") {
-        llOwnerSay("Put the Khet server's URL in the description or a notecard "
-                   + "\"khet config\" (server=https://...).");
+        say(NULL_KEY, "nourl", []);
         return;
     }
     // This script may have restarted alone: no piece is chosen any more.
@@ -942,11 +936,12 @@ restore(string saved) {
     gOwnerToken = llList2String(f, 1);
     gQuiet = llList2Integer(f, 2);
     if (llList2String(f, 3) != "") gScheme = llList2String(f, 3);
+    if (llList2String(f, 5) != "") gClock = llList2String(f, 5);
     integer i;
-    for (i = 5; i + 2 < llGetListLength(f); i += 3)
+    for (i = 6; i + 2 < llGetListLength(f); i += 3)
         gPlayers += [llList2Key(f, i), llList2String(f, i + 1),
                      llList2String(f, i + 2)];
-    if (gId == "") forget(NULL_KEY, "Khet board ready: touch it and choose Setup.");
+    if (gId == "") forget(NULL_KEY, "ready", []);
     else refresh(NULL_KEY);
 }
 
@@ -965,8 +960,6 @@ resume() {
 
 default {
     state_entry() {
-        gChannel = -1000000 - (integer)llFrand(1000000000.0);
-        llListen(gChannel, "", NULL_KEY, "");
         gServer = llStringTrim(llGetObjectDesc(), STRING_TRIM);
         if (llGetSubString(gServer, 0, 3) != "http") gServer = "";
         if (gServer == "" &&
@@ -991,30 +984,38 @@ default {
 
     // A new owner starts afresh (restore() refuses a copy kept for another
     // owner); a changed inventory may hold a new configuration, read again
-    // after a reset across which the keeper's copy carries the game.
+    // after a reset across which the keeper's copy carries the game. A
+    // changed link (an avatar sitting down, a prim linked) needs nothing:
+    // this script keeps no list of prims.
     changed(integer change) {
-        if (change & (CHANGED_OWNER | CHANGED_INVENTORY | CHANGED_LINK))
+        if (change & (CHANGED_OWNER | CHANGED_INVENTORY))
             llResetScript();
         else if (change & CHANGED_REGION_START) resume();
     }
 
-    // khet_keep.lsl's copy, asked for by start(); or, when not waiting for
-    // one, the keeper has just started empty and gets the state again.
     link_message(integer sender, integer num, string text, key id) {
-        if (num == KB_KEPT) {
+        if (num == KB_PRESSED) {
+            onButton(id, text);
+        } else if (num == KB_KEPT) {
+            // khet_keep.lsl's copy, asked for by start(); or, when not
+            // waiting for one, the keeper has just started empty and gets
+            // the state again.
             if (gRestoreDue >= 0.0) restore(text);
             else if (gServer != "") save();
+        } else if (num == KB_TOUCHED) {
+            list f = llParseStringKeepNulls(text, ["|"], []);
+            touched(id, llList2String(f, 0), llList2String(f, 1));
+        } else if (num == KB_WORDS) {
+            // khet_words.lsl (re)started: the language and the hover text
+            // again, and for a board without a session the owner's cue,
+            // lost if said before the words script ran.
+            llMessageLinked(LINK_THIS, KW_LANG, gLang, NULL_KEY);
+            showStatus();
+            if (gServer != "" && gId == "" && gRestoreDue < 0.0)
+                say(NULL_KEY, "ready", []);
         } else {
             onRender(num, text);
         }
-    }
-
-    touch_start(integer n) {
-        touchSquare(llDetectedKey(0), touchedSquare());
-    }
-
-    listen(integer channel, string name, key id, string message) {
-        onButton(id, message);
     }
 
     http_response(key id, integer code, list meta, string body) {
@@ -1041,9 +1042,8 @@ default {
             sendAction();
         }
         if (gPollDue >= 0.0 && now >= gPollDue) poll();
-        if (gClockDue >= 0.0 && now >= gClockDue) showStatus();
         if (gRestoreDue >= 0.0 && now >= gRestoreDue) {
-            llOwnerSay("No khet_keep.lsl: a reset of this script loses the game.");
+            say(NULL_KEY, "nokeep", []);
             restore("");
         }
         schedule();

@@ -1,32 +1,49 @@
 // khet_render.lsl: what the Khet board shows with its child prims: the
-// pieces, the laser's beams, the markers on a chosen piece's targets, the
-// sparks and sound where the laser takes a piece off, the board's tint and
-// its scale. It sends no HTTP request and keeps no game: it lies in the
-// root prim next to khet_board.lsl, which tells it what to show in link
-// messages (clients/lsl/README.md, "The two scripts").
+// pieces, each turned the way it faces, the laser's beams, the markers on
+// a chosen piece's targets or a hint's squares, the sparks and sound where
+// the laser takes a piece off, the board's tint and its scale. It sends no
+// HTTP request and keeps no game: it lies in the root prim next to
+// khet_board.lsl, which tells it what to show in link messages
+// (clients/lsl/README.md, "The scripts"). It also finds where a touch
+// lands: the square, from the prim touched or the face's coordinates, and
+// the piece drawn there.
 //
 // The protocol. Every message is llMessageLinked(LINK_THIS, number, text,
-// NULL_KEY) to the scripts of the root prim; a script receives its own
-// messages too, so each acts only on the numbers sent to it.
+// key) to the scripts of the root prim, the key NULL_KEY unless said; a
+// script receives its own messages too, so each acts only on the numbers
+// sent to it.
 //   khet_board.lsl -> khet_render.lsl
-//     7101 board    "<edge>|<ranks>": the piece field of the position
-//                   ("k9/..."; "" for no pieces) and the tint: "" grey
-//                   edges, "s"/"r" edges in the colour of the side to move,
-//                   "S"/"R" the whole board in the winner's colour
+//     7101 board    "<edge>|<position>": the position ("k9/... s 2", with
+//                   a fourth field "f" for physical facings; "" for no
+//                   pieces) and the tint: "" grey edges, "s"/"r" edges in
+//                   the colour of the side to move, "S"/"R" the whole
+//                   board in the winner's colour
 //     7102 look     "<scheme> <metres>": the colour scheme; the longest edge
 //                   to scale the linkset to (0: leave the size as it is)
 //     7103 laser    the compact laser string ("j1j4h4 f4f2x"); "" takes
 //                   the beams down, and markers showing hits with them
 //     7104 hits     the compact "rm" ("f8k e5s\"): sparks on those squares
-//     7105 targets  squares to light for a chosen piece ("e5 f5"; "" none)
+//     7105 targets  squares to light: a chosen piece's targets or a
+//                   hint's squares ("e5 f5"; "" none)
 //     7106 debug    "1": tell the owner the laser and this script's memory
 //   khet_render.lsl -> khet_board.lsl
 //     7201 ready    "": this script (re)started and shows nothing; the
 //                   board answers with debug, look, board, laser, targets
 //     7202 refused  "<metres> <size>": the region refused to scale the
-//                   linkset to <metres>; it stays <size> m long
+//                   linkset to <metres>; it stays <size> m long (both as
+//                   a person writes them: "6", "2.5")
+//     7203 touched  "<square>|<token>", key the toucher: a touch landed on
+//                   that square ("" off the squares), which holds that
+//                   piece as the position writes it ("" none)
 // Pieces are drawn one prim at a time straight from the position string,
-// so no list longer than one prim's parameters is ever built.
+// so no list longer than one prim's parameters is ever built. At rotation
+// zero a piece's texture faces north (+y): an Anubis, Sphinx or Pharaoh
+// that way, a Pyramid's mirror north-east, a Scarab's or Eye's front
+// mirror north-west (its mirror running "/"). Each is turned the way its
+// attribute says; with physical facings (docs/notation.md) a Pharaoh's,
+// Scarab's or Eye's attribute is its facing. Without them a Pharaoh stands
+// as at rotation zero, and a Scarab or Eye by its diagonal alone: "/" as
+// at rotation zero, "\" a quarter turn anticlockwise.
 
 integer KR_BOARD = 7101;
 integer KR_LOOK = 7102;
@@ -36,6 +53,7 @@ integer KR_TARGETS = 7105;
 integer KR_DEBUG = 7106;
 integer KB_READY = 7201;
 integer KB_REFUSED = 7202;
+integer KB_TOUCHED = 7203;
 
 integer BOARD_FACE = 0;      // the root prim's face showing the squares
 float   LASER_SECONDS = 12.0;
@@ -44,6 +62,7 @@ float   PHYSICAL = 6.0;      // boards longer than this give pieces collisions
 integer gDebug;
 string  gScheme = "classic";
 string  gRanks;            // the piece field last drawn
+integer gFacings;          // its position has physical facings
 string  gEdge;             // the tint, as in the board message
 list    gPieceLinks;       // link numbers of piece prims
 list    gBeamLinks;        // link numbers of beam prims
@@ -137,24 +156,104 @@ hits(string rm) {
     if (llGetInventoryType("hit") == INVENTORY_SOUND) llTriggerSound("hit", 1.0);
 }
 
+// How many quarter turns anticlockwise a piece of kind `letter` with
+// `attr` (its attribute in the position, "" for none) stands from
+// rotation zero (the header says which way that faces); 0 for a piece
+// without a facing (an Obelisk, a Pharaoh without physical facings).
+integer quarters(string letter, string attr) {
+    list order = ["n", "w", "s", "e"];  // Anubis, Sphinx, Pharaoh
+    string kind = llToUpper(letter);
+    if (kind == "P") order = ["ne", "nw", "sw", "se"];
+    if (kind == "S" || kind == "E") order = ["nw", "sw", "se", "ne", "/", "\\"];
+    integer at = llListFindList(order, [attr]);
+    if (at < 0) return 0;
+    return at % 4;
+}
+
 // One piece prim standing on square `n` (0..79, rank 8 first, files a..j)
-// as the token `t` ("pne", "K", "S/", "O2") says.
+// as the token `t` ("pne", "K", "Kn", "S/", "Ssw", "O2") says.
 piece(integer link, string t, integer n, float step, integer shape) {
     string sq = llGetSubString("abcdefghij", n % 10, n % 10) + (string)(8 - n / 10);
     string letter = llGetSubString(t, 0, 0);
-    string attr = llToLower(llGetSubString(t, 1, -1));
-    integer turn = llListFindList(["ne", "nw", "sw", "se", "n", "w",
-                                   "s", "e", "/", "\\"], [attr]);
-    if (turn < 0) turn = 0;
+    string attr = "";  // (llGetSubString(t, 1, -1) of one letter is itself)
+    if (llStringLength(t) > 1) attr = llToLower(llGetSubString(t, 1, -1));
+    integer turn = quarters(letter, attr);
     float height = step * 0.5;
     if (attr == "2") height = step;
     llSetLinkPrimitiveParamsFast(link, [
         PRIM_POS_LOCAL, squareCentre(sq, height / 2.0),
-        PRIM_ROT_LOCAL, llEuler2Rot(<0, 0, (turn % 4) * PI_BY_TWO>),
+        PRIM_ROT_LOCAL, llEuler2Rot(<0, 0, turn * PI_BY_TWO>),
         PRIM_SIZE, <step * 0.8, step * 0.8, height>,
         PRIM_TEXTURE, 0, llToUpper(letter), <1, 1, 0>, ZERO_VECTOR, 0.0,
         PRIM_COLOR, ALL_SIDES, schemeColour(sideColour(letter)), 1.0,
         PRIM_PHYSICS_SHAPE_TYPE, shape]);
+}
+
+// The length of the attribute after a piece's letter `c` in gRanks: a
+// Pyramid's two letters, a Pharaoh's none, the others' one; with physical
+// facings a Pharaoh's one, a Scarab's or Eye's two. -1: not a piece.
+integer attribute(string c) {
+    integer kind = llSubStringIndex("KkPpAaXxSsEeOo", c);
+    if (kind < 0) return -1;
+    if (kind < 2) return gFacings;
+    if (kind < 4 || (gFacings && kind >= 8 && kind < 12)) return 2;
+    return 1;
+}
+
+// The token on square `sq` ("e4") of gRanks ("pne", "K", "S/"), "" when
+// it is empty.
+string tokenOn(string sq) {
+    integer want = (8 - (integer)llGetSubString(sq, 1, 1)) * 10
+        + llSubStringIndex("abcdefghij", llGetSubString(sq, 0, 0));
+    integer square = 0;
+    integer i = 0;
+    while (i < llStringLength(gRanks) && square <= want) {
+        string c = llGetSubString(gRanks, i, i);
+        integer len = attribute(c);
+        if (len >= 0) {
+            if (square == want) return llGetSubString(gRanks, i, i + len);
+            ++square;
+            i += len + 1;
+        } else if (c == "/") {
+            ++i;
+        } else {
+            integer empty = (integer)c;
+            if (c == "1" && llGetSubString(gRanks, i + 1, i + 1) == "0") {
+                empty = 10;
+                ++i;
+            }
+            ++i;
+            square += empty;
+        }
+    }
+    return "";
+}
+
+// The square under a touch at `st` on the board's face (0..1 each way).
+string stSquare(vector st) {
+    if (st.x < 0.0) return "";
+    integer file = (integer)(st.x * 10.0);
+    integer rank = (integer)(st.y * 8.0);
+    if (file > 9) file = 9;
+    if (rank > 7) rank = 7;
+    return llGetSubString("abcdefghij", file, file) + (string)(rank + 1);
+}
+
+// The square a touch lands on: on the board's face, or on the piece or
+// marker prim touched, the square it stands on; "" elsewhere (a beam, a
+// prim parked inside the board, another face).
+string touchedSquare() {
+    integer link = llDetectedLinkNumber(0);
+    if (link > 1) {
+        string name = llGetLinkName(link);
+        if (name != "piece" && name != "mark") return "";
+        vector at = llList2Vector(llGetLinkPrimitiveParams(link, [PRIM_POS_LOCAL]), 0);
+        vector size = llGetScale();
+        if (at.z <= 0.0) return "";
+        return stSquare(<at.x / size.x + 0.5, at.y / size.y + 0.5, 0.0>);
+    }
+    if (llDetectedTouchFace(0) != BOARD_FACE) return "";
+    return stSquare(llDetectedTouchST(0));
 }
 
 // Walks gRanks ("k9/..."), putting a piece prim on every occupied square
@@ -173,11 +272,8 @@ draw() {
     integer i = 0;
     while (i < n) {
         string c = llGetSubString(gRanks, i, i);
-        integer kind = llSubStringIndex("KkPpAaXxSsEeOo", c);
-        if (kind >= 0) {
-            integer len = 1;        // K: the letter; P: and two; others: one
-            if (kind < 2) len = 0;
-            else if (kind < 4) len = 2;
+        integer len = attribute(c);
+        if (len >= 0) {
             if (used < llGetListLength(gPieceLinks)) {
                 piece(llList2Integer(gPieceLinks, used),
                       llGetSubString(gRanks, i, i + len), square, step, shape);
@@ -263,6 +359,15 @@ drawLaser(string laser) {
     }
 }
 
+// Metres as a person writes them: to the centimetre, without trailing
+// zeros ("6", "2.5", "0.75").
+string readable(float m) {
+    string text = (string)(llRound(m * 100.0) / 100.0);
+    while (llGetSubString(text, -1, -1) == "0") text = llGetSubString(text, 0, -2);
+    if (llGetSubString(text, -1, -1) == ".") text = llGetSubString(text, 0, -2);
+    return text;
+}
+
 // Scales the linkset so its longest edge is `metres`. Beams and markers
 // are parked first (a thin beam would stop a shrink); a scale the region
 // refuses is told back to the board script.
@@ -273,7 +378,7 @@ scaleTo(float metres) {
     mark([], ZERO_VECTOR);
     drawLaser("");
     if (llScaleByFactor(metres / size.x)) return;
-    llMessageLinked(LINK_THIS, KB_REFUSED, (string)metres + " " + (string)size.x,
+    llMessageLinked(LINK_THIS, KB_REFUSED, readable(metres) + " " + readable(size.x),
                     NULL_KEY);
 }
 
@@ -282,7 +387,9 @@ onMessage(integer num, string text) {
     if (num == KR_BOARD) {
         list f = llParseStringKeepNulls(text, ["|"], []);
         gEdge = llList2String(f, 0);
-        gRanks = llList2String(f, 1);
+        f = llParseString2List(llList2String(f, 1), [" "], []);
+        gRanks = llList2String(f, 0);
+        gFacings = llList2String(f, 3) == "f";
         draw();
     } else if (num == KR_LOOK) {
         list f = llParseString2List(text, [" "], []);
@@ -307,9 +414,11 @@ onMessage(integer num, string text) {
 }
 
 default {
+    // Lists the child prims by name: only prims, up to
+    // llGetObjectPrimCount(), as seated avatars are numbered after them.
     state_entry() {
         integer i;
-        for (i = 2; i <= llGetNumberOfPrims(); ++i) {
+        for (i = 2; i <= llGetObjectPrimCount(llGetKey()); ++i) {
             string name = llGetLinkName(i);
             if (name == "piece") gPieceLinks += [i];
             else if (name == "beam") gBeamLinks += [i];
@@ -320,6 +429,13 @@ default {
 
     link_message(integer sender, integer num, string text, key id) {
         onMessage(num, text);
+    }
+
+    touch_start(integer n) {
+        string sq = touchedSquare();
+        string token = "";
+        if (sq != "") token = tokenOn(sq);
+        llMessageLinked(LINK_THIS, KB_TOUCHED, sq + "|" + token, llDetectedKey(0));
     }
 
     timer() {

@@ -1,21 +1,27 @@
 #!/usr/bin/python3
-"""The board's two scripts' own touch, ownership and drawing code.
+"""The board's scripts' own touch, ownership, drawing and talking code.
 
-Both scripts (khet_board.lsl and khet_render.lsl) run in lsl_eval.py as
-one linkset: 30 piece, 16 beam and 10 marker prims, and every
-llMessageLinked delivered, in order, to both scripts' link_message events
-(each hears its own too). For each named setup (from a real khetd's GET
-/v1/setups) and each side to move, the server says which squares hold a
-piece that side may move and what its legal moves are; on the same
-position (the board script's own parseBoard):
-- the board script's canPick allows exactly the squares the server has
-  moves for, for both colours;
+The four scripts (khet_board.lsl, khet_render.lsl, khet_keep.lsl and
+khet_words.lsl) run in lsl_eval.py as one linkset: 30 piece, 16 beam and
+10 marker prims (and a seated avatar after them), every llMessageLinked
+delivered, in order, to every script's link_message event (each hears its
+own too), and the board script's requests recorded, not sent. For each
+named setup (from a real khetd's GET /v1/setups), and some of them with
+physical facings, and each side to move, the server says which squares
+hold a piece that side may move and what its legal moves are; on the same
+position:
+- the render script finds on each square the token this test reads there
+  (docs/notation.md), and the board script's canPick, given it, allows
+  exactly the squares the server has moves for, for both colours;
 - the render script, told the position by link message, stands a piece prim
-  on each occupied square with that piece's texture and its owner's colour
-  and parks the others; touching each piece prim lands (through the board
-  script's touchedSquare, from where the prim stands) on its square;
+  on each occupied square with that piece's texture, its owner's colour
+  and turned the way it faces (docs/notation.md; the oracle is this
+  test's own reading of the position) and parks the others; touching each
+  piece prim lands (through the render script's touchedSquare, from where
+  the prim stands) on its square;
 - a touch anywhere in a square of the board face lands on that square;
-- touching a piece of the side to move asks for its moves; choosing it
+- touching (the render script reports the square and its piece to the
+  board script) a piece of the side to move asks for its moves; choosing it
   lights marker prims on exactly the squares its moves end on (touching a
   marker lands on its square), and touching each square within two of it
   sends the one move ending there, offers a dialog when two do, and
@@ -23,17 +29,19 @@ position (the board script's own parseBoard):
   touching their piece is told whose turn it is.
 The oracle for where a move ends is the notation (docs/notation.md): a
 turn stays on its square, any other move ends on the square it names last.
-The protocol's other paths run once: a colour scheme and a scale the
-region refuses (told to the owner, the server's setting put back), a laser
-and its hits, taken down by the render script's timer, and the owner's
-Setup menu choosing the club preset (with its clock) for a new board and
-for the board it already has.
+The other paths run once each (check_protocol and the checks after it): a
+colour scheme and a scale the region refuses, a laser and its hits, the
+Setup menu's setups, presets and clocks, the settings for language and
+hints, a hint, the hover text's last moves, takebacks asked and answered,
+a rematch asked elsewhere, the configuration notecard, and what must
+outlive a reset, a re-rez or a region restart.
 Usage: board_test.py --khetd PATH --script khet_board.lsl --render
-       khet_render.lsl
+       khet_render.lsl --keep khet_keep.lsl --words khet_words.lsl
 """
 
 import argparse
 import json
+import math
 import sys
 import tempfile
 import time
@@ -45,12 +53,18 @@ from replay import exchange, start_khetd
 SIZE = (3.0, 2.4, 0.1)  # the README's board: 10 x 8 squares of 0.3 m
 ALICE = Key("11111111-1111-1111-1111-111111111111")  # Silver
 BOB = Key("22222222-2222-2222-2222-222222222222")    # Red
+OWNER = Key("33333333-3333-3333-3333-333333333333")
 SQUARES = [f + str(r) for r in range(1, 9) for f in "abcdefghij"]
 PIECES, BEAMS, MARKS = range(2, 32), range(32, 48), range(48, 58)
+AVATAR = 58  # a seated avatar, numbered after the prims
 JSON_INVALID = lsl_eval.lsl_table.CONSTANTS["JSON_INVALID"][1]
+CONST = {name: value for name, (_, value) in
+         lsl_eval.lsl_table.CONSTANTS.items()}
 ARITY = {"PRIM_LINK_TARGET": 1, "PRIM_POS_LOCAL": 1, "PRIM_ROT_LOCAL": 1,
          "PRIM_SIZE": 1, "PRIM_TEXTURE": 5, "PRIM_COLOR": 3, "PRIM_GLOW": 2,
          "PRIM_FULLBRIGHT": 2, "PRIM_PHYSICS_SHAPE_TYPE": 1}
+# Setups also checked with physical facings: Scarabs, Eyes, Djeds.
+FACING_SETUPS = ("classic-2", "osiris", "classic-1b")
 
 
 def request(base, method, path, body=None):
@@ -63,8 +77,10 @@ def request(base, method, path, body=None):
 
 def server_moves(base, position):
     """{square: [moves]} for the side to move in `position`."""
-    session = request(base, "POST", "/v1/sessions?view=compact",
-                      {"name": "board test", "position": position})
+    body = {"name": "board test", "position": position}
+    if position.endswith(" f"):
+        body["rules"] = {"physicalFacings": True}
+    session = request(base, "POST", "/v1/sessions?view=compact", body)
     sid = session["id"]
     for colour in ("SILVER", "RED"):
         request(base, "POST", f"/v1/sessions/{sid}:join?view=compact",
@@ -76,6 +92,48 @@ def server_moves(base, position):
 
 def destination(move, square):
     return square if move[-1] in "LR" else move[-2:]
+
+
+def tokens(position):
+    """{square: token} of a position, read as docs/notation.md says."""
+    fields = position.split()
+    facings = fields[3:] == ["f"]
+    # A "/" after an S or E is its diagonal without facings, so ranks are
+    # read character by character rather than split.
+    out = {}
+    text, i, file, rank = fields[0], 0, 0, 8
+    while i < len(text):
+        c = text[i]
+        if c == "/":
+            rank, file, i = rank - 1, 0, i + 1
+        elif c.isdigit():
+            n = 10 if text[i:i + 2] == "10" else int(c)
+            file, i = file + n, i + (2 if n == 10 else 1)
+        else:
+            kind = c.upper()
+            size = {"K": 1 if facings else 0, "P": 2,
+                    "S": 2 if facings else 1, "E": 2 if facings else 1
+                    }.get(kind, 1)
+            out["abcdefghij"[file] + str(rank)] = text[i:i + 1 + size]
+            file, i = file + 1, i + 1 + size
+    return out
+
+
+def facing_quarters(token):
+    """Quarter turns anticlockwise from a texture's rotation zero (north:
+    an Anubis, Sphinx or Pharaoh faces it, a Pyramid's mirror faces north-
+    east, a Scarab's or Eye's front mirror north-west), as README.md's
+    textures say, to face the way the token's attribute names; without
+    physical facings a Pharaoh as at zero, a Scarab or Eye by its diagonal,
+    "/" as at zero and "\\" a quarter turn."""
+    kind, attr = token[0].upper(), token[1:].lower()
+    if kind == "S" or kind == "E":
+        return ["nw", "sw", "se", "ne", "/", "\\"].index(attr) % 4
+    if kind == "P":
+        return ["ne", "nw", "sw", "se"].index(attr)
+    if kind == "O" or attr == "":
+        return 0
+    return ["n", "w", "s", "e"].index(attr)
 
 
 def list_to_json(kind, values):
@@ -109,48 +167,51 @@ def json_value(text, path):
     return str(value)
 
 
-OWNER = Key("33333333-3333-3333-3333-333333333333")
-
-
 class Board:
-    """The three scripts in the evaluator as one linkset, world calls
-    recorded."""
+    """The four scripts in the evaluator as one linkset, world calls
+    recorded in `calls`: ("act", kind, arg) for a request the board script
+    starts (its method, path, body and token in `sent`), ("move", move) for
+    a move it sends, ("tell", who, text) and ("owner", text) for what the
+    words script says, ("dialog", who, text, labels) and ("textbox", who,
+    text) for what it shows, ("sparks", link) and ("timer", seconds) for
+    the render script's."""
 
-    def __init__(self, text, render_text, keep_text):
+    def __init__(self, text, render_text, keep_text, words_text):
         self.text = text
         self.keep_text = keep_text
+        self.words_text = words_text
         self.owner = OWNER
         self.calls = []
-        self.bodies = []         # the body of each act, in order
+        self.sent = []           # (method, path, body, token) of each act
         self.prims = {}          # link -> {rule: values}, as last set
         self.queue = []          # link messages not yet delivered
         self.scale_ok = True
+        self.hover = ""          # the hover text
         record = self.calls.append
         names = {**{link: "piece" for link in PIECES},
                  **{link: "beam" for link in BEAMS},
                  **{link: "mark" for link in MARKS}}
         self.touching = (0, 0, (0.0, 0.0, 0.0))  # link, face, st
+        self.toucher = ALICE
         self.now = 100.0                          # llGetTime()
+
+        def link_name(link):
+            if link == AVATAR:
+                raise AssertionError("a seated avatar was taken for a prim")
+            return names.get(link, "board")
         world = {
             "llGetScale": lambda: SIZE,
-            "llGetLinkName": lambda link: names.get(link, "board"),
+            "llGetLinkName": link_name,
             "llMessageLinked": lambda link, num, text, key:
-                self.queue.append((num, text)),
+                self.queue.append((num, text, key)),
             "llOwnerSay": lambda text: record(("owner", text)),
+            "llGetOwner": lambda: self.owner,
+            "llGetKey": lambda: Key("44444444-4444-4444-4444-444444444444"),
+            "llGetObjectDetails": lambda k, what: [Key("")],
+            "llGetTime": lambda: self.now,
+            "llFrand": lambda most: 0.0,
         }
         self.render = lsl_eval.Interpreter(render_text, {
-            **world,
-            "llSetLinkPrimitiveParamsFast": self.set_params,
-            "llLinkParticleSystem": lambda link, rules:
-                record(("sparks", link)) if rules else None,
-            "llEuler2Rot": lambda v: (0.0, 0.0, 0.0, 1.0),
-            "llGetNumberOfPrims": lambda: max(MARKS),
-            "llGetInventoryType": lambda name: 0,
-            "llSetTimerEvent": lambda seconds: record(("timer", seconds)),
-            "llScaleByFactor": lambda factor: int(self.scale_ok),
-            "llGetUsedMemory": lambda: 0,
-        })
-        self.board_world = {
             **world,
             "llGetLinkPrimitiveParams": lambda link, rules:
                 self.prims.get(link, {}).get("PRIM_POS_LOCAL",
@@ -158,39 +219,67 @@ class Board:
             "llDetectedLinkNumber": lambda n: self.touching[0],
             "llDetectedTouchFace": lambda n: self.touching[1],
             "llDetectedTouchST": lambda n: self.touching[2],
+            "llDetectedKey": lambda n: self.toucher,
+            "llSetLinkPrimitiveParamsFast": self.set_params,
+            "llLinkParticleSystem": lambda link, rules:
+                record(("sparks", link)) if rules else None,
+            # The rotation a prim gets carries its angle about z.
+            "llEuler2Rot": lambda v: (0.0, 0.0, v[2], 1.0),
+            "llGetNumberOfPrims": lambda: AVATAR,
+            "llGetObjectPrimCount": lambda k: AVATAR - 1,
+            "llGetInventoryType": lambda name: 0,
+            "llSetTimerEvent": lambda seconds: record(("timer", seconds)),
+            "llScaleByFactor": lambda factor: int(self.scale_ok),
+            "llGetUsedMemory": lambda: 0,
+        })
+        self.board_world = {
+            **world,
             "llJsonGetValue": json_value,
             "llList2Json": list_to_json,
-            "llGetOwner": lambda: self.owner,
             "llGetObjectName": lambda: "Khet board",
-            "llGetKey": lambda: Key("44444444-4444-4444-4444-444444444444"),
-            "llGetObjectDetails": lambda k, what: [Key("")],
             "llSameGroup": lambda k: 0,
-            "llRegionSayTo": lambda who, ch, text: record(("tell", who, text)),
-            "llSetText": lambda text, colour, alpha: None,
             "llSetTimerEvent": lambda seconds: None,
-            "llGetTime": lambda: self.now,
             "llGetInventoryType": lambda name: 0,
+            "llSay": lambda channel, text: record(("chat", text)),
+            "llKey2Name": lambda who: {ALICE: "Alice Resident",
+                                       BOB: "Bob Resident"}.get(who, ""),
             # the script's own functions that would talk to the server
-            "act": lambda kind, who, m, path, body, token, arg:
-                self.bodies.append(body) or record(("act", kind, arg)),
+            "act": self.act,
             "sendMove": lambda who, move: record(("move", move)),
-            "menu": lambda who, text, buttons: record(("menu", text, buttons)),
+            "send": lambda method, path, body, token: Key("request"),
             "llGetObjectDesc": lambda: "https://khet.example.org",
-            "llListen": lambda channel, name, who, text: 1,
-            "llFrand": lambda most: 0.0,
             "llResetScript": self.reset_refused,
         }
         self.lsl = lsl_eval.Interpreter(text, self.board_world)
         self.keep = lsl_eval.Interpreter(keep_text, world)
+        self.words = lsl_eval.Interpreter(words_text, {
+            **world,
+            "llListen": lambda channel, name, who, text: 1,
+            "llRegionSayTo": lambda who, ch, text: record(("tell", who, text)),
+            "llWhisper": lambda ch, text: record(("whisper", text)),
+            "llDialog": lambda who, text, labels, ch:
+                record(("dialog", who, text, labels)),
+            "llTextBox": lambda who, text, ch: record(("textbox", who, text)),
+            "llSetText": self.set_text,
+            "llSetTimerEvent": lambda seconds: None,
+        })
         self.lsl.set("gPlayers", [ALICE, "s", "ta", BOB, "r", "tb"])
         self.lsl.set("gStatus", "P")
-        # The render script starts: it finds its prims and says ready, and
-        # the board script answers with all there is to show.
+        # The render and words scripts start: each says ready, and the
+        # board script answers with all there is to show.
         self.render.event("state_entry")
+        self.words.event("state_entry")
         self.deliver()
 
+    def act(self, kind, who, method, path, body, token, arg):
+        self.sent.append((method, path, body, token))
+        self.calls.append(("act", kind, arg))
+
+    def set_text(self, text, colour, alpha):
+        self.hover = text
+
     def set_params(self, link, params):
-        names = {lsl_eval.lsl_table.CONSTANTS[n][1]: n for n in ARITY}
+        names = {CONST[n]: n for n in ARITY}
         i = 0
         while i < len(params):
             name = names[params[i]]
@@ -212,6 +301,12 @@ class Board:
         self.lsl.event("state_entry")
         self.deliver()
 
+    def restart_words(self):
+        """The words script alone reset."""
+        self.words = lsl_eval.Interpreter(self.words_text, self.words.stubs)
+        self.words.event("state_entry")
+        self.deliver()
+
     def restart_keeper(self, text=None):
         """The keeper alone reset (or replaced by `text`)."""
         self.keep = lsl_eval.Interpreter(text or self.keep_text,
@@ -223,23 +318,74 @@ class Board:
         """Hands every queued link message to every script, in order."""
         sent = 0
         while self.queue:
-            num, text = self.queue.pop(0)
-            for script in (self.lsl, self.render, self.keep):
-                script.event("link_message", 1, num, text, Key(""))
+            num, text, key = self.queue.pop(0)
+            for script in (self.lsl, self.render, self.keep, self.words):
+                script.event("link_message", 1, num, text, key)
             sent += 1
             if sent > 1000:
                 raise AssertionError("the scripts keep messaging each other")
 
     def load(self, position):
+        """The board script holds `position`; the render script draws it."""
         self.lsl.set("gPos", position)
-        self.lsl.set("gBoard", self.lsl.call("parseBoard", position))
         self.lsl.set("gTurn", position.split()[1])
+        self.lsl.call("show")
+        self.deliver()
 
-    def touch(self, who, square):
+    def run(self, name, *args):
+        """Calls the board script's function `name`; delivers what it sent;
+        returns the calls recorded meanwhile."""
         self.calls.clear()
-        self.lsl.call("touchSquare", who, square)
+        self.lsl.call(name, *args)
         self.deliver()
         return list(self.calls)
+
+    def touch(self, who, square):
+        """`who` touches the board's face on `square` ("": off the squares,
+        another face); the calls it led to."""
+        self.calls.clear()
+        if square:
+            f, r = "abcdefghij".index(square[0]), int(square[1]) - 1
+            self.touching = (1, 0, ((f + 0.5) / 10, (r + 0.5) / 8, 0.0))
+        else:
+            self.touching = (1, 1, (-1.0, -1.0, 0.0))
+        self.toucher = who
+        self.render.event("touch_start", 1)
+        self.deliver()
+        return list(self.calls)
+
+    def event(self, **fields):
+        """A long poll's event applied."""
+        return self.run("applyEvent", json.dumps(fields))
+
+    def answer(self, kind, body, who=ALICE, arg=""):
+        """The answer to an action of `kind` for `who`."""
+        for name, value in (("gActKind", self.lsl.get(kind)),
+                            ("gActWho", who), ("gActArg", arg)):
+            self.lsl.set(name, value)
+        return self.run("onAction", 200, json.dumps(body))
+
+    def dialog(self, who):
+        """The last dialog `who` was shown: (text, labels), or None."""
+        shown = [c for c in self.calls if c[0] == "dialog" and c[1] == who]
+        return shown[-1][2:] if shown else None
+
+    def press(self, who, label):
+        """`who` presses the button `label` (or types it into a text box)
+        of the dialog the words script last showed them."""
+        self.calls.clear()
+        self.words.event("listen", 0, "", who, label)
+        self.deliver()
+        return list(self.calls)
+
+    def menus(self, who, *labels):
+        """`who` touches the board off the pieces and presses `labels` in
+        turn; the calls after the last press."""
+        self.touch(who, "")
+        calls = []
+        for label in labels:
+            calls = self.press(who, label)
+        return calls
 
     def placed(self, links):
         """{link: rules} of those prims standing on the board, not parked."""
@@ -248,9 +394,9 @@ class Board:
                 self.prims[link]["PRIM_POS_LOCAL"][0][2] > 0}
 
     def touched(self, link):
-        """The square the board script makes of a touch on prim `link`."""
+        """The square the render script makes of a touch on prim `link`."""
         self.touching = (link, 0, (-1.0, -1.0, 0.0))
-        return self.lsl.call("touchedSquare")
+        return self.render.call("touchedSquare")
 
     def drawn(self):
         """The piece prims the render script stands on the board."""
@@ -264,30 +410,39 @@ def check_position(board, position, moves, failures, where):
     lsl = board.lsl
     board.load(position)
     checked = 0
-    # Ownership: exactly the squares with moves may be picked, each colour.
-    for side in "sr":
-        for sq in SQUARES:
+    # Ownership: exactly the squares with moves may be picked, each colour,
+    # by the token the render script finds there.
+    for sq in SQUARES:
+        token = board.render.call("tokenOn", sq)
+        if token != tokens(position).get(sq, ""):
+            failures.append(f"{where}: the render script reads {token!r} on "
+                            f"{sq}")
+        for side in "sr":
             want = bool(moves[side][sq])
-            if bool(lsl.call("canPick", side, sq)) != want:
-                failures.append(f"{where}: canPick({side}, {sq}) is "
-                                f"{not want}, the server says {want}")
+            if bool(lsl.call("canPick", side, token)) != want:
+                failures.append(f"{where}: canPick({side}, {token!r}) on "
+                                f"{sq} is {not want}, the server says {want}")
             checked += want
     # The render script: each piece prim on its square, with its letter's
-    # texture, in its owner's colour; a touch on it lands on that square.
+    # texture, in its owner's colour, turned the way it faces; a touch on
+    # it lands on that square.
     prims = board.drawn()
     silver = board.render.call("schemeColour", 1)
+    pieces = tokens(position)
     squares = []
     for link, rules in sorted(prims.items()):
         sq = board.touched(link)
         squares.append(sq)
-        token = lsl.call("tokenAt", sq) if sq else ""
+        token = pieces.get(sq, "")
         is_silver = rules["PRIM_COLOR"][1] == silver
         texture = rules["PRIM_TEXTURE"][1]
+        turned = round(rules["PRIM_ROT_LOCAL"][0][2] / (math.pi / 2)) % 4
         if not token or is_silver != bool(moves["s"][sq]) or \
-                texture != token[0].upper():
+                texture != token[0].upper() or \
+                turned != facing_quarters(token):
             failures.append(f"{where}: piece prim {link} touched on {sq!r} "
                             f"(token {token!r}), silver colour {is_silver}, "
-                            f"texture {texture}")
+                            f"texture {texture}, {turned} quarter turns")
     owned = {sq for side in "sr" for sq in SQUARES if moves[side][sq]}
     if sorted(squares) != sorted(owned):
         failures.append(f"{where}: pieces drawn on {sorted(squares)}, "
@@ -297,7 +452,8 @@ def check_position(board, position, moves, failures, where):
         f, r = n % 10, n // 10
         for dx, dy in ((0.5, 0.5), (0.02, 0.02), (0.98, 0.02), (0.02, 0.98),
                        (0.98, 0.98)):
-            got = lsl.call("stSquare", ((f + dx) / 10, (r + dy) / 8, 0.0))
+            got = board.render.call("stSquare",
+                                    ((f + dx) / 10, (r + dy) / 8, 0.0))
             if got != sq:
                 failures.append(f"{where}: touch at {f + dx},{r + dy} "
                                 f"lands on {got}, not {sq}")
@@ -329,11 +485,11 @@ def check_position(board, position, moves, failures, where):
             if len(ends) == 1:
                 want = [("move", ends[0])]
             elif ends:
-                want = [("menu", "Which move?", ends)]
+                want = [("dialog", who, "Which move?", ends)]
             elif moves[turn][target]:
                 want = [("act", k_moves, target)]
             else:
-                want = [("menu", "Khet", ["Play"])]
+                want = [("dialog", who, "Khet", ["Play"])]
             if got != want:
                 failures.append(f"{where}: {sq} then {target}: {got}, "
                                 f"wanted {want}")
@@ -349,28 +505,29 @@ def check_position(board, position, moves, failures, where):
 
 
 def check_protocol(board, position, failures):
-    """The messages besides the board and targets, through both scripts."""
+    """The render script's messages besides the board and targets."""
     lsl = board.lsl
     board.load(position)
     board.drawn()
     # A colour scheme and a scale the region refuses: the pieces take the
-    # scheme's colours; the owner hears of the refusal and the server's
-    # setting is put back to the board's real size.
+    # scheme's colours; the owner hears of the refusal in metres as a
+    # person writes them, and the server's setting is put back to the
+    # board's real size.
     board.scale_ok = False
-    board.calls.clear()
-    lsl.call("applyEvent", json.dumps({"kind": "settings", "quiet": False,
-                                       "scheme": "nile", "scale": 6,
-                                       "ann": ""}))
-    board.deliver()
+    calls = board.event(kind="settings", quiet=False, scheme="nile", scale=6,
+                        lang="en", hints=True, ann="")
     orange = board.render.call("schemeColour", 1)
     colours = {tuple(r["PRIM_COLOR"][1]) for r in board.placed(PIECES).values()}
     if orange not in colours or orange == (0.75, 0.75, 0.75):
         failures.append(f"protocol: the nile scheme drew {colours}")
-    told = [c for c in board.calls if c[0] == "owner"]
-    acts = [c for c in board.calls if c[0] == "act"]
-    if len(told) != 1 or "cannot be scaled to 6 m" not in told[0][1] or \
-            acts != [("act", lsl.get("K_SETTINGS"), "")]:
-        failures.append(f"protocol: a refused scale did {board.calls}")
+    told = [c for c in calls if c[0] == "owner"]
+    want = "The board cannot be scaled to 6 m here; it stays 3 m."
+    if [c[1] for c in told] != [want] or \
+            [c for c in calls if c[0] == "act"] != \
+            [("act", lsl.get("K_SETTINGS"), "")] or \
+            json.loads(board.sent[-1][2]) != {"settings": {"scaleMeters": 3}}:
+        failures.append(f"protocol: a refused scale did {calls}, "
+                        f"{board.sent[-1:]}")
     # A laser of three runs and two hits; the timer takes both down but not
     # a chosen piece's targets.
     lsl.call("laser", "j1j4h4x f4f2x")
@@ -384,7 +541,7 @@ def check_protocol(board, position, failures):
     board.deliver()
     if board.placed(BEAMS) or board.placed(MARKS):
         failures.append("protocol: the laser's timer left beams or hits up")
-    lsl.call("pick", ALICE, "e5", ["e5-e6"])
+    board.run("pick", ALICE, "e5", ["e5-e6"])
     lsl.call("laser", "j1j4x")
     board.deliver()
     board.render.event("timer")
@@ -392,46 +549,287 @@ def check_protocol(board, position, failures):
     lit = [board.touched(link) for link in board.placed(MARKS)]
     if lit != ["e6"]:
         failures.append(f"protocol: after a laser the targets show {lit}")
-    # The owner's Setup menu offers the club preset (a clock), which makes
-    # a new board when there is none and sets up the existing one after.
-    owner = Key("33333333-3333-3333-3333-333333333333")
-    board.calls.clear()
-    lsl.call("onButton", owner, "Setup")
-    if not board.calls or "Club 15+10" not in board.calls[-1][2]:
-        failures.append(f"protocol: the Setup menu was {board.calls}")
-    for board_id, kind, body in [
-            ("", "K_CREATE", {"name": "Khet board", "preset": "club"}),
-            ("s1", "K_SETUP", {"preset": "club"})]:
-        lsl.set("gId", board_id)
-        board.calls.clear()
-        board.bodies.clear()
-        lsl.call("onButton", owner, "Club 15+10")
-        sent = json.loads(board.bodies[0]) if board.bodies else {}
-        if board.calls != [("act", lsl.get(kind), "club")] or sent != body:
-            failures.append(f"protocol: Club 15+10 with gId {board_id!r} did "
-                            f"{board.calls} with {board.bodies}")
+    return 3
+
+
+def check_setup_menu(board, failures):
+    """Setup's setups, presets and clocks, through the words script's
+    dialogs: each choice's request body."""
+    lsl = board.lsl
+    bodies = {"K_CREATE": {"name": "Khet board"}, "K_SETUP": {}}
+    five_three = {"timeControl": {"kind": "FISCHER", "baseMs": 300000,
+                                  "incrementMs": 3000}}
+    a_day = {"timeControl": {"kind": "PER_MOVE", "perMoveMs": 86400000}}
+    checked = 0
+    for clock, rules in (("No clock", None), ("5+3", five_three),
+                         ("A day a move", a_day)):
+        board.menus(OWNER, "Setup", "Clock")
+        shown = board.dialog(OWNER)
+        if shown is None or shown[1] != ["No clock", "5+3", "15+10",
+                                         "A day a move"]:
+            failures.append(f"setup: the Clock menu was {shown}")
+        told = board.press(OWNER, clock)
+        if ("tell", OWNER, f"The setups chosen next play with: {clock}.") \
+                not in told:
+            failures.append(f"setup: choosing {clock} told {told}")
+        for board_id, kind in (("", "K_CREATE"), ("s1", "K_SETUP")):
+            lsl.set("gId", board_id)
+            board.menus(OWNER, "Setup")
+            shown = board.dialog(OWNER)
+            if shown is None or \
+                    shown[1] != ["Khet 2.0", "Khet 1.0", "Presets", "Clock"]:
+                failures.append(f"setup: the Setup menu was {shown}")
+            for path, value, field in (
+                    (("Khet 2.0", "classic-2"), "classic-2", "setupId"),
+                    (("Khet 1.0", "dynasty-1b"), "dynasty-1b", "setupId"),
+                    (("Presets", "Tournament 2009"), "tournament-2009",
+                     "preset"),
+                    (("Presets", "Club 15+10"), "club", "preset")):
+                calls = board.menus(OWNER, "Setup", *path)
+                want = dict(bodies[kind], **{field: value})
+                if rules and field == "setupId":
+                    want["rules"] = rules   # a preset keeps its own
+                sent = json.loads(board.sent[-1][2]) if board.sent else {}
+                if calls != [("act", lsl.get(kind), value)] or sent != want:
+                    failures.append(f"setup: {clock}, {path} with gId "
+                                    f"{board_id!r} did {calls} with {sent}")
+                checked += 1
+    board.menus(OWNER, "Setup", "Presets")
+    shown = board.dialog(OWNER)
+    if shown is None or shown[1] != ["Casual", "Club 15+10", "Tournament 2009"]:
+        failures.append(f"setup: the Presets menu was {shown}")
+    return checked
+
+
+def check_settings(board, position, failures):
+    """Settings > Language and Hints, and the board following the
+    session's language in its hover text and dialogs."""
+    lsl = board.lsl
+    board.load(position)
+    lsl.set("gId", "s1")
+    for path, body in ((("Language", "Deutsch"), {"language": "de"}),
+                       (("Language", "Nederlands"), {"language": "nl"}),
+                       (("Hints", "Hints off"), {"hints": False}),
+                       (("Hints", "Hints on"), {"hints": True})):
+        calls = board.menus(OWNER, "Settings", *path)
+        sent = json.loads(board.sent[-1][2]) if board.sent else {}
+        if calls != [("act", lsl.get("K_SETTINGS"), "")] or \
+                sent != {"settings": body}:
+            failures.append(f"settings: {path} did {calls} with {sent}")
+    board.menus(OWNER, "Settings")
+    shown = board.dialog(OWNER)
+    if shown is None or "Language" not in shown[1] or "Hints" not in shown[1]:
+        failures.append(f"settings: the Settings menu was {shown}")
+    # The session's language: the words, the hover text and the dialogs.
+    lsl.set("gSilver", "Alice Resident")
+    lsl.set("gRed", "Bob Resident")
+    board.run("showStatus")
+    wanted = {"de": ("Silber: Alice Resident", "Spielen"),
+              "fr": ("Argent : Alice Resident", "Jouer"),
+              "nl": ("Zilver: Alice Resident", "Spelen"),
+              "en": ("Silver: Alice Resident", "Play")}
+    for lang, (line, play) in wanted.items():
+        board.event(kind="settings", quiet=False, scheme="classic", scale=0,
+                    lang=lang, hints=True, ann="")
+        board.touch(BOB, "")
+        shown = board.dialog(BOB)
+        if not board.hover.startswith(line) or shown is None or \
+                shown[1] != [play]:
+            failures.append(f"settings: in {lang} the hover text is "
+                            f"{board.hover!r}, the menu {shown}")
     return 8
+
+
+def check_hint(board, position, failures):
+    """Play > Hint for the player to move when the board allows hints:
+    the suggestion's squares light, the player is told."""
+    lsl = board.lsl
+    board.load(position)      # Silver (Alice) to move
+    lsl.set("gId", "s1")
+    board.menus(ALICE, "Play")
+    alice = board.dialog(ALICE)
+    board.menus(BOB, "Play")
+    bob = board.dialog(BOB)
+    if alice is None or "Hint" not in alice[1] or bob is None or \
+            "Hint" in bob[1]:
+        failures.append(f"hint: the Play menus were {alice} and {bob}")
+    board.event(kind="settings", quiet=False, scheme="classic", scale=0,
+                lang="en", hints=False, ann="")
+    board.menus(ALICE, "Play")
+    shown = board.dialog(ALICE)
+    if shown is None or "Hint" in shown[1]:
+        failures.append(f"hint: with hints off the Play menu was {shown}")
+    board.event(kind="settings", quiet=False, scheme="classic", scale=0,
+                lang="en", hints=True, ann="")
+    calls = board.menus(ALICE, "Play", "Hint")
+    if calls != [("act", lsl.get("K_HINT"), "")] or board.sent[-1] != \
+            ("POST", "/v1/sessions/s1:suggest?timeoutMs=5000", "{}", ""):
+        failures.append(f"hint: pressing Hint did {calls}, {board.sent[-1:]}")
+    for move, lit in ((("j1", "", "j1L"), ["j1"]),
+                      (("e4", "e5", "e4-e5"), ["e4", "e5"])):
+        calls = board.answer("K_HINT", {"move": {
+            "from": move[0], "to": move[1], "kind": "MOVE",
+            "notation": move[2], "swap": False}, "score": 0, "version": "5"})
+        got = sorted(board.touched(link) for link in board.placed(MARKS))
+        if got != lit or ("tell", ALICE, f"Hint: {move[2]}; its squares are "
+                          f"lit.") not in calls:
+            failures.append(f"hint: {move[2]} lit {got} and did {calls}")
+    board.event(kind="move", v=9, by="s", move="e4-e5", laser="", rm="",
+                st="P", turn="r", res="", why="", pos=position, ann="")
+    if board.placed(MARKS):
+        failures.append("hint: a move left the hint's squares lit")
+    return 4
+
+
+def check_takebacks(board, position, later, failures):
+    """A takeback asked (the other seated player's dialog, the hover text)
+    and answered (the board redrawn from the answer, the laser down, the
+    last moves shortened); asked from the Play menu."""
+    lsl = board.lsl
+    board.load(position)      # Silver (Alice) to move
+    lsl.set("gId", "s1")
+    for n, move in enumerate(("a1-a2", "a8-a7", "b1-b2")):
+        board.event(kind="move", v=n + 1, by="sr"[n % 2], move=move,
+                    laser="", rm="", st="P", turn="rs"[n % 2], res="",
+                    why="", pos=position, ann="")
+    if not board.hover.endswith("Last: a1-a2, a8-a7, b1-b2"):
+        failures.append(f"takeback: the hover text is {board.hover!r}")
+    calls = board.event(kind="takeback", by="s", plies=1, ann="")
+    if board.dialog(BOB) != ("Silver asks for a takeback. Accept?",
+                             ["Accept", "Decline"]) or board.dialog(ALICE) \
+            or "Silver asks to take back" not in board.hover:
+        failures.append(f"takeback: asking did {calls}; {board.hover!r}")
+    k_game = lsl.get("K_GAME")
+    for who, labels, path, token in (
+            (BOB, ("Accept",), "acceptTakeback", "tb"),
+            (BOB, ("Play", "Takeback?", "Decline"), "declineTakeback", "tb"),
+            (ALICE, ("Play", "Take back"), "requestTakeback", "ta")):
+        calls = board.press(who, labels[0]) if len(labels) == 1 else \
+            board.menus(who, *labels)
+        if calls != [("act", k_game, "")] or board.sent[-1][1:] != \
+                (f"/v1/sessions/s1:{path}?view=compact", "{}", token):
+            failures.append(f"takeback: {labels} did {calls}, "
+                            f"{board.sent[-1:]}")
+        if who == BOB:
+            board.event(kind="takeback", by="s", plies=1, ann="")
+    lsl.call("laser", "j1j4h4x")
+    board.deliver()
+    board.event(kind="takeback-answer", by="s", accepted=True, plies=2,
+                turn=later.split()[1], pos=later, ann="")
+    drawn = sorted(board.touched(link) for link in board.placed(PIECES))
+    if drawn != sorted(tokens(later)) or board.placed(BEAMS) or \
+            lsl.get("gTurn") != later.split()[1] or \
+            not board.hover.endswith("Last: a1-a2") or \
+            "take back" in board.hover:
+        failures.append(f"takeback: accepted, the board drew {drawn}, "
+                        f"{len(board.placed(BEAMS))} beams; {board.hover!r}")
+    return 5
+
+
+def check_rematch(board, position, failures):
+    """A rematch asked elsewhere: the next game starts with the players'
+    names crossed and no seat event; the server moved each seat's token
+    with its player, and the seats held here follow. A game started
+    otherwise leaves them."""
+    lsl = board.lsl
+    board.load(position)      # Silver to move
+    lsl.set("gId", "s1")
+    seats = [ALICE, "s", "ta", BOB, "r", "tb"]
+    swapped = [ALICE, "r", "ta", BOB, "s", "tb"]
+    alice, bob = "Alice Resident", "Bob Resident"
+    over = {"kind": "over", "res": "S", "why": "resignation", "ann": ""}
+    start = {"kind": "start", "pos": position, "ann": ""}
+    cases = [
+        ("rematch", [over, dict(start, silver=bob, red=alice)], swapped),
+        ("setup chosen", [over, {"kind": "setup", "setup": "classic-2",
+                                 "pos": position, "ann": ""},
+                          dict(start, silver=alice, red=bob)], seats),
+        ("read after a rematch", [over, "refresh"], swapped),
+    ]
+    for what, events, want in cases:
+        lsl.set("gPlayers", list(seats))
+        lsl.set("gSilver", alice)
+        lsl.set("gRed", bob)
+        lsl.set("gEnded", 0)
+        for ev in events:
+            if ev == "refresh":
+                board.answer("K_REFRESH", {
+                    "v": 9, "st": "P", "pos": position, "silver": bob,
+                    "red": alice, "tb": "", "last": "", "laser": ""},
+                    who=Key(CONST["NULL_KEY"]))
+            else:
+                board.event(**ev)
+        if lsl.get("gPlayers") != want:
+            failures.append(f"rematch: {what}: the seats are "
+                            f"{lsl.get('gPlayers')}")
+    # After the rematch Bob plays Silver with his own token and Alice is
+    # told to wait.
+    silver_piece = next(sq for sq, t in tokens(position).items()
+                        if t[0] in "PAS")
+    lsl.set("gPlayers", list(swapped))
+    if board.touch(BOB, silver_piece) != [("act", lsl.get("K_MOVES"),
+                                           silver_piece)] or \
+            lsl.call("tokenOf", BOB) != "tb":
+        failures.append(f"rematch: Bob on {silver_piece}: {board.calls}")
+    told = board.touch(ALICE, silver_piece)
+    if told != [("dialog", ALICE, "Khet", ["Play"])]:
+        failures.append(f"rematch: Alice on {silver_piece}: {told}")
+    # One avatar in both seats: the rematch swaps the tokens; a seat left
+    # and taken again before the next game does not.
+    both = [ALICE, "s", "t1", ALICE, "r", "t2"]
+    for what, events, want in (
+            ("both seats, rematch", [over, dict(start, silver=alice,
+                                                red=alice)],
+             [ALICE, "r", "t1", ALICE, "s", "t2"]),
+            ("both seats, seat taken again",
+             [over, {"kind": "seat", "color": "r", "name": alice,
+                     "joined": True, "computer": 0, "ann": ""},
+              dict(start, silver=alice, red=alice)], both)):
+        lsl.set("gPlayers", list(both))
+        lsl.set("gSilver", alice)
+        lsl.set("gRed", alice)
+        for ev in events:
+            board.event(**ev)
+        if lsl.get("gPlayers") != want:
+            failures.append(f"rematch: {what}: the seats are "
+                            f"{lsl.get('gPlayers')}")
+    return 5
+
+
+def check_config(board, failures):
+    """The notecard's lines: a value runs to the line's end."""
+    lsl = board.lsl
+    url = "https://khet.example.org/board?key=a=b"
+    for line, name, value in ((f"server = {url}", "gServer", url),
+                              ("debug=1", "gDebug", 1)):
+        lsl.call("readConfig", line)
+        if lsl.get(name) != value:
+            failures.append(f"config: {line!r} set {name} to "
+                            f"{lsl.get(name)!r}")
+    return 2
 
 
 def check_keeping(board, failures):
     """What must outlive a reset, a re-rez or a region restart."""
     lsl = board.lsl
-    null = Key(lsl_eval.lsl_table.CONSTANTS["NULL_KEY"][1])
+    null = Key(CONST["NULL_KEY"])
     refresh = ("act", lsl.get("K_REFRESH"), "")
     lsl.set("gId", "s1")
     lsl.set("gOwnerToken", "to")
+    lsl.set("gClock", "5+3")
     lsl.call("save")
     board.deliver()
     kept = board.keep.get("gKept")
-    want = f"s1|to|0|classic|{OWNER}|{ALICE}|s|ta|{BOB}|r|tb"
+    want = f"s1|to|0|classic|{OWNER}|5+3|{ALICE}|s|ta|{BOB}|r|tb"
     if kept != want:
         failures.append(f"keeping: the keeper holds {kept!r}, not {want!r}")
     # The board script reset alone asks for its copy and goes on with the
-    # same session, seats and tokens, reading the board again.
+    # same session, seats, tokens and clock, reading the board again.
     board.calls.clear()
     board.restart_board()
-    got = [board.lsl.get(n) for n in ("gId", "gOwnerToken", "gPlayers")]
-    if got != ["s1", "to", [ALICE, "s", "ta", BOB, "r", "tb"]] or \
+    got = [board.lsl.get(n) for n in ("gId", "gOwnerToken", "gClock",
+                                      "gPlayers")]
+    if got != ["s1", "to", "5+3", [ALICE, "s", "ta", BOB, "r", "tb"]] or \
             refresh not in board.calls:
         failures.append(f"keeping: a reset board script came back with "
                         f"{got} and did {board.calls}")
@@ -441,10 +839,12 @@ def check_keeping(board, failures):
         failures.append(f"keeping: a reset keeper holds "
                         f"{board.keep.get('gKept')!r}")
     # Re-rezzed, or the region restarted: no reset; the requests in flight
-    # are dropped, the board is read again, the game goes on.
+    # are dropped, the board is read again, the game goes on. An avatar
+    # sitting down (a changed link) changes nothing.
     lsl = board.lsl
-    restart = lsl_eval.lsl_table.CONSTANTS["CHANGED_REGION_START"][1]
-    for event, args in (("on_rez", (0,)), ("changed", (restart,))):
+    for event, args in (("on_rez", (0,)),
+                        ("changed", (CONST["CHANGED_REGION_START"],)),
+                        ("changed", (CONST["CHANGED_LINK"],))):
         lsl.set("gPollKey", Key("k1"))
         lsl.set("gActKey", Key("k2"))
         lsl.set("gActDue", 120.0)
@@ -453,12 +853,14 @@ def check_keeping(board, failures):
             lsl.event(event, *args)
             board.deliver()
         except AssertionError as error:
-            failures.append(f"keeping: {event}: {error}")
+            failures.append(f"keeping: {event}{args}: {error}")
             continue
-        if lsl.get("gPollKey") != null or lsl.get("gActKey") != null or \
-                lsl.get("gActDue") >= 0 or refresh not in board.calls or \
+        dropped = lsl.get("gPollKey") == null and \
+            lsl.get("gActKey") == null and lsl.get("gActDue") < 0 and \
+            refresh in board.calls
+        if dropped != (args != (CONST["CHANGED_LINK"],)) or \
                 lsl.get("gId") != "s1" or len(lsl.get("gPlayers")) != 6:
-            failures.append(f"keeping: after {event} the board did "
+            failures.append(f"keeping: after {event}{args} the board did "
                             f"{board.calls}")
     # A copy kept for another owner is not taken up; the keeper drops its
     # copy when the owner changes.
@@ -469,8 +871,7 @@ def check_keeping(board, failures):
             refresh in board.calls:
         failures.append(f"keeping: a new owner's board took up the old "
                         f"owner's game: {board.calls}")
-    board.keep.event("changed", lsl_eval.lsl_table.CONSTANTS[
-        "CHANGED_OWNER"][1])
+    board.keep.event("changed", CONST["CHANGED_OWNER"])
     if board.keep.get("gKept"):
         failures.append("keeping: a new owner's keeper still holds the copy")
     # Without a keeper the board starts afresh after waiting, and says why.
@@ -486,7 +887,16 @@ def check_keeping(board, failures):
     if len(told) != 2 or "khet_keep.lsl" not in told[0] or \
             "ready" not in told[1]:
         failures.append(f"keeping: without a keeper the board said {told}")
-    return 6
+    # The words script starting after the board script: the owner still
+    # hears that the board is ready, and the hover text is shown.
+    board.calls.clear()
+    board.hover = ""
+    board.restart_words()
+    told = [c[1] for c in board.calls if c[0] == "owner"]
+    if len(told) != 1 or "ready" not in told[0] or "Setup" not in board.hover:
+        failures.append(f"keeping: a late words script said {told}, "
+                        f"showed {board.hover!r}")
+    return 8
 
 
 def main():
@@ -495,38 +905,50 @@ def main():
     parser.add_argument("--script", required=True)
     parser.add_argument("--render", required=True)
     parser.add_argument("--keep", required=True)
+    parser.add_argument("--words", required=True)
     args = parser.parse_args()
-    text = open(args.script, encoding="utf-8").read()
-    render_text = open(args.render, encoding="utf-8").read()
-    keep_text = open(args.keep, encoding="utf-8").read()
+    texts = [open(path, encoding="utf-8").read() for path in
+             (args.script, args.render, args.keep, args.words)]
     started = time.time()
     proc, base = start_khetd(args.khetd, tempfile.mkdtemp())
     failures = []
     pieces = 0
     try:
         setups = request(base, "GET", "/v1/setups")["setups"]
-        for setup in setups:
-            ranks, _, edition = setup["position"].split()[:3]
-            moves = {side: server_moves(base, f"{ranks} {side} {edition}")
-                     for side in "sr"}
-            for side in "sr":
-                board = Board(text, render_text, keep_text)
-                pieces += check_position(board, f"{ranks} {side} {edition}",
-                                         moves, failures,
-                                         f"{setup['id']} ({side} to move)")
-        protocol = check_protocol(Board(text, render_text, keep_text),
-                                  setups[0]["position"], failures)
-        protocol += check_keeping(Board(text, render_text, keep_text),
-                                  failures)
+        positions = [(setup["id"], setup["position"]) for setup in setups]
+        for setup_id in FACING_SETUPS:
+            created = request(base, "POST", "/v1/sessions?view=compact", {
+                "name": "facings", "setupId": setup_id,
+                "rules": {"physicalFacings": True}})
+            positions.append((f"{setup_id} with facings", created["pos"]))
+        for name, position in positions:
+            fields = position.split()
+            to_move = {side: " ".join([fields[0], side] + fields[2:])
+                       for side in "sr"}
+            moves = {side: server_moves(base, at)
+                     for side, at in to_move.items()}
+            for side, at in to_move.items():
+                pieces += check_position(Board(*texts), at, moves, failures,
+                                         f"{name} ({side} to move)")
+        first = positions[0][1]
+        later = positions[-1][1]
+        paths = check_protocol(Board(*texts), first, failures)
+        paths += check_setup_menu(Board(*texts), failures)
+        paths += check_settings(Board(*texts), first, failures)
+        paths += check_hint(Board(*texts), first, failures)
+        paths += check_takebacks(Board(*texts), first, later, failures)
+        paths += check_rematch(Board(*texts), first, failures)
+        paths += check_config(Board(*texts), failures)
+        paths += check_keeping(Board(*texts), failures)
     finally:
         proc.kill()
         proc.wait()
     for failure in failures[:40]:
         print(failure)
-    print(f"{len(setups)} setups x 2 sides to move: {pieces} pieces' "
-          f"ownership, drawing, touches and target squares and "
-          f"{protocol} protocol paths checked in "
-          f"{time.time() - started:.1f} s; {len(failures)} failures")
+    print(f"{len(positions)} positions x 2 sides to move: {pieces} pieces' "
+          f"ownership, drawing, touches and target squares and {paths} "
+          f"other paths checked in {time.time() - started:.1f} s; "
+          f"{len(failures)} failures")
     return 1 if failures or not pieces else 0
 
 

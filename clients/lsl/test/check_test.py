@@ -7,14 +7,15 @@ function, constant or event, a wrong number or type of arguments, a bad
 assignment, return or operator, an undeclared variable, a syntax error, a
 link message nobody handles or nobody sends, a function or event
 OpenSimulator 0.9.2.2 lacks) edits one place of a copy of one script; the checker must report it on the line of the edit with the
-expected words. Usage: check_test.py BOARD_SCRIPT RENDER_SCRIPT KEEP_SCRIPT
+expected words.
+Usage: check_test.py BOARD_SCRIPT RENDER_SCRIPT KEEP_SCRIPT WORDS_SCRIPT
 """
 
 import sys
 
 import lsl_check
 
-# (which script: "board", "render" or "keep", what is planted, the text replaced
+# (which script: "board", "render", "keep" or "words", what is planted, the text replaced
 #  (its first occurrence), the new text, words the finding must hold)
 PLANTS = [
     ("board", "misspelt function", "llGetSubString(token, 0, 0)",
@@ -24,15 +25,16 @@ PLANTS = [
      "unknown name PRIM_POSITION_LOCAL"),
     ("render", "missing argument", "llListFindList(SCHEMES, [gScheme])",
      "llListFindList(SCHEMES)", "llListFindList takes 2 arguments, given 1"),
-    ("board", "arguments swapped", "llSetText(text, <1, 1, 1>, 1.0)",
+    ("words", "arguments swapped", "llSetText(text, <1, 1, 1>, 1.0)",
      "llSetText(text, 1.0, <1, 1, 1>)", "llSetText argument 2 is vector, given float"),
-    ("board", "list where a string goes", "llOwnerSay(text)", "llOwnerSay([text])",
+    ("words", "list where a string goes", "llOwnerSay(text)", "llOwnerSay([text])",
      "llOwnerSay argument 1 is string, given list"),
-    ("board", "float into an integer", "integer file = (integer)(st.x * 10.0);",
+    ("render", "float into an integer", "integer file = (integer)(st.x * 10.0);",
      "integer file = st.x * 10.0;", "file is integer, given float"),
     ("board", "float added to an integer", "++gActTries;", "gActTries += 0.5;",
      "gActTries is integer, += given float"),
-    ("board", "wrong return type", "return squareName(file, rank);",
+    ("render", "wrong return type",
+     "return llGetSubString(\"abcdefghij\", file, file) + (string)(rank + 1);",
      "return file;", "returns integer, declared string"),
     ("board", "value from a void function", "return llGetOwner() ==",
      "return llSay(0, \"\") ==", "void == key is not allowed"),
@@ -40,11 +42,11 @@ PLANTS = [
      "string - string is not allowed"),
     ("board", "undeclared variable", "gPickWho = who;", "gPickWhom = who;",
      "unknown name gPickWhom"),
-    ("board", "unknown member", "if (st.x < 0.0)", "if (st.w < 0.0)",
+    ("render", "unknown member", "if (st.x < 0.0)", "if (st.w < 0.0)",
      "st.w: no such member"),
     ("board", "misspelt event", "on_rez(integer param)", "on_rezz(integer param)",
      "unknown event on_rezz"),
-    ("board", "event parameter type", "touch_start(integer n)", "touch_start(string n)",
+    ("render", "event parameter type", "touch_start(integer n)", "touch_start(string n)",
      "event touch_start takes (integer)"),
     ("board", "unknown state", "resume();\n    }\n\n    // A new owner",
      "state playing;\n    }\n\n    // A new owner", "unknown state playing"),
@@ -64,6 +66,10 @@ PLANTS = [
     ("render", "message handled by its sender", "LINK_THIS, KB_READY,",
      "LINK_THIS, KR_BOARD,", "link message 7101 is sent and handled by "
      "this script"),
+    ("words", "message handled, never sent", "num == KW_LANG",
+     "num == 7509", "link message 7509 is handled but no other"),
+    ("words", "pressed button sent to nobody", "LINK_THIS, KB_PRESSED, button",
+     "LINK_THIS, 7603, button", "link message 7603 is handled by no other"),
     ("keep", "keeper's answer sent to nobody", "LINK_THIS, KB_KEPT, gKept",
      "LINK_THIS, 7402, gKept", "link message 7402 is handled by no other"),
     ("board", "linkset data (Second Life only)",
@@ -95,10 +101,11 @@ def findings_for(texts, which):
     return found
 
 
-def main(board, render, keep):
+def main(board, render, keep, words):
     texts = {"board": open(board, encoding="utf-8").read(),
              "render": open(render, encoding="utf-8").read(),
-             "keep": open(keep, encoding="utf-8").read()}
+             "keep": open(keep, encoding="utf-8").read(),
+             "words": open(words, encoding="utf-8").read()}
     failures = []
     for which in texts:
         clean = findings_for(texts, which)
@@ -128,4 +135,4 @@ def main(board, render, keep):
 
 
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:4]))
+    sys.exit(main(*sys.argv[1:5]))

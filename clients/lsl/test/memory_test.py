@@ -4,28 +4,36 @@
 A Mono script's 65536 bytes hold its compiled code, its globals and what
 its events build on the heap; each script in a prim has its own 64 KB.
 Nothing here can run Mono, so this estimates, for khet_board.lsl,
-khet_render.lsl and khet_keep.lsl separately, and prints each part:
+khet_render.lsl, khet_keep.lsl and khet_words.lsl separately, and prints
+each part:
 - code: every node of the parsed script (lsl_lang.py) at a fixed cost, more
   for calls and for each function, string literals as UTF-16;
 - globals: their values at the script's largest, sized with the Mono
   figures of the Second Life wiki's "LSL Script Memory" page (list
   elements: integer and float 16 bytes, vector 24, rotation 28, key 102,
-  string 18 + 2 a character). The board script: the 80-square board of the
-  most crowded setup (30 pieces), both seats, the request budget full, a
-  chosen piece's 16 moves. The render script: 30 piece, 16 beam and 10
-  marker prims, the crowded position's string;
+  string 18 + 2 a character). The board script: the position of the most
+  crowded setup (30 pieces), both seats, the longest names, the request
+  budget full, a chosen piece's 16 moves. The render script: 30 piece, 16 beam and 10
+  marker prims, the crowded position's string. The words script: its four
+  languages' words, 8 dialogs of 12 buttons open, a status with the
+  longest names;
 - the largest list: the script's own code runs in lsl_eval.py on the most
   crowded board and the longest laser, and the largest list any expression
   builds is measured (the board script: a move event applied; the render
   script: the link messages that move made the board script send, then
-  targets on 10 squares and a new colour scheme; the keeper: keeping the
-  board script's state with both seats held);
+  targets on 10 squares, a new colour scheme and a touch on the last
+  square; the keeper: keeping the
+  board script's state with both seats held; the words script: the
+  messages of that move, then French (its longest words), the fullest
+  hover text, 8 Play menus and a long error told);
 - what arrives: the board script a 2048-byte answer and an event cut from
   it; the render script the texts of the link messages one move sends,
-  all queued at once; the keeper the state, sent twice.
+  all queued at once; the keeper the state, sent twice; the words script
+  the messages of one move and a menu of 12 buttons, queued.
 Fails when a script's total passes 64 KB less a 4 KB stack reserve, or
 when the run did not draw the 30 pieces and 16 beams it should.
-Usage: memory_test.py BOARD_SCRIPT RENDER_SCRIPT KEEP_SCRIPT [--limit BYTES]
+Usage: memory_test.py BOARD_SCRIPT RENDER_SCRIPT KEEP_SCRIPT WORDS_SCRIPT
+       [--limit BYTES]
 """
 
 import argparse
@@ -51,6 +59,7 @@ CROWDED = "/".join(["pswpswpswpswpswpswpswpswpswpsw"] + ["10"] * 5 +
 # A laser of 24 straight runs: more than the 16 beam prims.
 LASER = " ".join(["a1a8b8b1c1c8d8d1e1N"] * 3)
 ALICE = Key("11111111-1111-1111-1111-111111111111")
+NAME = "n" * 128    # 64 characters outside the BMP, as UTF-16
 POS = lsl_eval.lsl_table.CONSTANTS["PRIM_POS_LOCAL"][1]
 JSON_INVALID = lsl_eval.lsl_table.CONSTANTS["JSON_INVALID"][1]
 
@@ -134,8 +143,11 @@ def board_script(text):
     lsl.set("gOwnerToken", "t" * 43)
     lsl.set("gServer", "https://" + "k" * 119)
     lsl.set("gStatus", "P")
+    lsl.set("gSilver", NAME)
+    lsl.set("gRed", NAME)
+    lsl.set("gLast", ["d1^d2", "d1^d2"])
+    lsl.set("gClock", "15+10")
     lsl.set("gPos", CROWDED)
-    lsl.set("gBoard", lsl.call("parseBoard", CROWDED))
     lsl.call("pick", ALICE, "e4", ["d1-d2", "d1^d2"] * 8)
     moves = lsl.get("gPickMoves")
     lsl.call("applyEvent", json.dumps({
@@ -159,7 +171,8 @@ def render_script(text, messages):
         if params[0] == POS:             # a child prim: placed when z > 0
             placed[link] = params[1][2] > 0.0
     lsl = Measuring(text, {
-        "llGetNumberOfPrims": lambda: 57,
+        "llGetObjectPrimCount": lambda k: 57,
+        "llGetKey": lambda: ALICE,
         "llGetLinkName": names.get,
         "llMessageLinked": lambda link, num, msg, k: None,
         "llGetScale": lambda: (30.0, 24.0, 1.0),
@@ -169,6 +182,10 @@ def render_script(text, messages):
         "llGetInventoryType": lambda name: 0,
         "llSetTimerEvent": lambda s: None,
         "llScaleByFactor": lambda f: 1,
+        "llDetectedLinkNumber": lambda n: 1,
+        "llDetectedTouchFace": lambda n: 0,
+        "llDetectedTouchST": lambda n: (0.99, 0.01, 0.0),
+        "llDetectedKey": lambda n: ALICE,
     })
     lsl.event("state_entry")
     for num, msg in messages:
@@ -178,8 +195,47 @@ def render_script(text, messages):
     lsl.event("link_message", 1, lsl.get("KR_TARGETS"),
               "a1 b1 c1 d1 e1 f1 g1 h1 i1 j1", Key(""))
     lsl.event("link_message", 1, lsl.get("KR_LOOK"), "royal 0", Key(""))
+    lsl.event("touch_start", 1)
     queued = sum(18 + 2 * len(msg) + 16 + 102 for _, msg in messages)
     return lsl, {"link messages of one move, queued": queued}, (pieces, beams)
+
+
+def words_script(text, messages):
+    """The words script saying what `messages` say, then in French the
+    fullest hover text, 8 Play menus of 12 buttons and a long error."""
+    said = []
+    lsl = Measuring(text, {
+        "llMessageLinked": lambda link, num, msg, k: None,
+        "llListen": lambda channel, name, who, msg: 1,
+        "llFrand": lambda most: 0.0,
+        "llGetTime": lambda: 1000.0,
+        "llSetTimerEvent": lambda s: None,
+        "llSetText": lambda t, c, a: said.append(t),
+        "llRegionSayTo": lambda who, ch, t: said.append(t),
+        "llOwnerSay": said.append,
+        "llDialog": lambda who, t, labels, ch: said.append(t),
+        "llGetOwner": lambda: ALICE,
+        "llGetKey": lambda: ALICE,
+        "llGetObjectDetails": lambda k, what: [Key("")],
+    })
+    lsl.event("state_entry")
+    for num, msg in messages:
+        lsl.event("link_message", 1, num, msg, ALICE)
+    lsl.event("link_message", 1, lsl.get("KW_LANG"), "fr", Key(""))
+    lsl.event("link_message", 1, lsl.get("KW_STATUS"), "\n".join(
+        ["P", "s", "", "", NAME, NAME, "r", "r", "5999 5999 s",
+         "d1^d2, d1^d2, d1^d2"]), Key(""))
+    play = "\n".join(["playq", "seat s", "seat r", "leave", "computer",
+                      "resign", "offer", "claim", "type", "takeback",
+                      "accept", "answer", "hint"])
+    for n in range(8):
+        lsl.event("link_message", 1, lsl.get("KW_MENU"), play,
+                  Key(f"{n:08d}-1111-1111-1111-111111111111"))
+    lsl.event("link_message", 1, lsl.get("KW_SAY"), "gone\n" + "e" * 300,
+              ALICE)
+    queued = sum(18 + 2 * len(msg) + 16 + 102
+                 for msg in [m for _, m in messages] + [play])
+    return lsl, {"link messages of one move and a menu, queued": queued}, said
 
 
 def keep_script(text, messages):
@@ -217,20 +273,24 @@ def main():
     parser.add_argument("board")
     parser.add_argument("render")
     parser.add_argument("keep")
+    parser.add_argument("words")
     parser.add_argument("--limit", type=int, default=LIMIT - STACK,
                         help="bytes a script may use (64 KB less the stack)")
     args = parser.parse_args()
     board_text = open(args.board, encoding="utf-8").read()
     render_text = open(args.render, encoding="utf-8").read()
     keep_text = open(args.keep, encoding="utf-8").read()
+    words_text = open(args.words, encoding="utf-8").read()
     board, arriving, sent = board_script(board_text)
     render, arriving_r, (pieces, beams) = render_script(render_text, sent)
     keep, arriving_k, saved = keep_script(keep_text, sent)
+    words, arriving_w, said = words_script(words_text, sent)
     failures = []
     for name, text, lsl, parts in (
             ("khet_board.lsl", board_text, board, arriving),
             ("khet_render.lsl", render_text, render, arriving_r),
-            ("khet_keep.lsl", keep_text, keep, arriving_k)):
+            ("khet_keep.lsl", keep_text, keep, arriving_k),
+            ("khet_words.lsl", words_text, words, arriving_w)):
         total = report(name, text, lsl, parts, args.limit)
         if total > args.limit:
             failures.append(f"{name} needs {total} bytes, over {args.limit}")
@@ -240,6 +300,8 @@ def main():
         failures.append("the move should draw 30 pieces and 16 beams")
     if not saved:
         failures.append("the board script sent the keeper no state")
+    if not any(NAME in text and "Au tour" in text for text in said):
+        failures.append("the words script showed no French hover text")
     for failure in failures:
         print(f"FAIL: {failure}")
     return 1 if failures else 0
