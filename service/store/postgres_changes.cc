@@ -51,7 +51,7 @@ absl::Status PostgresStore::DeliverNotifications(Connection& connection) {
   if (PQconsumeInput(connection.conn()) == 0) {
     return absl::UnavailableError(
         absl::StrCat("postgres: the listening connection was lost: ",
-                     Connection::Trimmed(PQerrorMessage(connection.conn()))));
+                     Connection::OneLine(PQerrorMessage(connection.conn()))));
   }
   while (PGnotify* notify = PQnotifies(connection.conn())) {
     const std::string_view payload = notify->extra;

@@ -180,8 +180,9 @@ PostgresStore::Connection::Open(const std::string& conninfo,
   auto connection = std::unique_ptr<Connection>(new Connection(conn));
   if (conn == nullptr || PQstatus(conn) != CONNECTION_OK) {
     return absl::UnavailableError(absl::StrCat(
-        "postgres: cannot connect: ",
-        conn != nullptr ? Trimmed(PQerrorMessage(conn)) : "out of memory"));
+        kUnreachable, " (postgres: cannot connect: ",
+        conn != nullptr ? OneLine(PQerrorMessage(conn)) : "out of memory",
+        ")"));
   }
   // Notices (e.g. "relation already exists, skipping") are not errors.
   PQsetNoticeProcessor(
@@ -239,7 +240,7 @@ absl::Status PostgresStore::Connection::Pipeline(
   if (PQenterPipelineMode(conn_) != 1) {
     return absl::InternalError(
         absl::StrCat("postgres: cannot enter pipeline mode: ",
-                     Trimmed(PQerrorMessage(conn_))));
+                     OneLine(PQerrorMessage(conn_))));
   }
   absl::Status status;
   bool sent = true;
@@ -254,7 +255,7 @@ absl::Status PostgresStore::Connection::Pipeline(
     // Nothing is left to read reliably: the connection is not reused.
     broken_ = true;
     return absl::UnavailableError(absl::StrCat(
-        "postgres: cannot send the writes: ", Trimmed(PQerrorMessage(conn_)),
+        "postgres: cannot send the writes: ", OneLine(PQerrorMessage(conn_)),
         " (they may or may not have been committed)"));
   }
   // Each statement's result is followed by a null; the Sync's ends it all.
@@ -290,7 +291,7 @@ absl::Status PostgresStore::Connection::Pipeline(
   if (!usable()) {
     return absl::UnavailableError(
         absl::StrCat("postgres: connection lost while trying to commit: ",
-                     Trimmed(PQerrorMessage(conn_)),
+                     OneLine(PQerrorMessage(conn_)),
                      " (the change may or may not have been committed)"));
   }
   if (PQexitPipelineMode(conn_) != 1) {
@@ -298,7 +299,7 @@ absl::Status PostgresStore::Connection::Pipeline(
     if (status.ok()) {
       status = absl::InternalError(
           absl::StrCat("postgres: cannot leave pipeline mode: ",
-                       Trimmed(PQerrorMessage(conn_))));
+                       OneLine(PQerrorMessage(conn_))));
     }
   }
   if (status.ok() && outcomes->size() != writes.size()) {
@@ -320,7 +321,7 @@ absl::Status PostgresStore::Connection::Check(const Result& result,
   if (!usable()) {
     return absl::UnavailableError(
         absl::StrCat("postgres: connection lost while trying to ",
-                     std::string(doing), ": ", Trimmed(PQerrorMessage(conn_))));
+                     std::string(doing), ": ", OneLine(PQerrorMessage(conn_))));
   }
   const char* sqlstate =
       result.get() != nullptr
@@ -328,7 +329,7 @@ absl::Status PostgresStore::Connection::Check(const Result& result,
           : nullptr;
   const std::string state = sqlstate != nullptr ? sqlstate : "";
   const std::string message =
-      Trimmed(result.get() != nullptr ? PQresultErrorMessage(result.get())
+      OneLine(result.get() != nullptr ? PQresultErrorMessage(result.get())
                                       : PQerrorMessage(conn_));
   return absl::Status(
       state.empty() ? absl::StatusCode::kInternal : CodeFor(state),
@@ -337,10 +338,17 @@ absl::Status PostgresStore::Connection::Check(const Result& result,
 }
 
 // static
-std::string PostgresStore::Connection::Trimmed(const char* message) {
-  std::string out = message != nullptr ? message : "";
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) {
-    out.pop_back();
+std::string PostgresStore::Connection::OneLine(const char* message) {
+  std::string out;
+  bool space = false;
+  for (const char* c = message != nullptr ? message : ""; *c != '\0'; ++c) {
+    if (*c == ' ' || *c == '\n' || *c == '\t' || *c == '\r') {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out.push_back(' ');
+    space = false;
+    out.push_back(*c);
   }
   return out;
 }

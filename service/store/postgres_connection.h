@@ -172,8 +172,10 @@ class PostgresStore::Connection {
   // header describes, naming what was being done.
   absl::Status Check(const Result& result, std::string_view doing);
 
-  // The message without its trailing newline and spaces.
-  static std::string Trimmed(const char* message);
+  // libpq's message on one line: each run of spaces, tabs and newlines
+  // one space, none at the ends (its messages run over several lines,
+  // "...failed: Connection refused\n\tIs the server running...?").
+  static std::string OneLine(const char* message);
 
  private:
   explicit Connection(PGconn* conn) : conn_(conn) {}

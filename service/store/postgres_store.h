@@ -45,7 +45,10 @@
 // and for the server refusing work for a while (serialization failure,
 // deadlock, too many connections, shutting down), INVALID_ARGUMENT for
 // values PostgreSQL rejects (an id that is not UTF-8), INTERNAL for the
-// rest, each with PostgreSQL's message and SQLSTATE.
+// rest, each with PostgreSQL's message (on one line) and SQLSTATE. A call
+// that finds the server gone fails at once, UNAVAILABLE beginning with
+// kUnreachable when no connection can be opened; the store needs no
+// reopening once the server is back (the next call connects again).
 //
 // Files: the SQL is in postgres_sessions.h, postgres_leases.h,
 // postgres_games.h and postgres_ratings.h; a connection, its statements
@@ -101,6 +104,9 @@ class PostgresStore final : public SessionStore {
   static constexpr int kSchemaVersion = 8;
   // The NOTIFY channel of session changes.
   static constexpr std::string_view kChannel = "khet_session_changes";
+  // How the UNAVAILABLE error of a call that could not connect begins.
+  static constexpr char kUnreachable[] =
+      "the server's database cannot be reached; try again later";
 
   // Connects to the database named by `conninfo` (a libpq connection string,
   // "host=... dbname=..." or "postgresql://..."), applies the migrations it

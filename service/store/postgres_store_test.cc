@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
@@ -132,6 +133,13 @@ TEST_F(PostgresStoreTest, UnreachableServerIsUnavailable) {
               StatusIs(absl::StatusCode::kUnavailable, "cannot connect"));
   EXPECT_THAT(PostgresStore::Open("this is not a conninfo"),
               StatusIs(absl::StatusCode::kUnavailable, "cannot connect"));
+  // What a client is told, on one line (libpq's message has three).
+  const absl::Status refused =
+      PostgresStore::Open("host=127.0.0.1 port=1 dbname=x", options).status();
+  EXPECT_TRUE(absl::StartsWith(refused.message(), PostgresStore::kUnreachable))
+      << refused;
+  EXPECT_FALSE(absl::StrContains(refused.message(), "\n")) << refused;
+  EXPECT_FALSE(absl::StrContains(refused.message(), "\t")) << refused;
 }
 
 TEST_F(PostgresStoreTest, EveryStoreOnTheDatabaseHearsEveryChange) {

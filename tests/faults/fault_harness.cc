@@ -144,19 +144,26 @@ void Player::Prepare(grpc::ClientContext* context,
 }
 
 CallOutcome Player::Step() {
+  CallOutcome outcome;
   switch (stage_) {
     case Stage::kCreate:
-      return Create();
+      outcome = Create();
+      break;
     case Stage::kJoinSilver:
-      return Join(v1::SILVER);
+      outcome = Join(v1::SILVER);
+      break;
     case Stage::kJoinRed:
-      return Join(v1::RED);
+      outcome = Join(v1::RED);
+      break;
     case Stage::kRead:
-      return Read();
+      outcome = Read();
+      break;
     case Stage::kPlay:
-      return Move();
+      outcome = Move();
+      break;
   }
-  return CallOutcome{};
+  outcome.player = options_.name;
+  return outcome;
 }
 
 CallOutcome Player::Create() {

@@ -69,7 +69,8 @@ class Ledger {
 
 // What one call of a player came to.
 struct CallOutcome {
-  std::string call;  // "MakeMove", "GetSession", "CreateSession", "JoinSeat"
+  std::string player;  // the player's name
+  std::string call;    // "MakeMove", "GetSession", "CreateSession", "JoinSeat"
   grpc::StatusCode code = grpc::StatusCode::OK;
   std::string message;
   absl::Time start;
