@@ -196,7 +196,12 @@ TEST_F(PresetsTest, ChooseSetupWithAPreset) {
   EXPECT_TRUE(chosen->settings().takebacks_off());
   const std::vector<v1::Event> events = EventsAfter(id, before);
   ASSERT_EQ(events.size(), 2u);
-  EXPECT_TRUE(events[0].has_setup_chosen());
+  ASSERT_TRUE(events[0].has_setup_chosen());
+  // The event's start is the game's: with the preset's facings.
+  EXPECT_EQ(events[0].setup_chosen().board().position(),
+            chosen->board().position());
+  EXPECT_TRUE(
+      absl::EndsWith(events[0].setup_chosen().board().position(), " f"));
   ASSERT_TRUE(events[1].has_settings_changed());
   EXPECT_TRUE(events[1].settings_changed().settings().hints_off());
   // Chosen again, the same settings: no SettingsChanged.

@@ -19,6 +19,7 @@
 #include "service/session_settings.h"
 #include "service/status_macros.h"
 #include "service/time_control.h"
+#include "service/unclaimed_sessions.h"
 #include "service/unicode_text.h"
 
 namespace khet {
@@ -133,7 +134,10 @@ absl::StatusOr<v1::Session> ChooseSetupIn(const ServiceCore& core,
   v1::SetupChosen* sc = chosen.mutable_setup_chosen();
   sc->set_setup_id(setup.id);
   *sc->mutable_rules() = next.state().rules();
-  *sc->mutable_board() = BoardToProto(setup.start);
+  // The start as the game has it: with the facings of its rules.
+  Position start = setup.start;
+  start.SetPhysicalFacings(setup.options.physical_facings);
+  *sc->mutable_board() = BoardToProto(start);
   events.push_back(std::move(chosen));
   if (settings.SerializeAsString() !=
       s.state().settings().SerializeAsString()) {
@@ -150,11 +154,11 @@ absl::StatusOr<v1::Session> ChooseSetupIn(const ServiceCore& core,
 
 }  // namespace
 
-absl::StatusOr<v1::CreateSessionResponse> CreateSession(
-    const ServiceCore& core, const v1::CreateSessionRequest& request) {
-  if (!request.record().empty() || request.ply() != 0) {
-    return CreateSessionFromRecord(core, request);
-  }
+namespace {
+
+absl::StatusOr<v1::CreateSessionResponse> CreateNewSession(
+    const ServiceCore& core, const v1::CreateSessionRequest& request,
+    const Caller& caller) {
   KHET_ASSIGN_OR_RETURN(
       std::string name,
       CheckDisplayName("name", request.name(), core.limits->max_name_length));
@@ -176,6 +180,7 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(
           [&](const std::string& id) {
             Session s = Session::New(id, name, TokenHash(owner_token), setup.id,
                                      setup.start, setup.options, settings, now);
+            s.set_creator(caller.address, caller.object_key);
             s.set_time_control(setup.time_control);
             s.set_preset(preset.has_value() ? preset->id() : "");
             return s;
@@ -188,6 +193,29 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSession(
   }
   out.set_owner_token(owner_token);
   return out;
+}
+
+}  // namespace
+
+absl::StatusOr<v1::CreateSessionResponse> CreateSession(
+    const ServiceCore& core, const v1::CreateSessionRequest& request,
+    const Caller& caller) {
+  // Counted toward the caller's budget while it is made.
+  KHET_ASSIGN_OR_RETURN(
+      UnclaimedSessions::Place place,
+      core.unclaimed->Reserve(caller, core.registry->clock()->Now()));
+  absl::StatusOr<v1::CreateSessionResponse> created =
+      !request.record().empty() || request.ply() != 0
+          ? CreateSessionFromRecord(core, request, caller)
+          : CreateNewSession(core, request, caller);
+  if (!created.ok()) return created;
+  // Counted as made, unless a seat was taken meanwhile.
+  if (std::shared_ptr<SessionEntry> entry =
+          core.registry->Known(created->session().id())) {
+    SessionLock lock(*entry);
+    core.unclaimed->Note(*entry);
+  }
+  return created;
 }
 
 absl::StatusOr<v1::Session> GetSession(const ServiceCore& core,
