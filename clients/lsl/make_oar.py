@@ -56,11 +56,12 @@ def content_uuid(kind, name, data):
     return name_uuid(kind, name, hashlib.sha256(data).hexdigest())
 
 
-def jpeg2000(png_path):
-    """The PNG as a lossless JPEG 2000 codestream (what viewers decode)."""
+def jpeg2000(png):
+    """The PNG (bytes) as a lossless JPEG 2000 codestream (what viewers
+    decode)."""
     from PIL import Image  # python3-pil; only the textures need it
     out = io.BytesIO()
-    with Image.open(png_path) as image:
+    with Image.open(io.BytesIO(png)) as image:
         image.convert("RGB").save(out, format="JPEG2000", no_jp2=True)
     return out.getvalue()
 
@@ -195,22 +196,24 @@ def read_linkset(path=LINKSET):
 
 
 def textures(linkset, folder=HERE):
-    """{inventory name: (asset uuid, PNG path)} of the linkset's textures,
-    and the region library's textures it names."""
+    """{inventory name: (asset uuid, PNG bytes)} of the linkset's textures,
+    and (asset uuid, None) for the region library's textures it names."""
     out = {}
     for name, file in linkset["inventory"]["textures"].items():
-        png = folder / file
-        out[name] = (content_uuid("texture", name, png.read_bytes()), png)
+        png = (folder / file).read_bytes()
+        out[name] = (content_uuid("texture", name, png), png)
     for name, asset in linkset["library_textures"].items():
         out[name] = (asset, None)
     return out
 
 
-def board_files(linkset, server, debug, at, name, scripts_dir):
-    """{archive path: bytes}: the board object and the assets it uses."""
+def board_files(linkset, server, debug, at, name, scripts_dir,
+                textures_by_name=None):
+    """{archive path: bytes}: the board object and the assets it uses;
+    `textures_by_name` as textures() reads them (by default it does)."""
     files = {}
     items = []
-    textures_by_name = textures(linkset)
+    textures_by_name = textures_by_name or textures(linkset)
     for item_name, (asset, png) in textures_by_name.items():
         if png is None:
             continue

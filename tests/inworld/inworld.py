@@ -9,6 +9,7 @@ stay in the scratch folder). Where OpenSimulator or Mono is missing, the
 test exits with SKIP (ctest's SKIP_RETURN_CODE) saying what to install.
 """
 
+import io
 import json
 import math
 import os
@@ -355,7 +356,7 @@ class Board:
 
         def textured(uuid, colour, w, h):
             png = self.world.texture_png(uuid)
-            tile = (Image.open(png).convert("RGBA") if png else
+            tile = (Image.open(io.BytesIO(png)).convert("RGBA") if png else
                     Image.new("RGBA", (64, 64), (255, 255, 255, 255)))
             tile = tile.resize((max(1, round(w)), max(1, round(h))))
             return multiply(tile, Image.new("RGBA", tile.size, rgba(colour)))
@@ -517,7 +518,7 @@ class World:
         """Writes the OAR of a board named `name` at `at`; its path."""
         path = self.folder / f"{name.replace(' ', '_')}.oar"
         files = make_oar.board_files(self.linkset, self.khetd.url, debug, at, name,
-                                     self.scripts)
+                                     self.scripts, self.textures)
         make_oar.write_oar(files, path)
         return path
 
@@ -545,6 +546,7 @@ class World:
         return avatar
 
     def texture_png(self, uuid):
+        """The PNG (bytes) of the texture `uuid` the OARs carry, or None."""
         for _, (asset, png) in self.textures.items():
             if asset == uuid:
                 return png
