@@ -273,6 +273,125 @@ CallOutcome Player::Move() {
   return outcome;
 }
 
+namespace {
+
+absl::Status FromGrpc(const char* call, const grpc::Status& status) {
+  if (status.ok()) return absl::OkStatus();
+  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
+                      absl::StrCat(call, ": ", status.error_message()));
+}
+
+void Prepare(grpc::ClientContext* context, const std::string& token) {
+  context->set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(10)));
+  if (!token.empty()) {
+    context->AddMetadata("authorization", "Bearer " + token);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ComputerGame>> ComputerGame::Start(
+    const std::string& address, int level) {
+  auto game = std::unique_ptr<ComputerGame>(new ComputerGame(address));
+  v1::CreateSessionRequest create;
+  create.set_name("against the computer");
+  v1::CreateSessionResponse created;
+  {
+    grpc::ClientContext context;
+    Prepare(&context, "");
+    if (absl::Status s =
+            FromGrpc("CreateSession",
+                     game->stub_->CreateSession(&context, create, &created));
+        !s.ok()) {
+      return s;
+    }
+  }
+  game->id_ = created.session().id();
+  v1::JoinSeatRequest join;
+  join.set_session_id(game->id_);
+  join.set_color(v1::SILVER);
+  join.set_player_name("alice");
+  v1::JoinSeatResponse joined;
+  {
+    grpc::ClientContext context;
+    Prepare(&context, "");
+    if (absl::Status s = FromGrpc(
+            "JoinSeat", game->stub_->JoinSeat(&context, join, &joined));
+        !s.ok()) {
+      return s;
+    }
+  }
+  game->silver_ = joined.player_token();
+  v1::SeatComputerRequest seat;
+  seat.set_session_id(game->id_);
+  seat.set_color(v1::RED);
+  seat.set_level(level);
+  v1::Session seated;
+  grpc::ClientContext context;
+  Prepare(&context, created.owner_token());
+  if (absl::Status s = FromGrpc(
+          "SeatComputer", game->stub_->SeatComputer(&context, seat, &seated));
+      !s.ok()) {
+    return s;
+  }
+  return game;
+}
+
+absl::StatusOr<v1::Session> ComputerGame::Get() {
+  v1::GetSessionRequest request;
+  request.set_session_id(id_);
+  v1::Session session;
+  grpc::ClientContext context;
+  Prepare(&context, "");
+  if (absl::Status s = FromGrpc("GetSession",
+                                stub_->GetSession(&context, request, &session));
+      !s.ok()) {
+    return s;
+  }
+  return session;
+}
+
+absl::StatusOr<int64_t> ComputerGame::Move() {
+  absl::StatusOr<v1::Session> session = Get();
+  if (!session.ok()) return session.status();
+  if (session->status() != v1::IN_PROGRESS ||
+      session->board().side_to_move() != v1::SILVER) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "not Silver's move in ", id_, " at version ", session->version()));
+  }
+  v1::MakeMoveRequest request;
+  request.set_session_id(id_);
+  request.mutable_move()->set_notation(QuietMove(session->board().position()));
+  request.set_expected_version(session->version());
+  v1::MakeMoveResponse reply;
+  grpc::ClientContext context;
+  Prepare(&context, silver_);
+  if (absl::Status s =
+          FromGrpc("MakeMove", stub_->MakeMove(&context, request, &reply));
+      !s.ok()) {
+    return s;
+  }
+  return reply.version();
+}
+
+absl::Status ComputerGame::WaitForReply(int64_t after, absl::Duration timeout) {
+  const absl::Time deadline = absl::Now() + timeout;
+  absl::Status last;
+  while (absl::Now() < deadline) {
+    absl::StatusOr<v1::Session> session = Get();
+    if (session.ok() && session->version() > after &&
+        (session->board().side_to_move() == v1::SILVER ||
+         session->status() != v1::IN_PROGRESS)) {
+      return absl::OkStatus();
+    }
+    if (!session.ok()) last = session.status();
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  return absl::DeadlineExceededError(absl::StrCat(
+      "the computer did not answer in ", id_, " within ",
+      absl::FormatDuration(timeout), "; last error: ", last.ToString()));
+}
+
 Load::Load(const std::string& address, Ledger* ledger, int players,
            Player::Options options, absl::Duration pause) {
   for (int i = 0; i < players; ++i) {

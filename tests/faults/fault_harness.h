@@ -27,6 +27,10 @@
 
 namespace khet::faults {
 
+// The flag every fault test gives khetd: its players make hundreds of
+// calls a second from 127.0.0.1, which the per-caller budget would refuse.
+inline constexpr char kNoCallBudget[] = "--calls_per_second=0";
+
 // A channel that reconnects within 100 ms of a server coming back (gRPC's
 // default backoff starts at a second and grows to two minutes).
 std::shared_ptr<grpc::Channel> QuickChannel(const std::string& address);
@@ -133,6 +137,30 @@ class Player {
   bool over_ = false;
   std::optional<PendingMove> pending_;
   int64_t games_ = 0;
+};
+
+// A game against the computer through `address`: the test plays Silver
+// (quiet moves), the computer Red at `level`. Blocking calls, each with a
+// 10 s deadline; errors as statuses.
+class ComputerGame {
+ public:
+  static absl::StatusOr<std::unique_ptr<ComputerGame>> Start(
+      const std::string& address, int level);
+  const std::string& id() const { return id_; }
+  // Silver's move; the version the computer is to answer.
+  absl::StatusOr<int64_t> Move();
+  // Waits until the computer has answered (Silver to move at a version
+  // above `after`), reading the session every 50 ms, at most `timeout`.
+  absl::Status WaitForReply(int64_t after, absl::Duration timeout);
+
+ private:
+  ComputerGame(const std::string& address)
+      : stub_(v1::KhetService::NewStub(QuickChannel(address))) {}
+  absl::StatusOr<v1::Session> Get();
+
+  std::unique_ptr<v1::KhetService::Stub> stub_;
+  std::string id_;
+  std::string silver_;
 };
 
 // Players stepping in threads of their own until Stop, each pausing

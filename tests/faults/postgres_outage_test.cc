@@ -9,10 +9,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -42,6 +45,88 @@ constexpr absl::Duration kRecovery = absl::Seconds(10);
 // What a refusal says while no connection can be opened
 // (PostgresStore::kUnreachable).
 constexpr char kUnreachable[] = "the server's database cannot be reached";
+
+// A watcher of one session through one khetd (a replica), in a thread of
+// its own, that resumes after the last version it saw when its stream
+// ends, as a client does; it keeps the versions of the events it got.
+class Watcher {
+ public:
+  Watcher(const std::string& address, const std::string& id, int64_t after)
+      : stub_(v1::KhetService::NewStub(QuickChannel(address))),
+        id_(id),
+        last_(after),
+        thread_([this] { Run(); }) {}
+  ~Watcher() {
+    stop_ = true;
+    {
+      std::lock_guard lock(mu_);
+      if (context_ != nullptr) context_->TryCancel();
+    }
+    thread_.join();
+  }
+
+  // Waits until an event of `version` or later came; false after
+  // `timeout`.
+  bool WaitFor(int64_t version, absl::Duration timeout) {
+    const absl::Time deadline = absl::Now() + timeout;
+    while (absl::Now() < deadline) {
+      {
+        std::lock_guard lock(mu_);
+        if (last_ >= version) return true;
+      }
+      absl::SleepFor(absl::Milliseconds(20));
+    }
+    return false;
+  }
+  // The events' versions in order, and whether each followed the last.
+  std::vector<int64_t> versions() {
+    std::lock_guard lock(mu_);
+    return versions_;
+  }
+  int streams() {
+    std::lock_guard lock(mu_);
+    return streams_;
+  }
+
+ private:
+  void Run() {
+    while (!stop_) {
+      grpc::ClientContext context;
+      v1::WatchRequest request;
+      {
+        std::lock_guard lock(mu_);
+        context_ = &context;
+        request.set_after_version(last_);
+        ++streams_;
+      }
+      request.set_session_id(id_);
+      std::unique_ptr<grpc::ClientReader<v1::Event>> events =
+          stub_->Watch(&context, request);
+      v1::Event event;
+      while (events->Read(&event)) {
+        std::lock_guard lock(mu_);
+        versions_.push_back(event.version());
+        last_ = event.version();
+      }
+      events->Finish().IgnoreError();
+      {
+        std::lock_guard lock(mu_);
+        context_ = nullptr;
+      }
+      if (!stop_) absl::SleepFor(absl::Milliseconds(100));
+    }
+  }
+
+  std::unique_ptr<v1::KhetService::Stub> stub_;
+  const std::string id_;
+  std::atomic<bool> stop_{false};
+  std::mutex mu_;
+  grpc::ClientContext* context_ = nullptr;  // guarded by mu_
+  int64_t last_;                            // guarded by mu_
+  std::vector<int64_t> versions_;           // guarded by mu_
+  int streams_ = 0;                         // guarded by mu_
+  std::thread thread_;
+};
 
 class PostgresOutageTest : public testing::Test {
  protected:
@@ -77,7 +162,7 @@ class PostgresOutageTest : public testing::Test {
     absl::StatusOr<std::unique_ptr<KhetdChild>> khetd = KhetdChild::Start(
         KHETD_PATH,
         {"--store=postgres", "--postgres_url=" + pg_->conninfo(),
-         "--listen=" + address},
+         "--listen=" + address, kNoCallBudget},
         absl::StrCat(dir_, "/khetd-", name, ".log"), {});
     EXPECT_TRUE(khetd.ok()) << khetd.status();
     return khetd.ok() ? *std::move(khetd) : nullptr;
@@ -85,12 +170,43 @@ class PostgresOutageTest : public testing::Test {
 
   // The players play through `address` (a khetd or nginx): a while with
   // the database up, 20 s with it stopped, then with it up again.
-  void OutageUnderLoad(const std::string& address) {
+  // With `replicas`, also a game played through the first whose watcher on
+  // the second stays open through the outage: it must get every event,
+  // those of moves made after the database came back included (change
+  // notices heard again).
+  void OutageUnderLoad(const std::string& address,
+                       const std::vector<std::string>& replicas = {}) {
+    Ledger watched_moves;
+    std::unique_ptr<Player> watched;
+    std::unique_ptr<Watcher> watcher;
+    auto play_watched = [&](int moves) {
+      for (int i = 0; i < moves; ++i) {
+        const CallOutcome outcome = watched->Step();
+        ASSERT_EQ(outcome.code, grpc::StatusCode::OK)
+            << outcome.call << ": " << outcome.message;
+      }
+    };
+    if (!replicas.empty()) {
+      watched = std::make_unique<Player>(
+          replicas[0], &watched_moves,
+          Player::Options{.max_plies = 1000, .name = "watched"});
+      ASSERT_NO_FATAL_FAILURE(play_watched(3));  // create, join, join
+      watcher =
+          std::make_unique<Watcher>(replicas[1], watched->session_id(), 0);
+      ASSERT_NO_FATAL_FAILURE(play_watched(3));
+    }
     Load load(address, &ledger_, kPlayers, {.max_plies = 40, .name = "p"},
               absl::Milliseconds(20));
+    // And a game against the computer (level 5, a second a move), whose
+    // search is under way when the database stops.
+    absl::StatusOr<std::unique_ptr<ComputerGame>> computer =
+        ComputerGame::Start(address, 5);
+    ASSERT_TRUE(computer.ok()) << computer.status();
     absl::SleepFor(absl::Seconds(2));
     const int64_t before = ledger_.acked();
     ASSERT_GT(before, 0) << Summary(load.Outcomes());
+    absl::StatusOr<int64_t> computer_to_move = (*computer)->Move();
+    ASSERT_TRUE(computer_to_move.ok()) << computer_to_move.status();
 
     ASSERT_TRUE(pg_->StopServer().ok());
     const absl::Time down = absl::Now();
@@ -121,7 +237,34 @@ class PostgresOutageTest : public testing::Test {
     EXPECT_EQ(recovered.size(), kPlayers)
         << "players moving again within " << kRecovery << ": "
         << recovered.size();
-    absl::SleepFor(absl::Seconds(2));
+    if (watcher != nullptr) {
+      ASSERT_NO_FATAL_FAILURE(play_watched(3));
+      const int64_t last =
+          watched_moves.Snapshot().at(watched->session_id()).back().version;
+      EXPECT_TRUE(watcher->WaitFor(last, kRecovery))
+          << "the watcher on the other replica got no event after the outage";
+      const std::vector<int64_t> seen = watcher->versions();
+      for (size_t i = 0; i < seen.size(); ++i) {
+        EXPECT_EQ(seen[i], static_cast<int64_t>(i) + 1)
+            << "events out of order or missing: " << absl::StrJoin(seen, ",");
+      }
+      EXPECT_EQ(seen.size(), static_cast<size_t>(last));
+      std::cerr << "watcher through the outage: " << seen.size()
+                << " events in " << watcher->streams() << " stream(s)\n";
+    }
+    // The computer, whose move could not be written meanwhile, plays it.
+    const absl::Status answered =
+        (*computer)->WaitForReply(*computer_to_move, kRecovery);
+    EXPECT_TRUE(answered.ok()) << answered;
+    const absl::Duration computer_back = absl::Now() - started;
+    // It had been refused while the database was down (and tried again).
+    const std::string logs = ReadTextFile(dir_ + "/khetd-0.log") +
+                             ReadTextFile(dir_ + "/khetd-1.log");
+    EXPECT_TRUE(absl::StrContains(
+        logs, absl::StrCat("computer session=", (*computer)->id(),
+                           " level=5 outcome=retrying")))
+        << "the computer's move did not meet the outage";
+    absl::SleepFor(absl::Seconds(1));
     load.Stop();
 
     // While it was down: refused at once, UNAVAILABLE, nothing
@@ -160,7 +303,10 @@ class PostgresOutageTest : public testing::Test {
               << "; every player moving again "
               << absl::FormatDuration(
                      absl::Trunc(slowest, absl::Milliseconds(1)))
-              << " after the start\n  while down: " << Summary(while_down)
+              << " after the start, the computer "
+              << absl::FormatDuration(
+                     absl::Trunc(computer_back, absl::Milliseconds(1)))
+              << "\n  while down: " << Summary(while_down)
               << "\n  calls: " << Summary(outcomes) << "\n";
     RecordProperty("calls_while_down", static_cast<int>(while_down.size()));
     RecordProperty("recovery_ms",
@@ -213,7 +359,7 @@ TEST_F(PostgresOutageTest, ReplicasBehindNginxFailFastAndRecover) {
   absl::StatusOr<std::unique_ptr<Nginx>> nginx = Nginx::Start(dir_, addresses);
   ASSERT_TRUE(nginx.ok()) << nginx.status();
   nginx_ = *std::move(nginx);
-  ASSERT_NO_FATAL_FAILURE(OutageUnderLoad(nginx_->address()));
+  ASSERT_NO_FATAL_FAILURE(OutageUnderLoad(nginx_->address(), addresses));
   for (auto& khetd : khetds_) {
     EXPECT_FALSE(khetd->process().Wait(absl::ZeroDuration()))
         << "a replica exited";

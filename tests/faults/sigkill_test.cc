@@ -69,6 +69,7 @@ class SigkillTest : public testing::Test {
   // The kills under load, the checks after each restart, the figures.
   void KillUnderLoad(const std::string& store) {
     store_flags_.push_back("--listen=" + address_);
+    store_flags_.push_back(kNoCallBudget);
     ASSERT_NO_FATAL_FAILURE(StartKhetd());
     Ledger ledger;
     Load load(address_, &ledger, kPlayers, {.max_plies = 40, .name = store},
