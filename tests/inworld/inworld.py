@@ -100,6 +100,10 @@ class Khetd:
             self.stop()
             raise Failure("khetd printed no HTTP address")
         self.url = f"http://127.0.0.1:{self.port}"
+        # Whatever else it prints goes to the log, so its pipe never fills.
+        self.drain = threading.Thread(target=self.log.writelines,
+                                      args=(self.process.stdout,), daemon=True)
+        self.drain.start()
 
     def get(self, path):
         with urllib.request.urlopen(self.url + path, timeout=10) as answer:
@@ -126,6 +130,8 @@ class Khetd:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self.port is not None:
+            self.drain.join()
         self.log.close()
 
 
