@@ -79,8 +79,14 @@ void Ledger::AddSession(const std::string& id) {
 
 void Ledger::Ack(const std::string& id, AckedMove move) {
   std::lock_guard lock(mu_);
-  moves_[id].push_back(std::move(move));
+  moves_[id].moves.push_back(std::move(move));
   changed_[id] = ++acked_;
+}
+
+void Ledger::AckResignation(const std::string& id, const std::string& game_id) {
+  std::lock_guard lock(mu_);
+  moves_[id].archived_game = game_id;
+  changed_[id] = acked_ + 1;
 }
 
 AckedMoves Ledger::Snapshot() const {
@@ -161,6 +167,9 @@ CallOutcome Player::Step() {
     case Stage::kPlay:
       outcome = Move();
       break;
+    case Stage::kResign:
+      outcome = Resign();
+      break;
   }
   outcome.player = options_.name;
   return outcome;
@@ -233,8 +242,31 @@ void Player::Follow(const v1::Session& session) {
   plies_ = session.moves_size();
   over_ = session.status() != v1::IN_PROGRESS;
   pending_.reset();
-  stage_ =
-      over_ || plies_ >= options_.max_plies ? Stage::kCreate : Stage::kPlay;
+  stage_ = over_                          ? Stage::kCreate
+           : plies_ >= options_.max_plies ? AtTheEnd()
+                                          : Stage::kPlay;
+}
+
+Player::Stage Player::AtTheEnd() const {
+  return options_.resign ? Stage::kResign : Stage::kCreate;
+}
+
+CallOutcome Player::Resign() {
+  v1::ResignRequest request;
+  request.set_session_id(id_);
+  v1::Session session;
+  CallOutcome outcome = Timed("Resign", [&] {
+    grpc::ClientContext context;
+    Prepare(&context, to_move_ == v1::SILVER ? silver_ : red_);
+    return stub_->Resign(&context, request, &session);
+  });
+  if (outcome.code == grpc::StatusCode::OK) {
+    ledger_->AckResignation(id_, session.game_id());
+    stage_ = Stage::kCreate;
+  } else if (!Retryable(outcome.code)) {
+    stage_ = Stage::kRead;  // perhaps resigned by the call cut off
+  }
+  return outcome;
 }
 
 CallOutcome Player::Move() {
@@ -262,9 +294,10 @@ CallOutcome Player::Move() {
     to_move_ = reply.board().side_to_move();
     ++plies_;
     pending_.reset();
-    if (reply.result().outcome() != v1::ONGOING ||
-        plies_ >= options_.max_plies) {
+    if (reply.result().outcome() != v1::ONGOING) {
       stage_ = Stage::kCreate;
+    } else if (plies_ >= options_.max_plies) {
+      stage_ = AtTheEnd();
     }
   } else if (!Retryable(outcome.code)) {
     pending_.reset();
@@ -493,7 +526,8 @@ std::vector<std::string> CheckAcknowledged(const std::string& address,
   std::vector<std::string> differences;
   std::unique_ptr<v1::KhetService::Stub> stub =
       v1::KhetService::NewStub(QuickChannel(address));
-  for (const auto& [id, moves] : acked) {
+  for (const auto& [id, acks] : acked) {
+    const std::vector<AckedMove>& moves = acks.moves;
     v1::GetSessionRequest request;
     request.set_session_id(id);
     v1::Session session;
@@ -505,6 +539,35 @@ std::vector<std::string> CheckAcknowledged(const std::string& address,
                                          CodeName(status.error_code()), ": ",
                                          status.error_message()));
       continue;
+    }
+    if (!acks.archived_game.empty()) {
+      if (session.status() != v1::FINISHED) {
+        differences.push_back(absl::StrCat(
+            "session ", id, ": an acknowledged resignation is lost (status ",
+            v1::GameStatus_Name(session.status()), ")"));
+      }
+      v1::GetGameRecordRequest get_record;
+      get_record.set_session_id(id);
+      get_record.set_game_id(acks.archived_game);
+      v1::GetGameRecordResponse record;
+      grpc::ClientContext record_context;
+      record_context.set_deadline(
+          absl::ToChronoTime(absl::Now() + absl::Seconds(10)));
+      const grpc::Status read =
+          stub->GetGameRecord(&record_context, get_record, &record);
+      if (!read.ok()) {
+        differences.push_back(absl::StrCat(
+            "session ", id, ": the resigned game ", acks.archived_game, ": ",
+            CodeName(read.error_code()), " ", read.error_message()));
+      } else if (!record.game().archived() ||
+                 record.game().plies() < static_cast<int>(moves.size()) ||
+                 record.game().ending() != "resignation") {
+        differences.push_back(absl::StrCat(
+            "session ", id, ": the resigned game ", acks.archived_game,
+            " is archived ", record.game().archived(), " with ",
+            record.game().plies(), " plies, ending \"", record.game().ending(),
+            "\""));
+      }
     }
     if (moves.empty()) continue;
     if (session.version() < moves.back().version) {

@@ -49,7 +49,13 @@ struct AckedMove {
   int64_t version = 0;
   std::string notation;
 };
-using AckedMoves = std::map<std::string, std::vector<AckedMove>>;
+// What khetd acknowledged of one session: its moves, and the game's end
+// when a player's resignation was acknowledged (the game then archived).
+struct SessionAcks {
+  std::vector<AckedMove> moves;
+  std::string archived_game;  // the resigned game's id; "" if none
+};
+using AckedMoves = std::map<std::string, SessionAcks>;
 
 // Every acknowledged move, by session. Thread-safe.
 class Ledger {
@@ -57,6 +63,7 @@ class Ledger {
   // A session whose game began (both seats taken), with no move yet.
   void AddSession(const std::string& id);
   void Ack(const std::string& id, AckedMove move);
+  void AckResignation(const std::string& id, const std::string& game_id);
   AckedMoves Snapshot() const;
   // The sessions (with all their moves) that had a move acknowledged, or
   // were added, after acked() was `since`.
@@ -83,7 +90,8 @@ struct CallOutcome {
 
 // One client playing games through `address`, one call per Step: it
 // creates a session and takes both seats, then plays a quiet move for the
-// side to move each step, up to `max_plies`, then starts a new session.
+// side to move each step, up to `max_plies`, then (with `resign`) the side
+// to move resigns, which archives the game, and it starts a new session.
 // A move whose answer did not come (UNAVAILABLE, DEADLINE_EXCEEDED,
 // CANCELLED, UNKNOWN: khetd gone, or the store) is sent again as it was,
 // with its request id, so that it is played once; any other refusal reads
@@ -92,6 +100,7 @@ class Player {
  public:
   struct Options {
     int max_plies = 40;
+    bool resign = false;
     absl::Duration deadline = absl::Seconds(10);
     std::string name = "player";
   };
@@ -106,7 +115,7 @@ class Player {
   bool move_pending() const { return pending_.has_value(); }
 
  private:
-  enum class Stage { kCreate, kJoinSilver, kJoinRed, kRead, kPlay };
+  enum class Stage { kCreate, kJoinSilver, kJoinRed, kRead, kPlay, kResign };
   struct PendingMove {
     std::string notation;
     std::string request_id;
@@ -118,6 +127,9 @@ class Player {
   CallOutcome Join(v1::Color color);
   CallOutcome Read();
   CallOutcome Move();
+  CallOutcome Resign();
+  // After the game's last move: kResign or kCreate.
+  Stage AtTheEnd() const;
   // Takes the session's state from `session`.
   void Follow(const v1::Session& session);
   void Prepare(grpc::ClientContext* context, const std::string& token) const;
@@ -187,8 +199,9 @@ std::string Summary(const std::vector<CallOutcome>& outcomes);
 std::string CodeName(grpc::StatusCode code);
 
 // Reads every session of `acked` through `address` and returns what differs
-// from the ledger (empty: every acknowledged move is stored, at its ply).
-// With `exact`, a session must hold its acknowledged moves and no others.
+// from the ledger (empty: every acknowledged move is stored, at its ply, and
+// every acknowledged resignation ended its game, which is archived). With
+// `exact`, a session must hold its acknowledged moves and no others.
 std::vector<std::string> CheckAcknowledged(const std::string& address,
                                            const AckedMoves& acked, bool exact);
 

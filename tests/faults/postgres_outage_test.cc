@@ -195,7 +195,8 @@ class PostgresOutageTest : public testing::Test {
           std::make_unique<Watcher>(replicas[1], watched->session_id(), 0);
       ASSERT_NO_FATAL_FAILURE(play_watched(3));
     }
-    Load load(address, &ledger_, kPlayers, {.max_plies = 40, .name = "p"},
+    Load load(address, &ledger_, kPlayers,
+              {.max_plies = 40, .resign = true, .name = "p"},
               absl::Milliseconds(20));
     // And a game against the computer (level 5, a second a move), whose
     // search is under way when the database stops.
@@ -239,8 +240,10 @@ class PostgresOutageTest : public testing::Test {
         << recovered.size();
     if (watcher != nullptr) {
       ASSERT_NO_FATAL_FAILURE(play_watched(3));
-      const int64_t last =
-          watched_moves.Snapshot().at(watched->session_id()).back().version;
+      const int64_t last = watched_moves.Snapshot()
+                               .at(watched->session_id())
+                               .moves.back()
+                               .version;
       EXPECT_TRUE(watcher->WaitFor(last, kRecovery))
           << "the watcher on the other replica got no event after the outage";
       const std::vector<int64_t> seen = watcher->versions();
@@ -287,7 +290,7 @@ class PostgresOutageTest : public testing::Test {
       const bool expected = o.code == grpc::StatusCode::OK ||
                             o.code == grpc::StatusCode::UNAVAILABLE ||
                             o.code == grpc::StatusCode::ABORTED ||
-                            (o.call == "JoinSeat" &&
+                            ((o.call == "JoinSeat" || o.call == "Resign") &&
                              o.code == grpc::StatusCode::FAILED_PRECONDITION);
       EXPECT_TRUE(expected)
           << o.call << " " << CodeName(o.code) << ": " << o.message;

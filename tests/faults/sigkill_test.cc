@@ -72,7 +72,8 @@ class SigkillTest : public testing::Test {
     store_flags_.push_back(kNoCallBudget);
     ASSERT_NO_FATAL_FAILURE(StartKhetd());
     Ledger ledger;
-    Load load(address_, &ledger, kPlayers, {.max_plies = 40, .name = store},
+    Load load(address_, &ledger, kPlayers,
+              {.max_plies = 40, .resign = true, .name = store},
               absl::Milliseconds(5));
     const unsigned seed = std::random_device()();
     SCOPED_TRACE(absl::StrCat("seed ", seed));
@@ -122,11 +123,12 @@ class SigkillTest : public testing::Test {
     // was down (UNAVAILABLE, or CANCELLED / UNKNOWN / INTERNAL for a
     // stream reset mid-call), a move whose retry found it played already
     // (ABORTED: the player reads the session again), a seat whose retried
-    // join found it taken by the join cut off (FAILED_PRECONDITION: the
-    // player starts a new board).
+    // join found it taken by the join cut off, a resignation retried after
+    // the game ended by the one cut off (FAILED_PRECONDITION: the player
+    // reads the session or starts a new board).
     int unexpected = 0;
     for (const CallOutcome& o : outcomes) {
-      if (o.call == "JoinSeat" &&
+      if ((o.call == "JoinSeat" || o.call == "Resign") &&
           o.code == grpc::StatusCode::FAILED_PRECONDITION) {
         continue;
       }

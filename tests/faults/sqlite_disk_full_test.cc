@@ -232,6 +232,26 @@ class SqliteDiskFullTest : public testing::Test {
     }
   }
 
+  // khetd killed and started again while the disk is still full (as a
+  // supervisor would): it starts, serves every acknowledged move, and
+  // refuses moves the same way.
+  void RestartWhileFull(std::vector<std::unique_ptr<Player>>& players,
+                        std::optional<rlim_t> file_size_limit) {
+    khetd_.reset();  // SIGKILL
+    ASSERT_NO_FATAL_FAILURE(StartKhetd(file_size_limit));
+    const std::vector<std::string> differences =
+        CheckAcknowledged(address_, ledger_.Snapshot(), /*exact=*/true);
+    EXPECT_TRUE(differences.empty()) << absl::StrJoin(differences, "\n");
+    for (std::unique_ptr<Player>& player : players) {
+      CallOutcome outcome = player->Step();
+      EXPECT_EQ(outcome.call, "MakeMove");
+      EXPECT_NE(outcome.code, grpc::StatusCode::OK)
+          << "a move was played on a full disk after a restart";
+      ExpectOkOrDiskFull(outcome);
+      outcomes_.push_back(std::move(outcome));
+    }
+  }
+
   // Once there is room again: every player's pending move and the next
   // few are played, without a refusal.
   void CheckRoomAgain(std::vector<std::unique_ptr<Player>>& players) {
@@ -292,6 +312,7 @@ TEST_F(SqliteDiskFullTest, FileSizeLimitRefusesMovesKeepsReadsAndRecovers) {
   ASSERT_NO_FATAL_FAILURE(PlayUntilFull(players));
   EXPECT_GT(ledger_.acked(), 0) << Summary(outcomes_);
   ASSERT_NO_FATAL_FAILURE(CheckWhileFull(players));
+  ASSERT_NO_FATAL_FAILURE(RestartWhileFull(players, kLimit));
 
   // Room again: the limit raised from outside, khetd not restarted.
   struct rlimit room;
@@ -332,6 +353,7 @@ TEST_F(SqliteDiskFullTest, FullTmpfsRefusesMovesKeepsReadsAndRecovers) {
   ASSERT_NO_FATAL_FAILURE(PlayUntilFull(players));
   EXPECT_GT(ledger_.acked(), 0) << Summary(outcomes_);
   ASSERT_NO_FATAL_FAILURE(CheckWhileFull(players));
+  ASSERT_NO_FATAL_FAILURE(RestartWhileFull(players, std::nullopt));
 
   // Room again: the filler deleted, khetd not restarted.
   ASSERT_EQ(unlink(filler.c_str()), 0);
