@@ -67,7 +67,10 @@ def opensim_tarball():
 
 
 def run_test(main):
-    """Runs main() as a test program: exit 0, 1 with FAIL, or SKIP."""
+    """Runs main() as a test program: exit 0, 1 with FAIL, or SKIP. A
+    SIGTERM (ctest's timeout, say) unwinds it too, stopping what it
+    started."""
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     try:
         main()
     except Skip as skip:
