@@ -176,13 +176,12 @@ class Avatar:
             self.answers.put(json.loads(line))
         self.answers.put(None)
 
-    def call(self, cmd, wait=None, **args):
-        """`wait`: seconds to wait for the answer beyond the command's own
-        timeout argument (default 30 s)."""
+    def call(self, cmd, **args):
+        """Waits for the answer 30 s beyond the command's own timeout."""
         self.next_id += 1
         self.process.stdin.write(json.dumps(dict(args, id=self.next_id, cmd=cmd)) + "\n")
         self.process.stdin.flush()
-        limit = (wait or 0) + args.get("timeout", 0) + 30
+        limit = args.get("timeout", 0) + 30
         try:
             answer = self.answers.get(timeout=limit)
         except queue.Empty:
