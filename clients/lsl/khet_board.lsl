@@ -57,7 +57,6 @@ integer KB_WORDS = 7602;
 // ---- Limits ----------------------------------------------------------------
 integer BUDGET = 20;         // requests per 20 s, below the region's 25
 float   WINDOW = 20.0;
-integer WAIT = 25;           // long poll waitSeconds (LSL gives up after 60 s)
 integer MAX_TRIES = 5;       // attempts of one action on 429/499/5xx
 float   LOST = 65.0;         // a request unanswered this long is lost
 float   KEEPER = 5.0;        // how long start() waits for khet_keep.lsl
@@ -82,6 +81,10 @@ integer K_HINT = 12;
 
 // ---- State -------------------------------------------------------------------
 string  gServer;           // base URL, no trailing slash
+// The long poll's waitSeconds: 25 in Second Life; 2 elsewhere, where a
+// region's script HTTP pool holds the board's other requests behind a
+// waiting poll (OpenSimulator 0.9.2); "wait=" in the notecard sets it.
+integer gWait = -1;
 integer gDebug;
 string  gId;               // session id; "" until the owner picks a setup
 string  gOwnerToken;
@@ -198,7 +201,7 @@ poll() {
     if (gId == "" || gPollKey != NULL_KEY) return;
     gPollKey = send("GET", route(
         "/v1/sessions/{id}/events?afterVersion={after}&waitSeconds={wait}&view=compact",
-        ["{after}", gVersion, "{wait}", WAIT]), "", "");
+        ["{after}", gVersion, "{wait}", gWait]), "", "");
     gPollSent = llGetTime();
     gPollDue = -1.0;
     if (gPollKey == NULL_KEY) pollLater();
@@ -906,6 +909,7 @@ readConfig(string line) {
     string v = llStringTrim(llGetSubString(line, at + 1, -1), STRING_TRIM);
     if (k == "server") gServer = v;
     else if (k == "debug") gDebug = (integer)v;
+    else if (k == "wait") gWait = (integer)v;
 }
 
 // The configuration is read: the board script's state comes back from
@@ -917,6 +921,11 @@ start() {
         say(NULL_KEY, "nourl", []);
         return;
     }
+    if (gWait < 0) {
+        gWait = 2;
+        if (llGetEnv("sim_channel") == "Second Life Server") gWait = 25;
+    }
+    if (gWait > 25) gWait = 25;
     // This script may have restarted alone: no piece is chosen any more.
     render(KR_DEBUG, (string)gDebug);
     render(KR_TARGETS, "");

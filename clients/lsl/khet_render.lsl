@@ -295,7 +295,8 @@ draw() {
     }
     for (i = used; i < llGetListLength(gPieceLinks); ++i)
         park(llList2Integer(gPieceLinks, i));
-    integer winner = llSubStringIndex("SR", gEdge);
+    integer winner = -1;  // "" (no side) must not match at 0
+    if (gEdge != "") winner = llSubStringIndex("SR", gEdge);
     if (winner >= 0) {
         llSetLinkPrimitiveParamsFast(LINK_ROOT, [PRIM_COLOR, ALL_SIDES,
             schemeColour(1 + winner), 1.0]);

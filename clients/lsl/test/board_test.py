@@ -237,6 +237,7 @@ class Board:
             "llJsonGetValue": json_value,
             "llList2Json": list_to_json,
             "llGetObjectName": lambda: "Khet board",
+            "llGetEnv": lambda name: self.sim_channel,
             "llSameGroup": lambda k: 0,
             "llSetTimerEvent": lambda seconds: None,
             "llGetInventoryType": lambda name: 0,
@@ -250,6 +251,7 @@ class Board:
             "llGetObjectDesc": lambda: "https://khet.example.org",
             "llResetScript": self.reset_refused,
         }
+        self.sim_channel = "Second Life Server"
         self.lsl = lsl_eval.Interpreter(text, self.board_world)
         self.keep = lsl_eval.Interpreter(keep_text, world)
         self.words = lsl_eval.Interpreter(words_text, {
@@ -541,6 +543,19 @@ def check_protocol(board, position, failures):
     board.deliver()
     if board.placed(BEAMS) or board.placed(MARKS):
         failures.append("protocol: the laser's timer left beams or hits up")
+    # The tint: a board where nobody is to move (waiting for players) has
+    # grey edges and a white grid; a winner's colour covers all of it.
+    ranks = position.split(" ")[0]
+    root = CONST["LINK_ROOT"]
+    for edge, want in (("", [0, (1.0, 1.0, 1.0), 1.0]),
+                       ("S", [CONST["ALL_SIDES"],
+                              board.render.call("schemeColour", 1), 1.0])):
+        board.render.event("link_message", 1, lsl.get("KR_BOARD"),
+                           edge + "|" + ranks, Key(CONST["NULL_KEY"]))
+        shown = board.prims.get(root, {}).get("PRIM_COLOR")
+        if shown != want:
+            failures.append(f"protocol: the tint for edge {edge!r} is {shown}, "
+                            f"not {want}")
     board.run("pick", ALICE, "e5", ["e5-e6"])
     lsl.call("laser", "j1j4x")
     board.deliver()
@@ -549,7 +564,7 @@ def check_protocol(board, position, failures):
     lit = [board.touched(link) for link in board.placed(MARKS)]
     if lit != ["e6"]:
         failures.append(f"protocol: after a laser the targets show {lit}")
-    return 3
+    return 5
 
 
 def check_setup_menu(board, failures):
@@ -806,7 +821,22 @@ def check_config(board, failures):
         if lsl.get(name) != value:
             failures.append(f"config: {line!r} set {name} to "
                             f"{lsl.get(name)!r}")
-    return 2
+    # The long poll's wait: 25 s in Second Life; 2 s on another platform,
+    # whose region may hold the board's other requests behind a waiting
+    # poll (OpenSimulator 0.9.2); "wait=" wins over both.
+    for channel, line, want in (("Second Life Server", "", 25),
+                                ("OpenSim", "", 2),
+                                ("OpenSim", "wait=10", 10)):
+        board.sim_channel = channel
+        lsl.set("gWait", -1)
+        if line:
+            lsl.call("readConfig", line)
+        lsl.call("start")
+        board.deliver()
+        if lsl.get("gWait") != want:
+            failures.append(f"config: on {channel!r} with {line!r} the poll "
+                            f"waits {lsl.get('gWait')} s, not {want}")
+    return 5
 
 
 def check_keeping(board, failures):

@@ -62,6 +62,7 @@ FUNCTIONS = {
     "llGetOwner": (K, []),
     "llGetKey": (K, []),
     "llGetObjectName": (S, []),
+    "llGetEnv": (S, [S]),
     "llGetObjectDesc": (S, []),
     "llGetObjectDetails": (L, [K, L]),
     "llSameGroup": (I, [K]),
