@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Every test, after installing what they need (scripts/setup.sh --tests):
-# the release build with everything (slow perft and end-to-end included), the same under AddressSanitizer + UndefinedBehaviorSanitizer
+# the release build with everything (slow perft and end-to-end included)
+# but the in-world tests, which then run on the same build as a stage of
+# their own (label `inworld`: the board in an OpenSimulator region, once
+# per CI run), the same under AddressSanitizer + UndefinedBehaviorSanitizer
 # less the slow label, and the service's concurrent code (label `service`)
 # under ThreadSanitizer, and the fuzz targets for a minute each (fuzz
 # stage, beside ASan's). The sanitizer stages build only what their tests
@@ -60,7 +63,17 @@ run_fuzz_stage() {
   return "$status"
 }
 
-run_stage release all
+# The in-world tests on the release build (stage time in docs/PERFORMANCE.md).
+run_inworld_stage() {
+  stage "in-world tests (release)"
+  local status=0
+  ctest --preset release -j "$jobs" -L inworld || status=$?
+  stage_done "in-world tests (release)"
+  return "$status"
+}
+
+run_stage release all -LE inworld
+run_inworld_stage
 run_stage asan khet_tests_asan -LE slow
 run_fuzz_stage
 run_stage tsan khet_tests_tsan -L service
