@@ -30,6 +30,11 @@
 
 namespace khet::faults {
 
+std::vector<std::string> WithoutBudgets(std::vector<std::string> flags) {
+  flags.push_back("--calls_per_second=0");
+  return flags;
+}
+
 std::shared_ptr<grpc::Channel> QuickChannel(const std::string& address) {
   grpc::ChannelArguments args;
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 20);

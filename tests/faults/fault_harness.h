@@ -27,9 +27,11 @@
 
 namespace khet::faults {
 
-// The flag every fault test gives khetd: its players make hundreds of
-// calls a second from 127.0.0.1, which the per-caller budget would refuse.
-inline constexpr char kNoCallBudget[] = "--calls_per_second=0";
+// `flags` and those that turn khetd's per-caller budgets off: the fault
+// tests' players make hundreds of calls a second from 127.0.0.1, and a
+// kill or an outage leaves sessions made by calls whose answer was lost.
+// Every fault test's khetd takes them.
+std::vector<std::string> WithoutBudgets(std::vector<std::string> flags);
 
 // A channel that reconnects within 100 ms of a server coming back (gRPC's
 // default backoff starts at a second and grows to two minutes).

@@ -161,8 +161,8 @@ class PostgresOutageTest : public testing::Test {
                                          const std::string& address) {
     absl::StatusOr<std::unique_ptr<KhetdChild>> khetd = KhetdChild::Start(
         KHETD_PATH,
-        {"--store=postgres", "--postgres_url=" + pg_->conninfo(),
-         "--listen=" + address, kNoCallBudget},
+        WithoutBudgets({"--store=postgres", "--postgres_url=" + pg_->conninfo(),
+                        "--listen=" + address}),
         absl::StrCat(dir_, "/khetd-", name, ".log"), {});
     EXPECT_TRUE(khetd.ok()) << khetd.status();
     return khetd.ok() ? *std::move(khetd) : nullptr;

@@ -69,7 +69,7 @@ class SigkillTest : public testing::Test {
   // The kills under load, the checks after each restart, the figures.
   void KillUnderLoad(const std::string& store) {
     store_flags_.push_back("--listen=" + address_);
-    store_flags_.push_back(kNoCallBudget);
+    store_flags_ = WithoutBudgets(store_flags_);
     ASSERT_NO_FATAL_FAILURE(StartKhetd());
     Ledger ledger;
     Load load(address_, &ledger, kPlayers,

@@ -78,12 +78,12 @@ class SqliteDiskFullTest : public testing::Test {
 
   // khetd on the test's port with SQLite in data_dir_; its log outside it.
   void StartKhetd(std::optional<rlim_t> file_size_limit) {
-    absl::StatusOr<std::unique_ptr<KhetdChild>> khetd =
-        KhetdChild::Start(KHETD_PATH,
-                          {"--store=sqlite", "--data_dir=" + data_dir_,
-                           "--listen=" + address_, kNoCallBudget},
-                          dir_ + "/khetd.log",
-                          {.http = true, .file_size_limit = file_size_limit});
+    absl::StatusOr<std::unique_ptr<KhetdChild>> khetd = KhetdChild::Start(
+        KHETD_PATH,
+        WithoutBudgets({"--store=sqlite", "--data_dir=" + data_dir_,
+                        "--listen=" + address_}),
+        dir_ + "/khetd.log",
+        {.http = true, .file_size_limit = file_size_limit});
     ASSERT_TRUE(khetd.ok()) << khetd.status();
     khetd_ = *std::move(khetd);
   }
