@@ -40,6 +40,14 @@ BOARD_AT = (128.0, 128.0, GROUND + 1.0)
 # from its attribute (khet_render.lsl, piece()).
 TURNS = {"ne": 0, "nw": 1, "sw": 2, "se": 3, "n": 0, "w": 1, "s": 2, "e": 3,
          "/": 0, "\\": 1, "": 0, "1": 0, "2": 0}
+# With physical facings (docs/notation.md, "Physical facings") a Pharaoh's
+# attribute is the way it faces and a Scarab's or Eye's the way its front
+# mirror faces; at rotation zero the textures face north and north-west
+# (clients/lsl/README.md), so each quarter turn anticlockwise is the next
+# facing anticlockwise.
+FACING_TURNS = {"K": {"n": 0, "w": 1, "s": 2, "e": 3},
+                "S": {"nw": 0, "sw": 1, "se": 2, "ne": 3},
+                "E": {"nw": 0, "sw": 1, "se": 2, "ne": 3}}
 
 
 class Skip(Exception):
@@ -420,16 +428,24 @@ def side_of(colour, schemes):
 # right: empty squares, a piece with its attribute, or the end of a rank.
 FIELD_TOKEN = re.compile(r"10|[1-9]|[Kk]|[Pp](?:ne|nw|se|sw)|[AaXx][nesw]|"
                          r"[SsEe][/\\]|[Oo][12]|/")
+# The same with physical facings (a position ending in " f"): a Pharaoh
+# faces n/e/s/w, a Scarab's or Eye's front mirror nw/ne/se/sw.
+FACING_TOKEN = re.compile(r"10|[1-9]|[Kk][nesw]|[Pp](?:ne|nw|se|sw)|[AaXx][nesw]|"
+                          r"[SsEe](?:ne|nw|se|sw)|[Oo][12]|/")
 
 
 def expected_pieces(position):
     """{square: (letter, side, quarter turns, tall)} as the render script
-    shows a position string (docs/notation.md)."""
-    field = position.split(" ")[0]
+    shows a position string (docs/notation.md), with physical facings
+    when its fourth field is `f` (FACING_TURNS)."""
+    fields = position.split(" ")
+    field = fields[0]
+    facings = fields[3:4] == ["f"]
+    tokens = FACING_TOKEN if facings else FIELD_TOKEN
     out = {}
     rank, file, at = 0, 0, 0
     while at < len(field):
-        token = FIELD_TOKEN.match(field, at)
+        token = tokens.match(field, at)
         if token is None:
             raise Failure(f"cannot read the position {position!r} at {at}")
         text = token.group(0)
@@ -440,9 +456,11 @@ def expected_pieces(position):
             file += int(text)
         else:
             letter, attribute = text[0], text[1:]
+            turns = (FACING_TURNS[letter.upper()][attribute]
+                     if facings and letter.upper() in FACING_TURNS else TURNS[attribute])
             out["abcdefghij"[file] + "87654321"[rank]] = (
                 letter.upper(), "s" if letter.isupper() else "r",
-                TURNS[attribute], attribute == "2")
+                turns, attribute == "2")
             file += 1
     return out
 
