@@ -354,7 +354,7 @@ class Board:
         tinted, turned and scaled as its prim is, beams and markers in
         their colours, the hover text above; and the prims themselves
         beside it as JSON (the same name, .json)."""
-        from PIL import Image, ImageDraw  # python3-pil
+        from PIL import Image, ImageDraw, ImageFont  # python3-pil
         root = prims[0]
         sx, sy = root["scale"][0], root["scale"][1]
         margin, header = 20, 30
@@ -401,7 +401,14 @@ class Board:
             cx, cy = px(x, y)
             image.alpha_composite(tile, (round(cx - tile.width / 2),
                                          round(cy - tile.height / 2)))
-        draw.text((margin, 8), root["text"].replace("\n", " | "),
+        text = root["text"].replace("\n", " | ")
+        try:
+            font = ImageFont.truetype("DejaVuSans.ttf", 11)
+        except OSError:
+            # Pillow's own bitmap font has Latin-1 only (no clocks' arrow).
+            font = None
+            text = text.encode("latin-1", "replace").decode("latin-1")
+        draw.text((margin, 8), text, font=font,
                   fill=rgba(root["text_color"][:3] + [1.0]))
         image.convert("RGB").save(path)
         Path(path).with_suffix(".json").write_text(json.dumps(prims, indent=1))
