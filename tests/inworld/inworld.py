@@ -90,14 +90,27 @@ def run_test(main):
 
 
 class Khetd:
-    """khetd with its gateway on a free loopback port, an in-memory store."""
+    """khetd with its gateway on a free loopback port, an in-memory store.
 
-    def __init__(self, binary, folder):
-        self.log = open(Path(folder) / "khetd.log", "w")
-        self.process = subprocess.Popen(
-            [binary, "--listen", "127.0.0.1:0", "--http_listen", "127.0.0.1:0",
-             "--store", "memory"],
-            stdout=subprocess.PIPE, stderr=self.log, text=True)
+    Optionally `store="sqlite"`, its database in `folder`/khetd-data, and
+    `http_port`, a fixed gateway port (0: a free one). stop(), then
+    start_again(): khetd again on the same gateway port and store (the
+    log goes on), as a server's operator restarts it."""
+
+    def __init__(self, binary, folder, store="memory", http_port=0):
+        self.binary = binary
+        self.folder = Path(folder)
+        self.store = store
+        self.log = open(self.folder / "khetd.log", "w")
+        self._launch(http_port)
+
+    def _launch(self, http_port):
+        command = [self.binary, "--listen", "127.0.0.1:0",
+                   "--http_listen", f"127.0.0.1:{http_port}", "--store", self.store]
+        if self.store == "sqlite":
+            command += ["--data_dir", str(self.folder / "khetd-data")]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                        stderr=self.log, text=True)
         self.port = None
         deadline = time.monotonic() + 20
         while self.port is None and time.monotonic() < deadline:
@@ -115,6 +128,14 @@ class Khetd:
         self.drain = threading.Thread(target=self.log.writelines,
                                       args=(self.process.stdout,), daemon=True)
         self.drain.start()
+
+    def start_again(self):
+        """After stop(): khetd again on the same gateway port and store,
+        its log going on; the seconds it took to listen."""
+        started = time.monotonic()
+        self.log = open(self.folder / "khetd.log", "a")
+        self._launch(self.port)
+        return time.monotonic() - started
 
     def get(self, path):
         with urllib.request.urlopen(self.url + path, timeout=10) as answer:
@@ -143,7 +164,8 @@ class Khetd:
                 self.process.wait()
         if self.port is not None:
             self.drain.join()
-        self.log.close()
+        if not self.log.closed:
+            self.log.close()
 
 
 class AvatarError(Exception):
@@ -474,14 +496,17 @@ def expected_pieces(position):
 
 class World:
     """khetd, a region with a flat ground and boards loaded, and avatars,
-    in `folder` (emptied first). timings holds what each step took."""
+    in `folder` (emptied first). timings holds what each step took.
+    `khetd_store` is khetd's --store (Khetd: "sqlite" keeps the sessions
+    across its restart)."""
 
-    def __init__(self, folder, khetd_binary, scripts=LSL):
+    def __init__(self, folder, khetd_binary, scripts=LSL, khetd_store="memory"):
         self.folder = Path(folder)
         if self.folder.exists():
             shutil.rmtree(self.folder)
         self.folder.mkdir(parents=True)
         self.khetd_binary = khetd_binary
+        self.khetd_store = khetd_store
         self.scripts = Path(scripts)
         self.linkset = make_oar.read_linkset()
         self.textures = make_oar.textures(self.linkset)
@@ -534,7 +559,8 @@ class World:
         khetd and started, while the avatar program compiles; the ground
         filled flat."""
         tarball = opensim_tarball()
-        self.khetd = self.timed("khetd", Khetd, self.khetd_binary, self.folder)
+        self.khetd = self.timed("khetd", Khetd, self.khetd_binary, self.folder,
+                                self.khetd_store)
         self.schemes = [[("s", (s["silver"]["r"], s["silver"]["g"], s["silver"]["b"])),
                          ("r", (s["red"]["r"], s["red"]["g"], s["red"]["b"]))]
                         for s in self.khetd.get("/v1/colorSchemes")["schemes"]]
@@ -573,9 +599,26 @@ class World:
         avatar = Avatar(self.avatar_exe, self.region.bin,
                         self.folder / f"avatar{len(self.avatars)}.log")
         self.avatars.append(avatar)
+        avatar.credentials = (first, last, password, at)
         started = time.monotonic()
         avatar.login(first, last, password, self.region.login_uri, at)
         self.timings.setdefault("login", time.monotonic() - started)
+        return avatar
+
+    def log_in_again(self, avatar):
+        """The same avatar (an Avatar this World logged in) logged in
+        again with a fresh avatar.cs process, as after the region
+        restarted: the old process is stopped, the new one logs in where
+        the first did; its log is avatar<N>-<M>.log. What the old one heard
+        is gone (chat cursor 0, no dialogs)."""
+        avatar.stop()
+        first, last, password, at = avatar.credentials
+        index = self.avatars.index(avatar)
+        again = 1 + sum(1 for _ in self.folder.glob(f"avatar{index}-*.log"))
+        avatar.__init__(self.avatar_exe, self.region.bin,
+                        self.folder / f"avatar{index}-{again}.log")
+        avatar.credentials = (first, last, password, at)
+        avatar.login(first, last, password, self.region.login_uri, at)
         return avatar
 
     def texture_png(self, uuid):
