@@ -23,6 +23,10 @@ std::string ObjectKey(absl::string_view text) {
   return nil ? "" : key;
 }
 
+Caller CallerFrom(const ClientIdentity& client, std::string token) {
+  return Caller{std::move(token), client.address, client.object_key};
+}
+
 ClientIdentity IdentifyClient(const std::optional<IpAddress>& peer,
                               absl::Span<const absl::string_view> forwarded_for,
                               absl::string_view object_key,

@@ -14,6 +14,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "service/client_address.h"
+#include "service/session_service.h"
 
 namespace khet {
 
@@ -45,6 +46,9 @@ ClientIdentity IdentifyClient(const std::optional<IpAddress>& peer,
                               absl::Span<const absl::string_view> forwarded_for,
                               absl::string_view object_key,
                               const TrustedProxies& trusted);
+
+// The core's Caller for `client`, carrying `token`.
+Caller CallerFrom(const ClientIdentity& client, std::string token = "");
 
 }  // namespace khet
 

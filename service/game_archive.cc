@@ -290,7 +290,8 @@ absl::StatusOr<v1::GetPositionResponse> GetPosition(
 }
 
 absl::StatusOr<v1::CreateSessionResponse> CreateSessionFromRecord(
-    const ServiceCore& core, const v1::CreateSessionRequest& request) {
+    const ServiceCore& core, const v1::CreateSessionRequest& request,
+    const Caller& caller) {
   if (request.record().empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat("ply ", request.ply(), " needs a record to replay"));
@@ -344,6 +345,7 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSessionFromRecord(
                               Session s = Session::New(
                                   id, name, TokenHash(owner_token), setup_id,
                                   game.start(), game.options(), settings, now);
+                              s.set_creator(caller.address, caller.object_key);
                               s.StartGame(now);
                               for (int i = 0; i < plies && replayed.ok(); ++i) {
                                 replayed =

@@ -52,8 +52,10 @@ absl::StatusOr<v1::GetPositionResponse> GetPosition(
 // setup_id, position or rules, a ply without a record or below 0 or beyond
 // the record's moves, a record longer than max_record_length, or one that
 // does not parse (the parser's message: its line and move).
+// The session's creator is `caller`'s address (Session::set_creator).
 absl::StatusOr<v1::CreateSessionResponse> CreateSessionFromRecord(
-    const ServiceCore& core, const v1::CreateSessionRequest& request);
+    const ServiceCore& core, const v1::CreateSessionRequest& request,
+    const Caller& caller);
 
 }  // namespace khet
 

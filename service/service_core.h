@@ -12,11 +12,14 @@
 
 namespace khet {
 
+class UnclaimedSessions;
+
 // Not owned; each outlives the handlers.
 struct ServiceCore {
   SessionRegistry* registry = nullptr;
   const ServiceLimits* limits = nullptr;
   RandomSource* random = nullptr;
+  UnclaimedSessions* unclaimed = nullptr;
 };
 
 }  // namespace khet

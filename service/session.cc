@@ -66,8 +66,20 @@ Session Session::New(std::string id, std::string name,
   s.state_.add_seats();
   s.state_.set_status(v1::WAITING_FOR_PLAYERS);
   *s.state_.mutable_created_at() = TimeToProto(created_at);
+  s.state_.set_unclaimed(true);
   s.game_ = Game(start, options);
   return s;
+}
+
+void Session::set_creator(std::string address, std::string object_key) {
+  state_.set_creator_address(std::move(address));
+  state_.set_creator_object_key(std::move(object_key));
+}
+
+void Session::Claim() {
+  state_.clear_unclaimed();
+  state_.clear_creator_address();
+  state_.clear_creator_object_key();
 }
 
 absl::StatusOr<Session> Session::FromState(const store::SessionState& state) {
@@ -205,6 +217,7 @@ void Session::TakeSeat(Color c, std::string player_name, std::string token_hash,
     state_.clear_rated_silver_id();
     state_.clear_rated_red_id();
   }
+  Claim();
   store::StoredSeat* s = state_.mutable_seats(SeatIndex(c));
   s->set_occupied(true);
   s->set_player_name(std::move(player_name));
@@ -213,6 +226,7 @@ void Session::TakeSeat(Color c, std::string player_name, std::string token_hash,
 }
 
 void Session::TakeComputerSeat(Color c, int level, std::string level_name) {
+  Claim();
   state_.clear_rated_silver_id();
   state_.clear_rated_red_id();
   store::StoredSeat* s = state_.mutable_seats(SeatIndex(c));

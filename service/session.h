@@ -107,11 +107,18 @@ class Session {
   // Who sits there, for announcements: the player's name, or "computer,
   // level 3" for the computer (so "Red (computer, level 3) plays ...").
   std::string SeatLabel(Color c) const;
+  // No seat was ever taken (SessionState.unclaimed): New sets it, the first
+  // seat taken clears it.
+  bool unclaimed() const { return state_.unclaimed(); }
+  // Who created it, while unclaimed: the client's address key and in-world
+  // object key (either may be empty).
+  void set_creator(std::string address, std::string object_key);
 
   // ---- Changes (the caller bumps the version) ----
   void set_version(int64_t v) { state_.set_version(v); }
   // `player_id` may be empty. A rated game in progress whose seat `c` gets
-  // another player id is no longer rated.
+  // another player id is no longer rated. Taking a seat (this or
+  // TakeComputerSeat) claims the session: it is no longer unclaimed().
   void TakeSeat(Color c, std::string player_name, std::string token_hash,
                 std::string player_id = "");
   // The computer takes the seat at `level`, named `level_name`; it has no
@@ -206,6 +213,7 @@ class Session {
 
  private:
   static v1::Color ToV1(Color c);
+  void Claim();        // no longer unclaimed, its creator forgotten
   void SetFinished();  // status and stored result from game_
   void ResetClocks();  // both at their starting times
   int64_t clock_ms(Color c) const;

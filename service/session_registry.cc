@@ -362,6 +362,13 @@ absl::Status SessionRegistry::Delete(SessionEntry& entry) {
   return absl::OkStatus();
 }
 
+absl::Status SessionRegistry::DeleteAtVersion(SessionEntry& entry) {
+  const absl::Status deleted =
+      store_->DeleteAt(entry.id, entry.session.version());
+  if (deleted.ok() || absl::IsNotFound(deleted)) Forget(entry);
+  return deleted;
+}
+
 void SessionRegistry::Forget(SessionEntry& entry) {
   const Session& s = entry.session;
   v1::Event e = NewEvent(s, s.version() + 1);

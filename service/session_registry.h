@@ -170,6 +170,12 @@ class SessionRegistry {
   // Deletes the session from the store, then forgets it.
   absl::Status Delete(SessionEntry& entry)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+  // Delete, only if the store still holds the session at the entry's
+  // version (SessionStore::DeleteAt): ABORTED, nothing changed, if another
+  // replica changed it since. A session the store no longer holds is
+  // forgotten too (NOT_FOUND).
+  absl::Status DeleteAtVersion(SessionEntry& entry)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
   // The session is gone from the store: tells its watchers
   // (SessionDeleted, then the end of their streams), calls the change hook

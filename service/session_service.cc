@@ -31,6 +31,7 @@
 #include "service/suggestions.h"
 #include "service/takebacks.h"
 #include "service/timeouts.h"
+#include "service/unclaimed_sessions.h"
 #include "service/watcher_limit.h"
 #include "service/watching.h"
 
@@ -45,7 +46,7 @@ class SessionServiceImpl final : public SessionService {
         log_(options.log),
         registry_(options.store, options.clock, limits_.max_sessions,
                   limits_.watcher_buffer),
-        core_{&registry_, &limits_, options.random},
+        core_{&registry_, &limits_, options.random, &unclaimed_},
         search_(SearchOrDefault(options.search, limits_.kept_search_tables)),
         suggestions_(core_, search_),
         computers_(core_, search_, options.log, options.computer_search_done) {
@@ -55,6 +56,7 @@ class SessionServiceImpl final : public SessionService {
           computers_.Schedule(entry);
           flags_.Note(entry.id, entry.deleted ? std::nullopt
                                               : entry.session.FlagFallsAt());
+          unclaimed_.Note(entry);
         });
   }
 
@@ -101,9 +103,10 @@ class SessionServiceImpl final : public SessionService {
     return out;
   }
 
+  using SessionService::CreateSession;
   absl::StatusOr<v1::CreateSessionResponse> CreateSession(
-      const v1::CreateSessionRequest& request) override {
-    return khet::CreateSession(core_, request);
+      const v1::CreateSessionRequest& request, const Caller& caller) override {
+    return khet::CreateSession(core_, request, caller);
   }
   absl::StatusOr<v1::Session> GetSession(
       const v1::GetSessionRequest& request) override {
@@ -250,6 +253,10 @@ class SessionServiceImpl final : public SessionService {
     return khet::SweepFlags(registry_, flags_,
                             flags_.Due(registry_.clock()->Now()));
   }
+  int SweepUnclaimed() override {
+    return khet::SweepUnclaimed(registry_, unclaimed_,
+                                limits_.unclaimed_session_timeout);
+  }
 
  private:
   // Applies pending ratings; a failure is logged and left for the next
@@ -266,6 +273,7 @@ class SessionServiceImpl final : public SessionService {
   const std::function<void(const std::string& line)> log_;
   WatcherLimit watchers_{limits_.max_watchers};  // live EventStreams
   FlagTimes flags_;  // before the registry, whose change hook notes flags
+  UnclaimedSessions unclaimed_{&limits_};  // noted by the change hook too
   SessionRegistry registry_;
   const ServiceCore core_;
   const SearchFunction search_;

@@ -47,6 +47,16 @@ struct ServiceLimits {
   int max_concurrent_suggestions = 4;
   // Games analysed at once (AnalyzeGame); beyond: RESOURCE_EXHAUSTED.
   int max_concurrent_analyses = 2;
+  // Sessions on which no seat was ever taken (unclaimed), per creator
+  // (Caller::address): CreateSession beyond is refused by the budget
+  // Budget::kUnclaimedSessions (budget_refusal.h). A creation that carries
+  // an in-world object key counts for that object, within its address's
+  // in-world ceiling: every board of a region shares the simulator's
+  // address. 0: no budget. Callers without an address are not counted.
+  int max_unclaimed_sessions_per_address = 20;
+  int inworld_max_unclaimed_sessions_per_address = 2000;
+  // An unclaimed session is removed (SweepUnclaimed) once this old.
+  absl::Duration unclaimed_session_timeout = absl::Minutes(5);
   // A SuggestMove search stops after this long whatever its limits.
   absl::Duration max_suggestion_time = absl::Seconds(10);
   // Threads searching for computer seats, over all sessions.
@@ -91,10 +101,15 @@ struct ServiceOptions {
       computer_search_done;
 };
 
-// The token a call carries (from "authorization: Bearer <token>"); empty
-// when there is none.
+// Who calls: the token the call carries (from "authorization: Bearer
+// <token>"; empty when there is none) and, for the per-caller budgets, the
+// client's address as the door established it (its budget key, e.g.
+// "192.0.2.7"; empty: unknown, as for in-process callers, whom no budget
+// counts) with the in-world object's key, if the call carried one.
 struct Caller {
   std::string token;
+  std::string address = {};
+  std::string object_key = {};
 };
 
 // What a long call (SuggestMove) needs to know about its caller.
@@ -265,8 +280,16 @@ class SessionService {
   virtual v1::ListSetupsResponse ListSetups() = 0;
   virtual v1::ListColorSchemesResponse ListColorSchemes() = 0;
 
+  // The new session is unclaimed until a seat is taken, counted toward the
+  // caller's budget of unclaimed sessions, and removed by SweepUnclaimed if
+  // no seat is taken in time.
   virtual absl::StatusOr<v1::CreateSessionResponse> CreateSession(
-      const v1::CreateSessionRequest& request) = 0;
+      const v1::CreateSessionRequest& request, const Caller& caller) = 0;
+  // For an in-process caller (no address: no budget).
+  absl::StatusOr<v1::CreateSessionResponse> CreateSession(
+      const v1::CreateSessionRequest& request) {
+    return CreateSession(request, Caller());
+  }
   virtual absl::StatusOr<v1::Session> GetSession(
       const v1::GetSessionRequest& request) = 0;
   virtual absl::StatusOr<v1::ListSessionsResponse> ListSessions(
@@ -371,6 +394,13 @@ class SessionService {
   // its moment. Returns how many games it ended.
   virtual absl::Time NextFlagFall() = 0;
   virtual int SweepFlags() = 0;
+  // Removes every session on which no seat was ever taken, older than
+  // ServiceLimits::unclaimed_session_timeout by the injected clock, as
+  // DeleteSession would (watchers get SessionDeleted); on a shared store
+  // only while it is still at the version read, so that a seat taken on
+  // another replica meanwhile keeps it. khetd calls it with SweepTimeouts;
+  // returns how many it removed.
+  virtual int SweepUnclaimed() = 0;
 };
 
 }  // namespace khet

@@ -13,8 +13,11 @@
 
 namespace khet {
 
+// A new session (or one from a record), unclaimed, counted toward the
+// caller's budget of unclaimed sessions (unclaimed_sessions.h).
 absl::StatusOr<v1::CreateSessionResponse> CreateSession(
-    const ServiceCore& core, const v1::CreateSessionRequest& request);
+    const ServiceCore& core, const v1::CreateSessionRequest& request,
+    const Caller& caller);
 
 absl::StatusOr<v1::Session> GetSession(const ServiceCore& core,
                                        const v1::GetSessionRequest& request);

@@ -69,6 +69,10 @@ class LossyStore final : public SessionStore {
   absl::Status Delete(std::string_view id) override {
     return inner_->Delete(id);
   }
+  absl::Status DeleteAt(std::string_view id,
+                        int64_t expected_version) override {
+    return inner_->DeleteAt(id, expected_version);
+  }
   absl::StatusOr<SessionRecord> Get(std::string_view id) override {
     ++reads_;
     return inner_->Get(id);
@@ -437,6 +441,48 @@ TEST_F(SharedStoreServiceTest, ATimeoutResetsTheGameOnce) {
   // Later sweeps find nothing more to do, on either replica.
   EXPECT_EQ(a_.service->SweepTimeouts() + b_.service->SweepTimeouts(), 0);
   EXPECT_EQ(Get(*b_.service, board.id)->status(), v1::WAITING_FOR_PLAYERS);
+}
+
+// A session nobody claimed is removed once, whichever replica sweeps
+// first; the other's sweep finds it gone.
+TEST_F(SharedStoreServiceTest, AnUnclaimedSessionIsRemovedOnce) {
+  const Board board = NewBoard(*a_.service, /*seat=*/false);
+  ASSERT_TRUE(Get(*b_.service, board.id).ok());  // B knows it too
+  clock_.Advance(limits_.unclaimed_session_timeout + absl::Seconds(1));
+  std::latch start(2);
+  std::atomic<int> removed = 0;
+  std::thread ta([&] {
+    start.arrive_and_wait();
+    removed += a_.service->SweepUnclaimed();
+  });
+  std::thread tb([&] {
+    start.arrive_and_wait();
+    removed += b_.service->SweepUnclaimed();
+  });
+  ta.join();
+  tb.join();
+  EXPECT_EQ(removed, 1);
+  for (Replica* r : {&a_, &b_}) {
+    EXPECT_TRUE(WaitFor(
+        [&] { return absl::IsNotFound(Get(*r->service, board.id).status()); }));
+  }
+  EXPECT_EQ(a_.service->SweepUnclaimed() + b_.service->SweepUnclaimed(), 0);
+}
+
+// A seat taken on one replica keeps the session on the other, whose copy
+// may still say unclaimed: its sweep reads the store first.
+TEST_F(SharedStoreServiceTest, ASeatTakenElsewhereKeepsTheSession) {
+  // Change notices lost: A's copy stays unclaimed.
+  const Board board = NewBoard(*a_.service, /*seat=*/false);
+  ASSERT_TRUE(Get(*b_.service, board.id).ok());
+  a_.store->LoseNotices(1);
+  Join(*b_.service, board.id, v1::SILVER, "alice");
+  clock_.Advance(limits_.unclaimed_session_timeout + absl::Seconds(1));
+  EXPECT_EQ(a_.service->SweepUnclaimed(), 0);
+  EXPECT_EQ(b_.service->SweepUnclaimed(), 0);
+  absl::StatusOr<v1::Session> kept = Get(*a_.service, board.id);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_TRUE(kept->seats(0).occupied());
 }
 
 TEST_F(SharedStoreServiceTest, AComputerSeatMovesOncePerTurn) {

@@ -183,7 +183,7 @@ grpc::ServerUnaryReactor* KhetGrpcService::CreateSession(
                /*touches_session=*/true, response,
                [this, request](RequestLog& log) {
                  absl::StatusOr<v1::CreateSessionResponse> created =
-                     core_->CreateSession(*request);
+                     core_->CreateSession(*request, CallerFrom(log.client()));
                  if (created.ok()) log.set_session_id(created->session().id());
                  return created;
                });

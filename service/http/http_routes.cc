@@ -173,8 +173,9 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
     KHET_ASSIGN_OR_RETURN(const bool compact, query.Compact());
     KHET_ASSIGN_OR_RETURN(v1::CreateSessionRequest request,
                           Body<v1::CreateSessionRequest>(call));
-    KHET_ASSIGN_OR_RETURN(v1::CreateSessionResponse created,
-                          core->CreateSession(request));
+    KHET_ASSIGN_OR_RETURN(
+        v1::CreateSessionResponse created,
+        core->CreateSession(request, CallerFrom(call.client)));
     call.session_id = created.session().id();
     Reply(call, compact ? CompactCreated(created) : ToJson(created));
     return absl::OkStatus();

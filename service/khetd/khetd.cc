@@ -140,6 +140,21 @@ ABSL_FLAG(int, inworld_object_calls_burst,
           khet::CallerBudgetOptions().inworld_object_calls_burst,
           "Burst of --inworld_object_calls_per_second");
 
+ABSL_FLAG(int, max_unclaimed_sessions_per_address,
+          khet::ServiceLimits().max_unclaimed_sessions_per_address,
+          "Sessions nobody has joined (no seat ever taken) that one client "
+          "address may hold; CreateSession beyond: RESOURCE_EXHAUSTED; an "
+          "in-world object counts as a caller of its own; 0: no budget");
+ABSL_FLAG(int, inworld_max_unclaimed_sessions_per_address,
+          khet::ServiceLimits().inworld_max_unclaimed_sessions_per_address,
+          "Sessions nobody has joined that one address's in-world objects "
+          "may hold together; 0: object keys are ignored for this budget");
+ABSL_FLAG(int, unclaimed_session_timeout_seconds,
+          static_cast<int>(absl::ToInt64Seconds(
+              khet::ServiceLimits().unclaimed_session_timeout)),
+          "A session on which no seat was ever taken is removed this long "
+          "after its creation (at the next sweep, --timeout_sweep_seconds)");
+
 ABSL_FLAG(std::string, tls_cert, "",
           "PEM file of the server's certificate (then any intermediate "
           "CAs): with --tls_key, the gRPC port and the HTTP port speak TLS "
@@ -323,6 +338,12 @@ int Run(const sigset_t& stop_signals) {
   limits.computer_lease_ttl =
       absl::Milliseconds(absl::GetFlag(FLAGS_computer_lease_ttl_ms));
   limits.min_timeout_seconds = absl::GetFlag(FLAGS_min_timeout_seconds);
+  limits.max_unclaimed_sessions_per_address =
+      absl::GetFlag(FLAGS_max_unclaimed_sessions_per_address);
+  limits.inworld_max_unclaimed_sessions_per_address =
+      absl::GetFlag(FLAGS_inworld_max_unclaimed_sessions_per_address);
+  limits.unclaimed_session_timeout =
+      absl::Seconds(absl::GetFlag(FLAGS_unclaimed_session_timeout_seconds));
   const int max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   const int sweep_seconds = absl::GetFlag(FLAGS_timeout_sweep_seconds);
   const int grace_seconds = absl::GetFlag(FLAGS_shutdown_grace_seconds);
@@ -358,6 +379,15 @@ int Run(const sigset_t& stop_signals) {
   }
   if (limits.min_timeout_seconds < 1 || limits.min_timeout_seconds > 604800) {
     return UsageError("--min_timeout_seconds must be 1 to 604800");
+  }
+  if (limits.max_unclaimed_sessions_per_address < 0 ||
+      limits.inworld_max_unclaimed_sessions_per_address < 0) {
+    return UsageError(
+        "--max_unclaimed_sessions_per_address and "
+        "--inworld_max_unclaimed_sessions_per_address must be >= 0");
+  }
+  if (limits.unclaimed_session_timeout < absl::Seconds(1)) {
+    return UsageError("--unclaimed_session_timeout_seconds must be >= 1");
   }
   if (limits.max_concurrent_suggestions < 1) {
     return UsageError("--max_concurrent_suggestions must be >= 1");
@@ -551,6 +581,13 @@ int Run(const sigset_t& stop_signals) {
       if (reset > 0) {
         std::fprintf(stderr, "khetd: reset or ended %d timed-out game(s)\n",
                      reset);
+      }
+      const int removed = (*core)->SweepUnclaimed();
+      if (removed > 0) {
+        std::fprintf(stderr,
+                     "khetd: removed %d session(s) nobody joined within "
+                     "--unclaimed_session_timeout_seconds\n",
+                     removed);
       }
     }
   });

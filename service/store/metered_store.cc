@@ -232,6 +232,15 @@ absl::Status MeteredStore::Delete(std::string_view id) {
   return status;
 }
 
+absl::Status MeteredStore::DeleteAt(std::string_view id,
+                                    int64_t expected_version) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = inner_->DeleteAt(id, expected_version);
+  metrics_->RecordWrite("delete", status, Since(start));
+  if (status.ok() || absl::IsNotFound(status)) metrics_->Forget(id);
+  return status;
+}
+
 absl::StatusOr<SessionRecord> MeteredStore::Get(std::string_view id) {
   absl::StatusOr<SessionRecord> record = inner_->Get(id);
   if (record.ok()) {

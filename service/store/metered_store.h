@@ -88,6 +88,7 @@ class MeteredStore final : public SessionStore {
                    absl::AnyInvocable<void(absl::Status) &&> done) override;
   bool updates_later() const override { return inner_->updates_later(); }
   absl::Status Delete(std::string_view id) override;
+  absl::Status DeleteAt(std::string_view id, int64_t expected_version) override;
   absl::StatusOr<SessionRecord> Get(std::string_view id) override;
   absl::StatusOr<int64_t> GetVersion(std::string_view id) override;
   absl::StatusOr<std::vector<SessionRecord>> LoadAll() override;

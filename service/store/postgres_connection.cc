@@ -46,6 +46,8 @@ constexpr StatementText kStatements[] = {
      "$4::bytea, $5::bigint[], $6::bytea[])",
      6},
     {"delete", "SELECT code, stored FROM khet_delete($1::text)", 1},
+    {"delete_at",
+     "SELECT code, stored FROM khet_delete_at($1::text, $2::bigint)", 2},
     {"drop_events",
      "WITH dropped AS (DELETE FROM khet_events WHERE session_id = $1 AND "
      "version <= $2 RETURNING 1) SELECT 0::bigint, count(*) FROM dropped",

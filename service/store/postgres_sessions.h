@@ -1,5 +1,5 @@
 // The SQL of PostgresStore's sessions and their event logs (migrations 1,
-// 2 and 8), and the result codes of the store's write functions.
+// 2, 8 and 9), and the result codes of the store's write functions.
 #ifndef KHET_SERVICE_STORE_POSTGRES_SESSIONS_H_
 #define KHET_SERVICE_STORE_POSTGRES_SESSIONS_H_
 
@@ -171,6 +171,32 @@ BEGIN
   PERFORM pg_notify('khet_session_changes', p_version || ' ' || p_id);
   code := 0;
   stored := p_version;
+END
+$$;
+)sql";
+
+// Migration 9: a session deleted only at the version its deleter read
+// (SessionStore::DeleteAt), so that a replica removing a session nobody
+// claimed never removes one that another replica has just changed. The
+// codes are migration 2's.
+inline constexpr char kMigrationDeleteAt[] =
+    R"sql(
+CREATE FUNCTION khet_delete_at(p_id text, p_expected bigint,
+                               OUT code bigint, OUT stored bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+  SELECT s.version INTO stored FROM khet_sessions s WHERE s.id = p_id
+  FOR UPDATE;
+  IF NOT FOUND THEN
+    code := 1;
+    stored := 0;
+    RETURN;
+  END IF;
+  IF stored <> p_expected THEN
+    code := 2;
+    RETURN;
+  END IF;
+  SELECT d.code, d.stored INTO code, stored FROM khet_delete(p_id) d;
 END
 $$;
 )sql";

@@ -37,6 +37,8 @@ constexpr const char* kMigrations[] = {
     postgres_games::kMigrationVersionFirst,
     // 8: the log's last version kept in the session's row.
     postgres_sessions::kMigrationLastEvent,
+    // 9: a session deleted only at an expected version.
+    postgres_sessions::kMigrationDeleteAt,
 };
 static_assert(std::size(kMigrations) == PostgresStore::kSchemaVersion);
 

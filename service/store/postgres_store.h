@@ -101,7 +101,7 @@ struct PostgresStoreOptions {
 class PostgresStore final : public SessionStore {
  public:
   // The highest migration this build knows.
-  static constexpr int kSchemaVersion = 8;
+  static constexpr int kSchemaVersion = 9;
   // The NOTIFY channel of session changes.
   static constexpr std::string_view kChannel = "khet_session_changes";
   // How the UNAVAILABLE error of a call that could not connect begins.
@@ -132,6 +132,9 @@ class PostgresStore final : public SessionStore {
                    absl::AnyInvocable<void(absl::Status) &&> done) override;
   bool updates_later() const override { return true; }
   absl::Status Delete(std::string_view id) override;
+  // At once: a function (migration 9) checks the version under the row's
+  // lock and deletes.
+  absl::Status DeleteAt(std::string_view id, int64_t expected_version) override;
   absl::StatusOr<SessionRecord> Get(std::string_view id) override;
   absl::StatusOr<std::vector<SessionRecord>> LoadAll() override;
   absl::StatusOr<int64_t> GetVersion(std::string_view id) override;

@@ -275,8 +275,8 @@ TEST_F(PostgresStoreTest, MigratesADatabaseLeftAtSchemaOne) {
   ASSERT_NE(store, nullptr);
   KHET_EXPECT_OK(
       RunSql("DO $$ BEGIN IF (SELECT array_agg(version ORDER BY version) "
-             "FROM schema_migrations) <> ARRAY[1, 2, 3, 4, 5, 6, 7, 8] THEN "
-             "RAISE EXCEPTION 'not migrated to 8'; END IF; END $$"));
+             "FROM schema_migrations) <> ARRAY[1, 2, 3, 4, 5, 6, 7, 8, 9] "
+             "THEN RAISE EXCEPTION 'not migrated to 9'; END IF; END $$"));
   absl::StatusOr<SessionRecord> old = store->Get("old");
   KHET_ASSERT_OK(old);
   EXPECT_EQ(old->version, 1);

@@ -257,6 +257,15 @@ absl::Status PostgresStore::Delete(std::string_view id) {
   return Commit(write);
 }
 
+absl::Status PostgresStore::DeleteAt(std::string_view id,
+                                     int64_t expected_version) {
+  PendingWrite write("delete_at", id, "delete the session");
+  write.expected_version = expected_version;
+  write.AddText(std::string(id));
+  write.AddText(absl::StrCat(expected_version));
+  return Commit(write);
+}
+
 absl::Status PostgresStore::SetGameAnalysis(std::string_view game_id,
                                             std::string_view analysis) {
   PendingWrite write("set_analysis", game_id, "keep a game's analysis");

@@ -42,6 +42,18 @@ absl::StatusOr<int64_t> SessionStore::GetVersion(std::string_view id) {
   return record->version;
 }
 
+absl::Status SessionStore::DeleteAt(std::string_view id,
+                                    int64_t expected_version) {
+  absl::StatusOr<int64_t> version = GetVersion(id);
+  if (!version.ok()) return version.status();
+  if (*version != expected_version) {
+    return absl::AbortedError(absl::StrCat("session \"", std::string(id),
+                                           "\" is at version ", *version,
+                                           ", not ", expected_version));
+  }
+  return Delete(id);
+}
+
 absl::StatusOr<std::vector<SessionVersion>> SessionStore::ListVersions() {
   absl::StatusOr<std::vector<SessionRecord>> all = LoadAll();
   if (!all.ok()) return all.status();

@@ -199,6 +199,13 @@ class SessionStore {
   // absent.
   virtual absl::Status Delete(std::string_view id) = 0;
 
+  // Delete, only if the session is at `expected_version`: ABORTED naming
+  // both versions, with nothing changed, if not. The default reads the
+  // version, then deletes: right where one process writes the store and
+  // holds the session's lock meanwhile (memory, SQLite); a shared store
+  // does both at once.
+  virtual absl::Status DeleteAt(std::string_view id, int64_t expected_version);
+
   // One session. NOT_FOUND if absent.
   virtual absl::StatusOr<SessionRecord> Get(std::string_view id) = 0;
 

@@ -322,6 +322,19 @@ TEST_P(SessionStoreTest, EventVersionsThatDoNotIncreaseAreRejected) {
   EXPECT_THAT(Versions(AllEvents("a")), ElementsAre(1, 2, 5));
 }
 
+TEST_P(SessionStoreTest, DeleteAtDeletesOnlyAtTheExpectedVersion) {
+  KHET_ASSERT_OK(store_->Create(Record("a", 2, "a2"), {Event(1), Event(2)}));
+  EXPECT_THAT(store_->DeleteAt("a", 1),
+              StatusIs(absl::StatusCode::kAborted, "version 2, not 1"));
+  KHET_EXPECT_OK(store_->Get("a"));
+  EXPECT_THAT(Versions(AllEvents("a")), ElementsAre(1, 2));
+  KHET_ASSERT_OK(store_->DeleteAt("a", 2));
+  EXPECT_THAT(store_->Get("a"), StatusIs(absl::StatusCode::kNotFound, "a"));
+  EXPECT_THAT(AllEvents("a"), IsEmpty());
+  EXPECT_THAT(store_->DeleteAt("a", 2),
+              StatusIs(absl::StatusCode::kNotFound, "\"a\""));
+}
+
 TEST_P(SessionStoreTest, DeleteRemovesSessionAndEvents) {
   KHET_ASSERT_OK(store_->Create(Record("a", 2, "a2"), {Event(1), Event(2)}));
   KHET_ASSERT_OK(store_->Create(Record("b", 1, "b1"), {Event(1)}));

@@ -166,5 +166,115 @@ TEST_F(CallerBudgetsTest, GrpcCallsOverBudgetAreResourceExhausted) {
       << khetd().log();
 }
 
+// Finding: one address created sessions in a loop until the server held
+// --max_sessions, and then a player at another address could not create
+// one. An address may hold only so many sessions nobody has joined; the
+// flood is refused there, and the server stays open to everyone else.
+TEST_F(CallerBudgetsTest, AFloodOfSessionsFromOneAddressLocksNobodyOut) {
+  ASSERT_NO_FATAL_FAILURE(StartKhetd({kTrustLoopback, "--max_sessions=60"}));
+  int created = 0;
+  std::optional<RawResponse> refused;
+  for (int i = 0; i < 100 && !refused.has_value(); ++i) {
+    absl::StatusOr<RawResponse> answer = Exchange(
+        PostRequest("/v1/sessions", R"({"name":"flood"})", From(kFlooder)));
+    ASSERT_TRUE(answer.ok()) << answer.status();
+    if (answer->status == 200) {
+      ++created;
+    } else {
+      refused = *answer;
+    }
+  }
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->status, 429);
+  EXPECT_THAT(ErrorMessage(*refused), HasSubstr("198.51.100.7"));
+  EXPECT_THAT(ErrorMessage(*refused), HasSubstr("nobody has joined"));
+  EXPECT_LT(created, 60);
+
+  // A player elsewhere creates a board, over either door.
+  absl::StatusOr<RawResponse> mine = Exchange(
+      PostRequest("/v1/sessions", R"({"name":"mine"})", From(kPlayer)));
+  ASSERT_TRUE(mine.ok()) << mine.status();
+  EXPECT_EQ(mine->status, 200) << mine->body;
+  std::unique_ptr<v1::KhetService::Stub> stub = NewStub();
+  v1::CreateSessionRequest create;
+  create.set_name("mine too");
+  v1::CreateSessionResponse created_too;
+  const grpc::Status status = stub->CreateSession(
+      ContextFrom("203.0.113.10").get(), create, &created_too);
+  EXPECT_TRUE(status.ok()) << Describe(status);
+}
+
+// Sessions nobody claimed are removed after
+// --unclaimed_session_timeout_seconds, on a store of the process alone as
+// on PostgreSQL (service tests): a flood drains by itself, and a session
+// someone joined stays.
+class UnclaimedSessionsAgeOutTest
+    : public CallerBudgetsTest,
+      public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(UnclaimedSessionsAgeOutTest, AFloodDrainsByItself) {
+  std::vector<std::string> flags = {
+      kTrustLoopback, "--max_unclaimed_sessions_per_address=3",
+      "--unclaimed_session_timeout_seconds=2", "--timeout_sweep_seconds=1"};
+  if (GetParam() == "sqlite") {
+    flags.push_back("--store=sqlite");
+    flags.push_back(absl::StrCat("--data_dir=", dir(), "/data"));
+  }
+  ASSERT_NO_FATAL_FAILURE(StartKhetd(flags));
+  // A player's board, joined at once: claimed, never removed so.
+  absl::StatusOr<RawResponse> mine = Exchange(
+      PostRequest("/v1/sessions", R"({"name":"mine"})", From(kPlayer)));
+  ASSERT_TRUE(mine.ok()) << mine.status();
+  ASSERT_EQ(mine->status, 200) << mine->body;
+  const std::string my_id =
+      nlohmann::json::parse(mine->body)["session"]["id"].get<std::string>();
+  absl::StatusOr<RawResponse> joined = Exchange(
+      PostRequest(absl::StrCat("/v1/sessions/", my_id, ":join"),
+                  R"({"color":"SILVER","playerName":"alice"})", From(kPlayer)));
+  ASSERT_TRUE(joined.ok()) << joined.status();
+  ASSERT_EQ(joined->status, 200) << joined->body;
+
+  std::vector<std::string> flood;
+  for (int i = 0; i < 4; ++i) {
+    absl::StatusOr<RawResponse> answer = Exchange(
+        PostRequest("/v1/sessions", R"({"name":"flood"})", From(kFlooder)));
+    ASSERT_TRUE(answer.ok()) << answer.status();
+    if (i < 3) {
+      ASSERT_EQ(answer->status, 200) << answer->body;
+      flood.push_back(nlohmann::json::parse(answer->body)["session"]["id"]
+                          .get<std::string>());
+    } else {
+      EXPECT_EQ(answer->status, 429) << answer->body;
+      EXPECT_FALSE(answer->Header("Retry-After").empty()) << answer->head;
+    }
+  }
+  // Within a generous bound (the sweep runs every second), each is gone.
+  for (const std::string& id : flood) {
+    int status = 0;
+    const absl::Time deadline = absl::Now() + absl::Seconds(60);
+    while (absl::Now() < deadline) {
+      absl::StatusOr<RawResponse> got = Exchange(
+          GetRequest(absl::StrCat("/v1/sessions/", id), From(kFlooder)));
+      ASSERT_TRUE(got.ok()) << got.status();
+      status = got->status;
+      if (status == 404) break;
+      absl::SleepFor(absl::Milliseconds(200));
+    }
+    EXPECT_EQ(status, 404) << id;
+  }
+  absl::StatusOr<RawResponse> again = Exchange(
+      PostRequest("/v1/sessions", R"({"name":"again"})", From(kFlooder)));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->status, 200) << again->body;
+  absl::StatusOr<RawResponse> kept =
+      Exchange(GetRequest(absl::StrCat("/v1/sessions/", my_id), From(kPlayer)));
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_EQ(kept->status, 200);
+  EXPECT_TRUE(LogHas("session(s) nobody joined within")) << khetd().log();
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, UnclaimedSessionsAgeOutTest,
+                         ::testing::Values("memory", "sqlite"));
+
 }  // namespace
 }  // namespace khet::hostile

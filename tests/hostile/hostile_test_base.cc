@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/time/clock.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
@@ -37,18 +38,27 @@ HostileTest::~HostileTest() {
   }
 }
 
+const std::string& HostileTest::dir() {
+  if (dir_.empty()) {
+    const ::testing::TestInfo* test =
+        ::testing::UnitTest::GetInstance()->current_test_info();
+    // A parameterised test's name holds a '/'.
+    dir_ = (std::filesystem::temp_directory_path() /
+            absl::StrCat("khet_hostile_",
+                         absl::StrReplaceAll(test->name(), {{"/", "_"}}), "_",
+                         getpid()))
+               .string();
+    std::filesystem::create_directories(dir_);
+  }
+  return dir_;
+}
+
 void HostileTest::StartKhetd(const std::vector<std::string>& flags) {
-  const ::testing::TestInfo* test =
-      ::testing::UnitTest::GetInstance()->current_test_info();
-  dir_ = (std::filesystem::temp_directory_path() /
-          absl::StrCat("khet_hostile_", test->name(), "_", getpid()))
-             .string();
-  std::filesystem::create_directories(dir_);
   // Each test plays many clients from loopback: the calls' budget per
   // caller is off unless the test turns it on (budgets_test).
   std::vector<std::string> all = {"--store=memory", "--calls_per_second=0"};
   all.insert(all.end(), flags.begin(), flags.end());
-  const std::string log = dir_ + "/khetd.log";
+  const std::string log = dir() + "/khetd.log";
   absl::StatusOr<std::unique_ptr<KhetdChild>> started =
       KhetdChild::Start(KHETD_PATH, all, log, {.http = true});
   ASSERT_TRUE(started.ok())

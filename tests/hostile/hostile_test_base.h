@@ -41,7 +41,8 @@ class HostileTest : public ::testing::Test {
   KhetdChild& khetd() { return *khetd_; }
   pid_t pid() { return khetd_->process().pid(); }
   int http_port() const { return khetd_->http_port(); }
-  const std::string& dir() const { return dir_; }
+  // The test's own directory (khetd's log is there), made on first use.
+  const std::string& dir();
 
   // Sends `request` on a new connection from `from` (empty: any loopback
   // address) and reads the answer within `timeout`.

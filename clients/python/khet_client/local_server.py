@@ -1,9 +1,11 @@
 """LocalKhetd: a khetd process of one's own on a free loopback port.
 
 For tests and examples: it starts `khetd --listen 127.0.0.1:0
---http_listen= --store memory` (HTTP off unless asked for), reads the port
-from its "khetd listening on HOST:PORT" line, and kills the process on
-stop() or at the end of a `with` block.
+--http_listen= --store memory` (HTTP off unless asked for) with its
+per-caller budgets of calls and of unclaimed sessions off (one's own
+server, whose one client plays for many), reads the port from its "khetd
+listening on HOST:PORT" line, and kills the process on stop() or at the end
+of a `with` block.
 """
 
 import os
@@ -17,7 +19,7 @@ _HTTP_LISTENING = re.compile(r"khetd http listening on (\S+)")
 
 class LocalKhetd:
     """`binary` defaults to the KHETD environment variable; `args` are
-    extra khetd flags; `http` turns the HTTP gateway on, on a free loopback
+    extra khetd flags (after the ones above, so they may turn budgets on); `http` turns the HTTP gateway on, on a free loopback
     port too. After start(), `target` is "127.0.0.1:PORT", `http_target`
     the gateway's "127.0.0.1:PORT" (None without `http`), and `log` the
     lines khetd wrote to stderr so far."""
@@ -39,6 +41,8 @@ class LocalKhetd:
             [self.binary, "--listen", "127.0.0.1:0",
              "--http_listen=" + ("127.0.0.1:0" if self.http else ""),
              "--store", "memory",
+             "--calls_per_second=0",
+             "--max_unclaimed_sessions_per_address=0",
              *self.args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         threading.Thread(target=self._collect_log, daemon=True).start()
