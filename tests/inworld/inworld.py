@@ -21,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -140,6 +141,25 @@ class Khetd:
     def get(self, path):
         with urllib.request.urlopen(self.url + path, timeout=10) as answer:
             return json.load(answer)
+
+    def request(self, method, path, body=None, token=None):
+        """(HTTP status, answer as JSON) of one request to the gateway,
+        errors included; `token` goes as X-Khet-Token."""
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["X-Khet-Token"] = token
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method,
+                                         headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, json.load(answer)
+        except urllib.error.HTTPError as error:
+            text = error.read().decode(errors="replace")
+            try:
+                return error.code, json.loads(text)
+            except ValueError:
+                return error.code, {"error": {"message": text}}
 
     def wait_session(self, name, timeout=30):
         """The compact view of the session a board named `name` made,
@@ -369,6 +389,70 @@ class Board:
                               f"after {timeout} s; differing (square, shown or "
                               f"expected): {wrong}; picture {picture}")
             time.sleep(1.0)
+
+    def square_of(self, prims, prim):
+        """The square a child prim stands over, as read() finds it; None
+        for a prim parked inside the board."""
+        x, y, z = prim["pos"]
+        if z <= 0:
+            return None
+        size = prims[0]["scale"]
+        step = size[0] / len(self.grid["files"])
+        return (self.grid["files"][int((x + size[0] / 2) / step)] +
+                self.grid["ranks"][int((y + size[1] / 2) / step)])
+
+    def top_prim(self, prims, square):
+        """The prim a viewer's click on `square` from above hits: the
+        piece standing there, else the marker lighting it; None when only
+        the board's face is there."""
+        for name in ("piece", "mark"):
+            for prim in prims[1:]:
+                if prim["name"] == name and self.square_of(prims, prim) == square:
+                    return prim
+        return None
+
+    def touch_top(self, avatar, prims, square):
+        """Touches `square` as a viewer's click from above does: the piece
+        or marker prim on it (its top face, at its centre), or the board's
+        grid face; the name of what was touched."""
+        prim = self.top_prim(prims, square)
+        if prim is None:
+            self.touch_square(avatar, square)
+            return "board"
+        x, y, z = prim["region_pos"]
+        avatar.call("touch", local_id=prim["local_id"], face=0, st=[0.5, 0.5],
+                    pos=[x, y, z + prim["scale"][2] / 2])
+        return prim["name"]
+
+    def laser_beams(self, prims, laser):
+        """The beams the render script draws for a compact laser string,
+        as read() gives them: one per straight run between two squares'
+        centres, the last run of a beam that left the board (N, E, S, W)
+        running on to the board's edge; at most as many as there are beam
+        prims, in the string's order."""
+        size = prims[0]["scale"]
+        step = size[0] / len(self.grid["files"])
+        count = next(g["count"] for g in self.linkset["children"] if g["name"] == "beam")
+
+        def centre(square):
+            return ((self.grid["files"].index(square[0]) + 0.5) * step - size[0] / 2,
+                    (self.grid["ranks"].index(square[1]) + 0.5) * step - size[1] / 2)
+
+        out = []
+        for beam in laser.rstrip("+").split():
+            squares = [beam[i:i + 2] for i in range(0, len(beam) - 1, 2)]
+            end = beam[-1]
+            if len(squares) == 1:
+                squares *= 2  # it left the board from its first square
+            for i in range(len(squares) - 1):
+                a, z = centre(squares[i]), centre(squares[i + 1])
+                if i == len(squares) - 2 and end in "NESW":
+                    dx, dy = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}[end]
+                    z = (z[0] + dx * step / 2, z[1] + dy * step / 2)
+                if a != z:
+                    out.append(((min(a[0], z[0]), min(a[1], z[1])),
+                                (max(a[0], z[0]), max(a[1], z[1]))))
+        return out[:count]
 
     def picture(self, prims, path, pixels_per_metre=200):
         """Writes a top-down PNG of the board as the region holds it: the
