@@ -77,10 +77,9 @@ TokenBucket& CallerBudgets::BucketOf(Shard& shard, const std::string& key,
 
 void CallerBudgets::Sweep(Shard& shard, absl::Time now, size_t keep_at_most) {
   shard.swept = now;
-  absl::erase_if(shard.buckets, [&](auto& entry) {
-    const TokenRate& rate = RateOf(entry.first);
-    entry.second.Refill(rate, now);
-    return entry.second.full(rate);
+  // Refilling would make every bucket look used now: only looked at.
+  absl::erase_if(shard.buckets, [&](const auto& entry) {
+    return entry.second.full(RateOf(entry.first), now);
   });
   if (shard.buckets.size() <= keep_at_most) return;
   std::vector<std::pair<absl::Time, const std::string*>> by_use;

@@ -71,6 +71,7 @@ absl::StatusOr<int> MsPerPly(int asked) {
 
 struct GameAnalyses::Job {
   std::string game_id;
+  AddressSlots::Slot slot;  // of the address that asked
   std::atomic<bool> stop{false};
   std::thread thread;  // under GameAnalyses::mu_
   Mutex mu;
@@ -78,7 +79,10 @@ struct GameAnalyses::Job {
 };
 
 GameAnalyses::GameAnalyses(const ServiceCore& core, SearchFunction search)
-    : core_(core), search_(std::move(search)) {}
+    : core_(core),
+      search_(std::move(search)),
+      per_address_(Budget::kAnalyses, "game analyses",
+                   core.limits->max_analyses_per_address, absl::Seconds(10)) {}
 
 GameAnalyses::~GameAnalyses() {
   MutexLock lock(&mu_);
@@ -97,7 +101,7 @@ void GameAnalyses::JoinEnded() {
 }
 
 absl::StatusOr<v1::GameAnalysis> GameAnalyses::Analyze(
-    const v1::AnalyzeGameRequest& request) {
+    const v1::AnalyzeGameRequest& request, const std::string& address) {
   KHET_ASSIGN_OR_RETURN(const int ms_per_ply, MsPerPly(request.ms_per_ply()));
   KHET_ASSIGN_OR_RETURN(FoundGame found,
                         FindGame(core_, request.session_id(), request.game_id(),
@@ -132,8 +136,10 @@ absl::StatusOr<v1::GameAnalysis> GameAnalyses::Analyze(
         absl::StrCat("too many games are being analysed (", running_.size(),
                      "): ask again when one is done"));
   }
+  KHET_ASSIGN_OR_RETURN(AddressSlots::Slot slot, per_address_.Take(address));
   auto job = std::make_shared<Job>();
   job->game_id = id;
+  job->slot = std::move(slot);
   v1::GameAnalysis progress;
   progress.set_game_id(id);
   progress.set_state(v1::GameAnalysis::RUNNING);

@@ -21,6 +21,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "khet/v1/khet_service.pb.h"
+#include "service/address_slots.h"
 #include "service/computer_players.h"
 #include "service/mutex.h"
 #include "service/service_core.h"
@@ -43,9 +44,11 @@ class GameAnalyses {
   // NOT_FOUND for an unknown session or game; FAILED_PRECONDITION for the
   // current game while it goes on, or a game without moves;
   // INVALID_ARGUMENT for ms_per_ply outside 0 or the range above;
-  // RESOURCE_EXHAUSTED when too many run.
+  // RESOURCE_EXHAUSTED when too many run, in all or for `address` (the
+  // caller's, Caller::address; empty: not counted), which a new analysis
+  // counts toward until it ends.
   absl::StatusOr<v1::GameAnalysis> Analyze(
-      const v1::AnalyzeGameRequest& request);
+      const v1::AnalyzeGameRequest& request, const std::string& address);
 
  private:
   struct Job;
@@ -58,6 +61,8 @@ class GameAnalyses {
 
   const ServiceCore core_;
   const SearchFunction search_;
+  // Before the jobs, which hold its slots.
+  AddressSlots per_address_;
   Mutex mu_;
   // Running analyses by game id.
   absl::flat_hash_map<std::string, std::shared_ptr<Job>> running_

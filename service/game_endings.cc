@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/names.h"
 #include "service/announcements.h"
+#include "service/archive_budget.h"
 #include "service/convert.h"
 #include "service/game_events.h"
 #include "service/session_access.h"
@@ -115,6 +116,7 @@ absl::StatusOr<v1::Session> ResetGame(const ServiceCore& core,
       request.session_id(),
       [&](SessionEntry& entry) -> absl::StatusOr<v1::Session> {
         KHET_RETURN_IF_ERROR(RequireOwner(entry.session, caller));
+        KHET_RETURN_IF_ERROR(CheckNewGameBudget(core, entry.session));
         KHET_RETURN_IF_ERROR(
             ResetSession(*core.registry, entry, /*timed_out=*/false));
         return entry.session.ToProto();
@@ -140,6 +142,7 @@ absl::StatusOr<v1::Session> Rematch(const ServiceCore& core,
           return absl::FailedPreconditionError(
               "a rematch needs both seats taken");
         }
+        KHET_RETURN_IF_ERROR(CheckNewGameBudget(core, s));
         Session next = s;
         next.SwapSeats();
         next.StartGame(core.registry->clock()->Now());

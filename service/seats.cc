@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/names.h"
 #include "service/announcements.h"
+#include "service/archive_budget.h"
 #include "service/convert.h"
 #include "service/enum_fields.h"
 #include "service/game_events.h"
@@ -84,6 +85,16 @@ absl::StatusOr<Color> SeatToLeave(const Session& s, v1::Color wanted,
   return color;
 }
 
+// The budget of archived games (archive_budget.h), if the seat taken in
+// `next` completes the pair and so starts the game after `s`'s.
+absl::Status CheckNextGameBudget(const ServiceCore& core, const Session& s,
+                                 const Session& next) {
+  if (!next.BothSeatsTaken() || next.status() == v1::IN_PROGRESS) {
+    return absl::OkStatus();
+  }
+  return CheckNewGameBudget(core, s);
+}
+
 // SeatChanged for a seat just taken, then GameStarted if that completes the
 // pair with no game in progress; the game is started on `next`.
 std::vector<v1::Event> SeatTakenEvents(Session& next, Color color,
@@ -112,6 +123,7 @@ absl::StatusOr<v1::JoinSeatResponse> JoinSeatIn(const ServiceCore& core,
   Session next = entry.session;
   const std::string token = core.random->NewToken();
   next.TakeSeat(color, name, TokenHash(token), player_id);
+  KHET_RETURN_IF_ERROR(CheckNextGameBudget(core, entry.session, next));
   std::vector<v1::Event> events = SeatTakenEvents(
       next, color, SeatAnnouncement(color, name, true, next.language()),
       core.registry->clock()->Now());
@@ -161,6 +173,7 @@ absl::StatusOr<v1::Session> SeatComputerIn(const ServiceCore& core,
   KHET_ASSIGN_OR_RETURN(Color color, FreeSeat(s, wanted));
   Session next = s;
   next.TakeComputerSeat(color, level.number, std::string(level.name));
+  KHET_RETURN_IF_ERROR(CheckNextGameBudget(core, s, next));
   std::vector<v1::Event> events =
       SeatTakenEvents(next, color,
                       ComputerSeatAnnouncement(color, level.number, level.name,

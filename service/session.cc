@@ -76,6 +76,25 @@ void Session::set_creator(std::string address, std::string object_key) {
   state_.set_creator_object_key(std::move(object_key));
 }
 
+void Session::NoteUnratedGameArchived(absl::Time now) {
+  if (unrated_games_in_window(now) == 0) {
+    *state_.mutable_unrated_games_since() = TimeToProto(now);
+    state_.set_unrated_games(0);
+  }
+  state_.set_unrated_games(state_.unrated_games() + 1);
+}
+
+int Session::unrated_games_in_window(absl::Time now) const {
+  if (!state_.has_unrated_games_since() || now >= unrated_games_window_end()) {
+    return 0;
+  }
+  return state_.unrated_games();
+}
+
+absl::Time Session::unrated_games_window_end() const {
+  return TimeFromProto(state_.unrated_games_since()) + absl::Hours(1);
+}
+
 void Session::Claim() {
   state_.clear_unclaimed();
   state_.clear_creator_address();

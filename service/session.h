@@ -114,6 +114,18 @@ class Session {
   // object key (either may be empty).
   void set_creator(std::string address, std::string object_key);
 
+  // ---- Games archived (the budget of unrated games per hour) ----
+  // Whether the current game has begun (a move, or its end): a new game
+  // after it archives it, or follows its archiving.
+  bool game_begun() const { return game_.ply() > 0 || game_.over(); }
+  // Counts an unrated game archived at `now` in the current hour's window
+  // (a new window if the last one is over).
+  void NoteUnratedGameArchived(absl::Time now);
+  // Unrated games archived in the window still open at `now` (0 if none
+  // is), and when that window ends.
+  int unrated_games_in_window(absl::Time now) const;
+  absl::Time unrated_games_window_end() const;
+
   // ---- Changes (the caller bumps the version) ----
   void set_version(int64_t v) { state_.set_version(v); }
   // `player_id` may be empty. A rated game in progress whose seat `c` gets

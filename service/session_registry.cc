@@ -241,6 +241,9 @@ SessionStore::LaterUpdate SessionRegistry::Stamp(
   }
   if (update.archive.has_value()) {
     update.archive->ended_at = TimeFromProto(stamp.time());
+    if (update.archive->silver_id.empty()) {
+      next.NoteUnratedGameArchived(update.archive->ended_at);
+    }
   }
   update.record = RecordOf(next);
   update.expected_version = old_version;

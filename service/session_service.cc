@@ -231,9 +231,10 @@ class SessionServiceImpl final : public SessionService {
       const v1::GetPositionRequest& request) override {
     return khet::GetPosition(core_, request);
   }
+  using SessionService::AnalyzeGame;
   absl::StatusOr<v1::GameAnalysis> AnalyzeGame(
-      const v1::AnalyzeGameRequest& request) override {
-    return analyses_.Analyze(request);
+      const v1::AnalyzeGameRequest& request, const Caller& caller) override {
+    return analyses_.Analyze(request, caller.address);
   }
 
   absl::StatusOr<v1::Player> GetPlayer(

@@ -57,6 +57,19 @@ struct ServiceLimits {
   int inworld_max_unclaimed_sessions_per_address = 2000;
   // An unclaimed session is removed (SweepUnclaimed) once this old.
   absl::Duration unclaimed_session_timeout = absl::Minutes(5);
+  // Unrated games a session archives in an hour: once it has archived
+  // this many in the hour's window, a new game cannot follow a begun one
+  // (ResetGame, Rematch, ChooseSetup, a seat taken that would start the
+  // next game) until the window ends: the budget Budget::kArchivedGames.
+  // The game in progress is still played and archived when it ends; rated
+  // games are not counted; the inactivity timeout still resets. 0: no
+  // budget.
+  int max_unrated_games_per_hour = 60;
+  // SuggestMove searches and game analyses running at once for one client
+  // address (Caller::address), within the limits above: the budgets
+  // Budget::kSuggestions and Budget::kAnalyses. 0: no budget.
+  int max_suggestions_per_address = 2;
+  int max_analyses_per_address = 1;
   // A SuggestMove search stops after this long whatever its limits.
   absl::Duration max_suggestion_time = absl::Seconds(10);
   // Threads searching for computer seats, over all sessions.
@@ -120,6 +133,9 @@ struct CallControl {
   // go on, or the error to end the call with (CANCELLED when the caller
   // went away). Empty: the caller never cancels.
   std::function<absl::Status()> check;
+  // The client's address (as Caller::address), for the budget of searches
+  // at once per address; empty: unknown, not counted.
+  std::string address;
 };
 
 // One watcher's view of a session's events. Not thread-safe: one reader.
@@ -372,9 +388,15 @@ class SessionService {
       const v1::ListGamesRequest& request) = 0;
   virtual absl::StatusOr<v1::GetPositionResponse> GetPosition(
       const v1::GetPositionRequest& request) = 0;
-  // The computer's analysis of a finished game (service/game_analyses.h).
+  // The computer's analysis of a finished game (service/game_analyses.h);
+  // one it starts counts toward the caller's analyses at once.
   virtual absl::StatusOr<v1::GameAnalysis> AnalyzeGame(
-      const v1::AnalyzeGameRequest& request) = 0;
+      const v1::AnalyzeGameRequest& request, const Caller& caller) = 0;
+  // For an in-process caller (no address: no budget).
+  absl::StatusOr<v1::GameAnalysis> AnalyzeGame(
+      const v1::AnalyzeGameRequest& request) {
+    return AnalyzeGame(request, Caller());
+  }
 
   // Ratings (service/player_ratings.h).
   virtual absl::StatusOr<v1::Player> GetPlayer(

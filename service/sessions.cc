@@ -10,6 +10,7 @@
 #include "engine/notation.h"
 #include "engine/setups.h"
 #include "service/announcements.h"
+#include "service/archive_budget.h"
 #include "service/convert.h"
 #include "service/game_archive.h"
 #include "service/game_events.h"
@@ -114,6 +115,7 @@ absl::StatusOr<v1::Session> ChooseSetupIn(const ServiceCore& core,
         absl::StrCat("a game is in progress in session \"", s.id(),
                      "\"; reset the game first"));
   }
+  KHET_RETURN_IF_ERROR(CheckNewGameBudget(core, s));
   KHET_ASSIGN_OR_RETURN(ChosenSetup setup,
                         ResolveRequestSetup(request, *core.limits));
   const std::optional<v1::Preset>& preset = setup.preset;

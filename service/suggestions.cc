@@ -68,7 +68,11 @@ void LineToProto(const Position& pos, const SearchResult& result,
 }  // namespace
 
 Suggestions::Suggestions(const ServiceCore& core, SearchFunction search)
-    : core_(core), search_(std::move(search)) {}
+    : core_(core),
+      search_(std::move(search)),
+      per_address_(Budget::kSuggestions, "suggestions",
+                   core.limits->max_suggestions_per_address, absl::Seconds(1)) {
+}
 
 absl::StatusOr<v1::SuggestMoveResponse> Suggestions::SuggestMove(
     const v1::SuggestMoveRequest& request, const CallControl& control) {
@@ -128,6 +132,8 @@ absl::StatusOr<v1::SuggestMoveResponse> Suggestions::SuggestMove(
   limits = CapTime(limits, allowed);
   limits.started = start;  // the slot, the thread and the table count
 
+  KHET_ASSIGN_OR_RETURN(AddressSlots::Slot mine,
+                        per_address_.Take(control.address));
   KHET_ASSIGN_OR_RETURN(Slot slot, Reserve());
   absl::Status stopped_by;
   const SearchResult result =

@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "khet/v1/khet_service.pb.h"
+#include "service/address_slots.h"
 #include "service/computer_players.h"
 #include "service/service_core.h"
 #include "service/session_service.h"
@@ -50,6 +51,7 @@ class Suggestions {
   const ServiceCore core_;
   const SearchFunction search_;
   std::atomic<int> running_{0};
+  AddressSlots per_address_;  // searches at once per CallControl::address
 };
 
 }  // namespace khet

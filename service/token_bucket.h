@@ -38,9 +38,14 @@ class TokenBucket {
     if (has_token()) return absl::ZeroDuration();
     return absl::Seconds((1 - tokens_) / rate.per_second);
   }
-  // Full again as of the last refill: its caller was idle long enough that
-  // forgetting the bucket (and making a full one later) changes nothing.
-  bool full(const TokenRate& rate) const { return tokens_ >= rate.burst; }
+  // Full again by `now`: its caller was idle long enough that forgetting
+  // the bucket (and making a full one later) changes nothing.
+  bool full(const TokenRate& rate, absl::Time now) const {
+    const double idle =
+        now > updated_ ? absl::ToDoubleSeconds(now - updated_) : 0;
+    return tokens_ + idle * rate.per_second >= rate.burst;
+  }
+  // When it was last spent from (or refilled): its caller's last call.
   absl::Time updated() const { return updated_; }
 
  private:

@@ -326,7 +326,9 @@ grpc::Status KhetGrpcService::SuggestMove(grpc::ServerContext* context,
   if (absl::Status admitted = Admit(*context, log); !admitted.ok()) {
     return log.Done(admitted);
   }
-  return log.Done(core_->SuggestMove(*request, ControlOf(*context)), response);
+  CallControl control = ControlOf(*context);
+  control.address = log.client().address;
+  return log.Done(core_->SuggestMove(*request, control), response);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ListLevels(
@@ -466,10 +468,11 @@ grpc::ServerUnaryReactor* KhetGrpcService::GetPosition(
 grpc::ServerUnaryReactor* KhetGrpcService::AnalyzeGame(
     grpc::CallbackServerContext* context, const v1::AnalyzeGameRequest* request,
     v1::GameAnalysis* response) {
-  return Serve(
-      context, RequestLog(this, "AnalyzeGame", request->session_id()),
-      /*touches_session=*/true, response,
-      [this, request](RequestLog&) { return core_->AnalyzeGame(*request); });
+  return Serve(context, RequestLog(this, "AnalyzeGame", request->session_id()),
+               /*touches_session=*/true, response,
+               [this, request](RequestLog& log) {
+                 return core_->AnalyzeGame(*request, CallerFrom(log.client()));
+               });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::GetPlayer(

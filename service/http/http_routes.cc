@@ -280,6 +280,7 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
         KHET_ASSIGN_OR_RETURN(v1::SuggestMoveRequest request,
                               SessionBody<v1::SuggestMoveRequest>(call));
         CallControl control;
+        control.address = call.client.address;
         control.deadline = absl::Now() + absl::Milliseconds(timeout_ms);
         control.check = [waiting, exchange = call.exchange]() -> absl::Status {
           if (waiting->shutting_down()) {
@@ -430,8 +431,9 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
                            "; leave it out of the body"));
         }
         request.set_game_id(game);
-        KHET_ASSIGN_OR_RETURN(v1::GameAnalysis response,
-                              core->AnalyzeGame(request));
+        KHET_ASSIGN_OR_RETURN(
+            v1::GameAnalysis response,
+            core->AnalyzeGame(request, CallerFrom(call.client)));
         Reply(call, ToJson(response));
         return absl::OkStatus();
       }));

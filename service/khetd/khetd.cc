@@ -154,6 +154,20 @@ ABSL_FLAG(int, unclaimed_session_timeout_seconds,
               khet::ServiceLimits().unclaimed_session_timeout)),
           "A session on which no seat was ever taken is removed this long "
           "after its creation (at the next sweep, --timeout_sweep_seconds)");
+ABSL_FLAG(int, max_unrated_games_per_hour,
+          khet::ServiceLimits().max_unrated_games_per_hour,
+          "Unrated games one session may archive in an hour; beyond, no new "
+          "game follows a finished or abandoned one (reset, rematch, setup, "
+          "a seat that starts the next game: RESOURCE_EXHAUSTED) until the "
+          "hour is over; the game in progress is still played; 0: no budget");
+ABSL_FLAG(int, max_suggestions_per_address,
+          khet::ServiceLimits().max_suggestions_per_address,
+          "SuggestMove searches at once for one client address, within "
+          "--max_concurrent_suggestions; 0: no budget");
+ABSL_FLAG(int, max_analyses_per_address,
+          khet::ServiceLimits().max_analyses_per_address,
+          "Game analyses at once for one client address, within "
+          "--max_concurrent_analyses; 0: no budget");
 
 ABSL_FLAG(std::string, tls_cert, "",
           "PEM file of the server's certificate (then any intermediate "
@@ -344,6 +358,12 @@ int Run(const sigset_t& stop_signals) {
       absl::GetFlag(FLAGS_inworld_max_unclaimed_sessions_per_address);
   limits.unclaimed_session_timeout =
       absl::Seconds(absl::GetFlag(FLAGS_unclaimed_session_timeout_seconds));
+  limits.max_unrated_games_per_hour =
+      absl::GetFlag(FLAGS_max_unrated_games_per_hour);
+  limits.max_suggestions_per_address =
+      absl::GetFlag(FLAGS_max_suggestions_per_address);
+  limits.max_analyses_per_address =
+      absl::GetFlag(FLAGS_max_analyses_per_address);
   const int max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   const int sweep_seconds = absl::GetFlag(FLAGS_timeout_sweep_seconds);
   const int grace_seconds = absl::GetFlag(FLAGS_shutdown_grace_seconds);
@@ -385,6 +405,13 @@ int Run(const sigset_t& stop_signals) {
     return UsageError(
         "--max_unclaimed_sessions_per_address and "
         "--inworld_max_unclaimed_sessions_per_address must be >= 0");
+  }
+  if (limits.max_unrated_games_per_hour < 0 ||
+      limits.max_suggestions_per_address < 0 ||
+      limits.max_analyses_per_address < 0) {
+    return UsageError(
+        "--max_unrated_games_per_hour, --max_suggestions_per_address and "
+        "--max_analyses_per_address must be >= 0");
   }
   if (limits.unclaimed_session_timeout < absl::Seconds(1)) {
     return UsageError("--unclaimed_session_timeout_seconds must be >= 1");

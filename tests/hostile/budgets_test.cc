@@ -204,6 +204,176 @@ TEST_F(CallerBudgetsTest, AFloodOfSessionsFromOneAddressLocksNobodyOut) {
   EXPECT_TRUE(status.ok()) << Describe(status);
 }
 
+// Finding: a caller holding both seats could play, resign and start again
+// without end, and every game was archived for good. A board archives at
+// most --max_unrated_games_per_hour unrated games an hour; then no new game
+// follows until the hour is over, and the refusal says when.
+TEST_F(CallerBudgetsTest, ABoardArchivesAtMostItsUnratedGamesAnHour) {
+  ASSERT_NO_FATAL_FAILURE(
+      StartKhetd({kTrustLoopback, "--max_unrated_games_per_hour=2"}));
+  const auto post = [&](const std::string& path, const std::string& body,
+                        const std::string& token) {
+    absl::StatusOr<RawResponse> answer = Exchange(PostRequest(
+        path, body,
+        absl::StrCat(From(kPlayer), token.empty() ? "" : "X-Khet-Token: ",
+                     token, token.empty() ? "" : "\r\n")));
+    EXPECT_TRUE(answer.ok()) << answer.status();
+    return answer.ok() ? *answer : RawResponse();
+  };
+  const RawResponse created = post("/v1/sessions", R"({"name":"loop"})", "");
+  ASSERT_EQ(created.status, 200) << created.body;
+  const nlohmann::json session = nlohmann::json::parse(created.body);
+  const std::string id = session["session"]["id"];
+  const std::string owner = session["ownerToken"];
+  const std::string base = absl::StrCat("/v1/sessions/", id);
+  std::string tokens[2];  // by seat as joined: Silver, Red
+  for (int seat = 0; seat < 2; ++seat) {
+    const RawResponse joined =
+        post(base + ":join",
+             seat == 0 ? R"({"color":"SILVER","playerName":"ann"})"
+                       : R"({"color":"RED","playerName":"bob"})",
+             "");
+    ASSERT_EQ(joined.status, 200) << joined.body;
+    tokens[seat] = nlohmann::json::parse(joined.body)["playerToken"];
+  }
+  RawResponse rematch;
+  for (int game = 0; game < 3; ++game) {
+    // Each rematch swaps the seats: Silver's player alternates.
+    const std::string& silver = tokens[game % 2];
+    const std::string& red = tokens[(game + 1) % 2];
+    ASSERT_EQ(
+        post(base + ":move", R"({"move":{"notation":"j5L"}})", silver).status,
+        200);
+    ASSERT_EQ(post(base + ":resign", "", red).status, 200);
+    rematch = post(base + ":rematch", "", owner);
+    if (game < 1) {
+      ASSERT_EQ(rematch.status, 200) << rematch.body;
+    }
+    if (rematch.status != 200) break;
+  }
+  EXPECT_EQ(rematch.status, 429) << rematch.body;
+  EXPECT_THAT(ErrorMessage(rematch),
+              HasSubstr("has archived 2 unrated games within the hour: at "
+                        "most 2 an hour"));
+  int64_t retry_after = 0;
+  EXPECT_TRUE(absl::SimpleAtoi(rematch.Header("Retry-After"), &retry_after))
+      << rematch.head;
+  EXPECT_GT(retry_after, 3000);
+  EXPECT_LE(retry_after, 3600);
+  absl::StatusOr<RawResponse> games =
+      Exchange(GetRequest(base + "/games", From(kPlayer)));
+  ASSERT_TRUE(games.ok()) << games.status();
+  EXPECT_EQ(nlohmann::json::parse(games->body)["games"].size(), 2u);
+  EXPECT_EQ(Refusals("archived_games", "http"), 1);
+}
+
+// One address runs at most --max_suggestions_per_address searches at once;
+// others search meanwhile.
+TEST_F(CallerBudgetsTest, SuggestionsAtOncePerAddress) {
+  ASSERT_NO_FATAL_FAILURE(
+      StartKhetd({kTrustLoopback, "--max_suggestions_per_address=1"}));
+  const std::string id = CreateSession();
+  ASSERT_FALSE(id.empty());
+  // Searches to any depth, cut short by their 3 s deadline.
+  const std::string suggest =
+      PostRequest(absl::StrCat("/v1/sessions/", id, ":suggest?timeoutMs=3000"),
+                  R"({"limits":{"maxDepth":64}})", From(kFlooder));
+  std::vector<std::unique_ptr<RawConnection>> flooder;
+  for (int i = 0; i < 2; ++i) {
+    absl::StatusOr<std::unique_ptr<RawConnection>> c =
+        RawConnection::Open(http_port());
+    ASSERT_TRUE(c.ok()) << c.status();
+    ASSERT_TRUE((*c)->Send(suggest));
+    flooder.push_back(*std::move(c));
+  }
+  absl::StatusOr<RawResponse> other = Exchange(
+      PostRequest(absl::StrCat("/v1/sessions/", id, ":suggest?timeoutMs=3000"),
+                  R"({"limits":{"maxDepth":64}})", From(kPlayer)),
+      "", absl::Seconds(30));
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_EQ(other->status, 200) << other->body;
+  int served = 0, refused = 0;
+  for (auto& c : flooder) {
+    absl::StatusOr<RawResponse> answer = c->Read(absl::Seconds(30));
+    ASSERT_TRUE(answer.ok()) << answer.status();
+    if (answer->status == 200) ++served;
+    if (answer->status == 429) {
+      ++refused;
+      EXPECT_THAT(ErrorMessage(*answer),
+                  HasSubstr("too many suggestions at once from 198.51.100.7: "
+                            "at most 1"));
+      EXPECT_EQ(answer->Header("Retry-After"), "1");
+    }
+  }
+  EXPECT_EQ(served, 1);
+  EXPECT_EQ(refused, 1);
+  EXPECT_EQ(Refusals("suggestions", "http"), 1);
+}
+
+// One address analyses at most --max_analyses_per_address games at once
+// (default 1): asked over gRPC, through the trusted proxy's metadata.
+TEST_F(CallerBudgetsTest, AnalysesAtOncePerAddress) {
+  ASSERT_NO_FATAL_FAILURE(StartKhetd({kTrustLoopback}));
+  std::unique_ptr<v1::KhetService::Stub> stub = NewStub();
+  // Two finished games: a move, then a resignation.
+  std::string games[2];
+  for (std::string& game : games) {
+    v1::CreateSessionRequest create;
+    create.set_name("analysed");
+    v1::CreateSessionResponse created;
+    ASSERT_TRUE(
+        stub->CreateSession(ContextFrom(kPlayer).get(), create, &created).ok());
+    game = created.session().id();
+    std::string tokens[2];
+    for (int seat = 0; seat < 2; ++seat) {
+      v1::JoinSeatRequest join;
+      join.set_session_id(game);
+      join.set_color(seat == 0 ? v1::SILVER : v1::RED);
+      join.set_player_name(seat == 0 ? "ann" : "bob");
+      v1::JoinSeatResponse joined;
+      ASSERT_TRUE(
+          stub->JoinSeat(ContextFrom(kPlayer).get(), join, &joined).ok());
+      tokens[seat] = joined.player_token();
+    }
+    v1::MakeMoveRequest move;
+    move.set_session_id(game);
+    move.mutable_move()->set_notation("j5L");
+    std::unique_ptr<grpc::ClientContext> as_silver = ContextFrom(kPlayer);
+    as_silver->AddMetadata("authorization", "Bearer " + tokens[0]);
+    v1::MakeMoveResponse moved;
+    ASSERT_TRUE(stub->MakeMove(as_silver.get(), move, &moved).ok());
+    v1::ResignRequest resign;
+    resign.set_session_id(game);
+    std::unique_ptr<grpc::ClientContext> as_red = ContextFrom(kPlayer);
+    as_red->AddMetadata("authorization", "Bearer " + tokens[1]);
+    v1::Session resigned;
+    ASSERT_TRUE(stub->Resign(as_red.get(), resign, &resigned).ok());
+  }
+  const auto analyze = [&](const std::string& game, absl::string_view client,
+                           std::unique_ptr<grpc::ClientContext>* context) {
+    v1::AnalyzeGameRequest request;
+    request.set_session_id(game);
+    request.set_game_id("current");
+    request.set_ms_per_ply(2000);  // long enough to still run below
+    *context = ContextFrom(client);
+    v1::GameAnalysis analysis;
+    return stub->AnalyzeGame(context->get(), request, &analysis);
+  };
+  std::unique_ptr<grpc::ClientContext> context;
+  const grpc::Status first = analyze(games[0], kFlooder, &context);
+  ASSERT_TRUE(first.ok()) << Describe(first);
+  const grpc::Status second = analyze(games[1], kFlooder, &context);
+  EXPECT_EQ(second.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(second.error_message(),
+              HasSubstr("too many game analyses at once from 198.51.100.7"));
+  const auto retry = context->GetServerTrailingMetadata().find("retry-after");
+  ASSERT_NE(retry, context->GetServerTrailingMetadata().end());
+  EXPECT_EQ(std::string(retry->second.data(), retry->second.size()), "10");
+  const grpc::Status other = analyze(games[1], kPlayer, &context);
+  EXPECT_TRUE(other.ok()) << Describe(other);
+  EXPECT_EQ(Refusals("analyses", "grpc"), 1);
+}
+
 // Sessions nobody claimed are removed after
 // --unclaimed_session_timeout_seconds, on a store of the process alone as
 // on PostgreSQL (service tests): a flood drains by itself, and a session
