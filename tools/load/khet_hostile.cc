@@ -384,7 +384,13 @@ int Run() {
       store.c_str(), std::thread::hardware_concurrency(), LoadAverage().c_str(),
       static_cast<unsigned long long>(files.rlim_cur));
 
-  std::vector<std::string> args = {absl::StrCat("--store=", store)};
+  // The per-caller budgets off (khet_hostile's well-behaved clients call
+  // every few milliseconds from 127.0.0.1), unless --khetd_flags says
+  // otherwise: this measures khetd's doors, which hold without them.
+  std::vector<std::string> args = {absl::StrCat("--store=", store),
+                                   "--calls_per_second=0",
+                                   "--max_unclaimed_sessions_per_address=0",
+                                   "--max_unrated_games_per_hour=0"};
   for (absl::string_view flag : absl::StrSplit(absl::GetFlag(FLAGS_khetd_flags),
                                                ',', absl::SkipEmpty())) {
     args.emplace_back(flag);

@@ -81,6 +81,13 @@ ABSL_FLAG(std::string, setup, "classic-2", "The setup every game starts from");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the random moves");
 ABSL_FLAG(std::string, khetd_log, "/dev/null",
           "Where the started khetd's stderr (one line per request) goes");
+ABSL_FLAG(
+    std::string, khetd_flags, "",
+    "More flags for the started khetd, comma-separated, after khet-load's "
+    "own (which turn the per-caller budgets off: every session plays "
+    "from 127.0.0.1, and the idle ones are never joined), e.g. "
+    "--calls_per_second=1000000,--calls_burst=1000000 to measure the "
+    "calls' budget checked but never refusing");
 
 namespace khet::load {
 namespace {
@@ -287,7 +294,13 @@ bool MeasureStore(const std::string& store) {
       absl::GetFlag(FLAGS_idle_sessions) + absl::GetFlag(FLAGS_sessions) + 100;
   std::vector<std::string> args = {
       absl::StrCat("--store=", store),
-      absl::StrCat("--max_sessions=", std::max(capacity, 10000))};
+      absl::StrCat("--max_sessions=", std::max(capacity, 10000)),
+      "--calls_per_second=0", "--max_unclaimed_sessions_per_address=0",
+      "--max_unrated_games_per_hour=0"};
+  for (absl::string_view flag : absl::StrSplit(absl::GetFlag(FLAGS_khetd_flags),
+                                               ',', absl::SkipEmpty())) {
+    args.emplace_back(flag);
+  }
   std::string data_dir;
   if (store == "sqlite") {
     char pattern[] = "/tmp/khet-load-XXXXXX";
