@@ -605,6 +605,12 @@ sessionClocks(string body) {
 
 onPoll(integer code, string body) {
     if (code == 200) {
+        // The server answers again: an action waiting to be retried goes
+        // now.
+        if (gPollFails > 0 && gActDue >= 0.0) {
+            gActDue = -1.0;
+            sendAction();
+        }
         gPollFails = 0;
         integer n = 0;
         string ev = llJsonGetValue(body, ["events", n]);
@@ -644,10 +650,15 @@ onAction(integer code, string body) {
     key who = gActWho;
     integer kind = gActKind;
     if (code == 429 || code == 499 || code >= 500 || code == 0) {
+        // Unreachable or failing (not just busy): told at once, once, as
+        // the retries may take a minute.
+        if (code != 429 && gActTries == 1) say(who, "retrying", []);
         backOff();
         return;
     }
     gActDue = -1.0;
+    // The server answers again: a poll waiting out its failures goes now.
+    if (gPollFails > 0 && gPollDue >= 0.0) poll();
     string error = llJsonGetValue(body, ["error", "message"]);
     if (code != 200) {
         if (kind == K_MOVE && llJsonGetValue(body, ["error", "code"]) == "ABORTED") {
@@ -765,8 +776,15 @@ settings(key who, string update) {
 // as khet_render.lsl reports it: the target of the piece they chose plays
 // that move (a dialog when two moves end there: a stack moved whole or its
 // top alone, a turn either way); one of their pieces on their turn is
-// chosen; anything else opens the menu.
+// chosen; anything else opens the menu. Until a reset script has read its
+// board again, a touch is told the board is busy.
 touched(key who, string sq, string token) {
+    // Reset, this script has its session back but not the board yet: it
+    // is read (act() says "busy" while that is under way).
+    if (gId != "" && gStatus == "") {
+        refresh(who);
+        return;
+    }
     string side = seatOf(who);
     if (gPick != "" && who == gPickWho) {
         list moves = movesTo(sq);

@@ -67,6 +67,7 @@ string texts(string id) {
     // told to people
     if (id == "busy") return "The board is busy; try again in a moment.|Das Brett ist beschäftigt; versuche es gleich noch einmal.|Le plateau est occupé ; réessayez dans un instant.|Het bord is bezig; probeer het zo opnieuw.";
     if (id == "down") return "The Khet server does not answer; try again later.|Der Khet-Server antwortet nicht; versuche es später noch einmal.|Le serveur Khet ne répond pas ; réessayez plus tard.|De Khet-server antwoordt niet; probeer het later opnieuw.";
+    if (id == "retrying") return "The Khet server does not answer; the board keeps trying.|Der Khet-Server antwortet nicht; das Brett versucht es weiter.|Le serveur Khet ne répond pas ; le plateau réessaie.|De Khet-server antwoordt niet; het bord blijft het proberen.";
     if (id == "youplay") return "You play {W1}.|Du spielst {W1}.|Vous jouez côté {W1}.|Je speelt met {W1}.";
     if (id == "noseat") return "You have no seat at this board.|Du hast keinen Platz an diesem Brett.|Vous n'avez pas de place à ce plateau.|Je hebt geen plaats aan dit bord.";
     if (id == "turn") return "It is {W1}'s turn.|{W1} ist am Zug.|C'est au tour de {W1}.|{W1} is aan zet.";

@@ -929,6 +929,81 @@ def check_keeping(board, failures):
     return 8
 
 
+def check_outage(board, position, failures):
+    """The server not answering (the region's 499): the person who touched
+    is told at once, once, and the board keeps trying; the server back (a
+    poll answered after failing) sends the waiting retry at once, and an
+    action answered while the poll waits out its failures polls at once.
+    A reset board script touched before it has read its board again reads
+    it (and says busy meanwhile) rather than opening the menu."""
+    sent = []
+
+    def send(method, path, body, token):
+        sent.append(path)
+        return Key(f"00000000-0000-4000-8000-{len(sent):012d}")
+
+    world = {name: stub for name, stub in board.board_world.items()
+             if name not in ("act", "sendMove")}
+    world["send"] = send
+    lsl = board.lsl = lsl_eval.Interpreter(board.text, world)
+    null = Key(CONST["NULL_KEY"])
+    for name, value in (("gServer", "https://khet.example.org"), ("gId", "s1"),
+                        ("gStatus", "P"), ("gWait", 25),
+                        ("gPlayers", [ALICE, "s", "ta", BOB, "r", "tb"])):
+        lsl.set(name, value)
+    position = " ".join([position.split()[0], "s"] + position.split()[2:])
+    board.load(position)
+    square = next(sq for sq, token in sorted(tokens(position).items())
+                  if token[0].isupper())
+
+    def answer(key, code, body):
+        board.calls.clear()
+        lsl.event("http_response", key, code, [], body)
+        board.deliver()
+        return [c for c in board.calls if c[0] == "tell"]
+
+    board.touch(ALICE, square)
+    asked = f"/v1/sessions/s1/legalMoves?square={square}&view=compact"
+    told = answer(lsl.get("gActKey"), 499, "connection refused")
+    if sent != [asked] or [c[1:] for c in told] != [
+            (ALICE, "The Khet server does not answer; the board keeps trying.")] \
+            or lsl.get("gActDue") < 0:
+        failures.append(f"outage: a touch whose request failed sent {sent}, "
+                        f"told {told}")
+    board.now = lsl.get("gActDue") + 0.1
+    lsl.event("timer")
+    told = answer(lsl.get("gActKey"), 499, "connection refused")
+    if sent != [asked] * 2 or told:
+        failures.append(f"outage: the retry sent {sent}, told {told} again")
+    # The long poll had failed too and now answers: the retry goes now.
+    lsl.set("gPollFails", 2)
+    lsl.set("gPollKey", Key("00000000-0000-4000-8000-0000000000aa"))
+    before = len(sent)
+    answer(lsl.get("gPollKey"), 200, '{"v":0,"events":[]}')
+    if asked not in sent[before:] or lsl.get("gActDue") >= 0 or \
+            lsl.get("gActKey") == null:
+        failures.append(f"outage: a poll answered again left the retry waiting: "
+                        f"{sent}")
+    # An action answered while the poll waits out its failures: it polls.
+    lsl.set("gPollKey", null)
+    lsl.set("gPollDue", board.now + 30.0)
+    lsl.set("gPollFails", 3)
+    answer(lsl.get("gActKey"), 200, '{"moves":"","more":false}')
+    if "/events?afterVersion=" not in sent[-1] or lsl.get("gPollDue") >= 0:
+        failures.append(f"outage: an answered action left the poll waiting: {sent}")
+    # Reset, the script has its session but not its board yet: a touch reads
+    # the board (a second one is told the board is busy), no menu.
+    lsl.set("gStatus", "")
+    calls = board.touch(ALICE, square)
+    again = board.touch(ALICE, square)
+    if sent[-1] != "/v1/sessions/s1?view=compact" or \
+            [c for c in calls + again if c[0] == "dialog"] or \
+            [c[0] for c in again] != ["tell"] or "busy" not in again[0][2]:
+        failures.append(f"outage: touches before the board was read again did "
+                        f"{calls} {again}, sent {sent[-1:]}")
+    return 4
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--khetd", required=True)
@@ -970,6 +1045,7 @@ def main():
         paths += check_rematch(Board(*texts), first, failures)
         paths += check_config(Board(*texts), failures)
         paths += check_keeping(Board(*texts), failures)
+        paths += check_outage(Board(*texts), first, failures)
     finally:
         proc.kill()
         proc.wait()
