@@ -32,7 +32,12 @@
 //   wait_chat  pattern (a regex), after, timeout: the first line heard at
 //              or after `after` whose text matches, and the cursor after it
 //   say        text, channel (default 0)
-//   scripts    local_id, timeout: the prim's scripts (name, item)
+//   scripts    local_id, timeout: the prim's scripts (name, item). Their
+//              item ids are libOpenMetaverse's reading of the task
+//              inventory, wrong for some items with OpenSimulator 0.9.2.2
+//              (seen: khet_board's all zeros, khet_render's an id the
+//              region runs no script under): for script_reset take the
+//              region's ids (Region.scripts(), its `yeng ls`).
 //   script_running  local_id, item, running (true or false)
 //   script_reset    local_id, item: as a viewer's Reset Scripts
 // A chat line is {from, source_id, owner_id, type (say, whisper, shout,
