@@ -616,9 +616,11 @@ onPoll(integer code, string body) {
         string ev = llJsonGetValue(body, ["events", n]);
         while (ev != JSON_INVALID) {
             integer v = (integer)llJsonGetValue(ev, ["v"]);
-            // The clocks as they stood after each event.
-            string clk = llJsonGetValue(ev, ["clk"]);
-            if (clk != JSON_INVALID) gClk = clk;
+            // The clocks as they stood after each event; an event without
+            // them comes from a game without clocks (a setup chosen after
+            // a game with them must not keep showing theirs).
+            gClk = llJsonGetValue(ev, ["clk"]);
+            if (gClk == JSON_INVALID) gClk = "";
             if (v > gVersion) {   // skip what an answer already showed
                 applyEvent(ev);
                 if (gId == "") return;

@@ -15,14 +15,20 @@
 //   khet_keep.lsl -> khet_board.lsl
 //     7401 kept  what this script keeps ("" nothing): the answer to ask,
 //                and sent unasked when this script (re)starts, with ""
+//   khet_board.lsl -> khet_render.lsl, heard here too
+//     7106 debug "1": after each shot (7103 laser, not "") this script
+//                tells the owner its memory
 // The copy lives only in this script's memory and in link messages within
 // the prim: never in a description, a name or hover text.
 
 integer KK_SAVE = 7301;
 integer KK_ASK = 7302;
 integer KB_KEPT = 7401;
+integer KR_LASER = 7103;
+integer KR_DEBUG = 7106;
 
-string gKept;              // the board's state, as it last sent it
+string  gKept;             // the board's state, as it last sent it
+integer gDebug;            // debug=1: the owner hears the memory after a shot
 
 default {
     // Just started (added, reset, or a new owner): nothing kept yet; the
@@ -34,6 +40,9 @@ default {
     link_message(integer sender, integer num, string text, key id) {
         if (num == KK_SAVE) gKept = text;
         else if (num == KK_ASK) llMessageLinked(LINK_THIS, KB_KEPT, gKept, NULL_KEY);
+        else if (num == KR_DEBUG) gDebug = (integer)text;
+        else if (num == KR_LASER && gDebug && text != "")
+            llOwnerSay("keep memory used " + (string)llGetUsedMemory());
     }
 
     // A new owner starts afresh: the old owner's tokens are not theirs.

@@ -24,6 +24,9 @@
 //                  names them (docs/http-api.md); st "" for no board: the
 //                  hover text
 //     7504 lang    "en", "de", "fr" or "nl": the language of the words
+//     7106 debug   "1": after each shot (7103 laser, not ""), tell the
+//                  owner this script's memory (both meant for
+//                  khet_render.lsl; heard here too)
 //   khet_words.lsl -> khet_board.lsl
 //     7601 pressed a chosen button as the board or submenu() gave it
 //                  ("seat s", "use classic-2", "size 5"), or "typed
@@ -49,13 +52,16 @@ integer KW_STATUS = 7503;
 integer KW_LANG = 7504;
 integer KB_PRESSED = 7601;
 integer KB_WORDS = 7602;
+integer KR_LASER = 7103;     // the render script's, for debug=1's memory figure
+integer KR_DEBUG = 7106;
 
 integer gLang;             // the language: 0 en, 1 de, 2 fr, 3 nl
 integer gChannel;          // the dialogs' channel
 list    gOpen;             // [person, labels, buttons] for each open dialog,
                            // labels and buttons "\n"-joined; at most 8
 list    gStatus;           // the fields of the last status message
-float   gAt;               // llGetTime() when it came (its clocks' moment)
+float   gAt;               // llGetTime() when its clocks' reading came
+integer gDebug;            // debug=1: the owner hears the memory after a shot
 
 // The text of the word `id` in every language ("English|Deutsch|
 // Français|Nederlands", or one text for all), or "" for no such word.
@@ -346,13 +352,21 @@ default {
         } else if (num == KW_MENU) {
             dialog(id, fields);
         } else if (num == KW_STATUS) {
+            // The clocks' moment is when their reading changed: the board
+            // sends the same reading again after every poll that brought
+            // no event, which must not stop the countdown.
+            if (llList2String(fields, 8) != llList2String(gStatus, 8))
+                gAt = llGetTime();
             gStatus = fields;
-            gAt = llGetTime();
             show();
         } else if (num == KW_LANG) {
             gLang = llListFindList(["en", "de", "fr", "nl"], [text]);
             if (gLang < 0) gLang = 0;
             show();
+        } else if (num == KR_DEBUG) {
+            gDebug = (integer)text;
+        } else if (num == KR_LASER && gDebug && text != "") {
+            llOwnerSay("words memory used " + (string)llGetUsedMemory());
         }
     }
 
