@@ -23,9 +23,10 @@
 //              touched point in the region; default the prim's centre):
 //              an ObjectGrab then an ObjectDeGrab, as a viewer's click
 //   dialogs    dialogs: those received and not yet taken, oldest first
-//   dialog     message (a regex, default any), timeout: takes the oldest
-//              dialog whose message matches, waiting for one: dialog
-//              (object_id, object_name, message, buttons, channel)
+//   dialog     message (a regex, default any), object_id (default any),
+//              timeout: takes the oldest dialog whose message matches (from
+//              that object), waiting for one: dialog (object_id,
+//              object_name, message, buttons, channel)
 //   reply      channel, object_id, button: answers a dialog with a
 //              button's label, or an llTextBox with the text typed
 //   chat       after (a cursor, default 0): lines heard since, and cursor
@@ -343,12 +344,14 @@ class Avatar
     OSDMap TakeDialog(OSDMap a)
     {
         var pattern = new Regex(a.ContainsKey("message") ? a["message"].AsString() : "");
+        var from = a.ContainsKey("object_id") ? a["object_id"].AsUUID() : UUID.Zero;
         var deadline = DateTime.UtcNow.AddSeconds(Seconds(a));
         lock (gate)
         {
             while (true)
             {
-                var found = dialogs.FirstOrDefault(d => pattern.IsMatch(d["message"].AsString()));
+                var found = dialogs.FirstOrDefault(d => pattern.IsMatch(d["message"].AsString()) &&
+                                                        (from == UUID.Zero || d["object_id"].AsUUID() == from));
                 if (found != null)
                 {
                     dialogs.Remove(found);

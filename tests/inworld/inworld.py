@@ -220,6 +220,8 @@ class Avatar:
         threading.Thread(target=self._read, daemon=True).start()
         self.next_id = 0
         self.chat_cursor = 0
+        # One command at a time: threads sharing an avatar take turns.
+        self.turn = threading.Lock()
 
     def _read(self):
         for line in self.process.stdout:
@@ -227,15 +229,17 @@ class Avatar:
         self.answers.put(None)
 
     def call(self, cmd, **args):
-        """Waits for the answer 30 s beyond the command's own timeout."""
-        self.next_id += 1
-        self.process.stdin.write(json.dumps(dict(args, id=self.next_id, cmd=cmd)) + "\n")
-        self.process.stdin.flush()
-        limit = args.get("timeout", 0) + 30
-        try:
-            answer = self.answers.get(timeout=limit)
-        except queue.Empty:
-            raise AvatarError(f"{cmd}: no answer after {limit} s") from None
+        """Waits for the answer 30 s beyond the command's own timeout.
+        Threads may share an avatar: their commands take turns."""
+        with self.turn:
+            self.next_id += 1
+            self.process.stdin.write(json.dumps(dict(args, id=self.next_id, cmd=cmd)) + "\n")
+            self.process.stdin.flush()
+            limit = args.get("timeout", 0) + 30
+            try:
+                answer = self.answers.get(timeout=limit)
+            except queue.Empty:
+                raise AvatarError(f"{cmd}: no answer after {limit} s") from None
         if answer is None:
             raise AvatarError(f"{cmd}: the avatar program exited")
         if not answer["ok"]:
