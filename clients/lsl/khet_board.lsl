@@ -715,15 +715,21 @@ onAction(integer code, string body) {
         if (moves == []) say(who, "stuck", []);
         else pick(who, gActArg, moves);
     } else if (kind == K_MOVE) {
-        gVersion = (integer)llJsonGetValue(body, ["v"]);
-        if (gDraw != gTurn) gDraw = "";  // the mover's opponent declines
-        gTakeback = "";
-        played(llJsonGetValue(body, ["move"]));
-        sessionClocks(body);  // the move's answer has the clocks after it
-        applyBoard(body);
-        laser(llJsonGetValue(body, ["laser"]));
-        render(KR_HITS, llJsonGetValue(body, ["rm"]));
-        announce(llJsonGetValue(body, ["ann"]), llJsonGetValue(body, ["res"]) != "");
+        // The long poll may bring the move, and what followed it, before
+        // the move's own answer (OpenSimulator runs both requests at once
+        // when its HTTP pool has grown): then it is shown already.
+        integer after = (integer)llJsonGetValue(body, ["v"]);
+        if (after > gVersion) {
+            gVersion = after;
+            if (gDraw != gTurn) gDraw = "";  // the mover's opponent declines
+            gTakeback = "";
+            played(llJsonGetValue(body, ["move"]));
+            sessionClocks(body);  // the move's answer has the clocks after it
+            applyBoard(body);
+            laser(llJsonGetValue(body, ["laser"]));
+            render(KR_HITS, llJsonGetValue(body, ["rm"]));
+            announce(llJsonGetValue(body, ["ann"]), llJsonGetValue(body, ["res"]) != "");
+        }
     } else if (kind == K_HINT) {
         // The suggestion's squares: where the piece stands and, unless it
         // turns, where it goes.

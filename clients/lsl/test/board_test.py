@@ -741,6 +741,32 @@ def check_takebacks(board, position, later, failures):
     return 5
 
 
+def check_late_move_answer(board, position, later, failures):
+    """A move's answer that comes after the long poll brought the move,
+    and the computer's reply to it (seen in OpenSimulator with several
+    boards in a region): the board shows what the poll brought, each move
+    once in the last moves."""
+    lsl = board.lsl
+    board.load(position)
+    lsl.set("gId", "s1")
+    lsl.set("gStatus", "P")
+    shot = dict(laser="", rm="", st="P", res="", why="", ann="")
+    board.event(kind="move", v=1, by="s", move="a1-a2", turn="r", pos=position,
+                **shot)
+    lsl.set("gVersion", 1)
+    board.event(kind="move", v=2, by="r", move="a8-a7", turn="s", pos=later,
+                **shot)
+    lsl.set("gVersion", 2)
+    board.answer("K_MOVE", dict(v=1, move="a1-a2", turn="r", pos=position, **shot))
+    drawn = sorted(board.touched(link) for link in board.placed(PIECES))
+    if drawn != sorted(tokens(later)) or lsl.get("gVersion") != 2 or \
+            lsl.get("gTurn") != later.split()[1] or \
+            not board.hover.endswith("Last: a1-a2, a8-a7"):
+        failures.append(f"late move answer: the board drew {drawn} at version "
+                        f"{lsl.get('gVersion')}; {board.hover!r}")
+    return 1
+
+
 def check_rematch(board, position, failures):
     """A rematch asked elsewhere: the next game starts with the players'
     names crossed and no seat event; the server moved each seat's token
@@ -1042,6 +1068,7 @@ def main():
         paths += check_settings(Board(*texts), first, failures)
         paths += check_hint(Board(*texts), first, failures)
         paths += check_takebacks(Board(*texts), first, later, failures)
+        paths += check_late_move_answer(Board(*texts), first, later, failures)
         paths += check_rematch(Board(*texts), first, failures)
         paths += check_config(Board(*texts), failures)
         paths += check_keeping(Board(*texts), failures)
