@@ -323,6 +323,13 @@ drawLaser(string laser) {
         string beam = llList2String(beams, b);
         integer points = (llStringLength(beam) - 1) / 2;
         string end = llGetSubString(beam, -1, -1);
+        if (points == 1) {
+            // It left the board from where it starts ("j3E", split off an
+            // Eye on an edge square): that square twice, so that it too
+            // runs on to the edge.
+            beam = llGetSubString(beam, 0, 1) + beam;
+            points = 2;
+        }
         integer p;
         for (p = 0; p + 1 < points; ++p) {
             vector a = squareCentre(llGetSubString(beam, 2 * p, 2 * p + 1), step * 0.3);

@@ -543,6 +543,16 @@ def check_protocol(board, position, failures):
     board.deliver()
     if board.placed(BEAMS) or board.placed(MARKS):
         failures.append("protocol: the laser's timer left beams or hits up")
+    # A beam that leaves the board from where it starts (split off an Eye
+    # of Horus on an edge square: "j3E") runs from there to the edge too.
+    lsl.call("laser", "j1j3y j3E j3j8N")
+    board.deliver()
+    runs = sorted(tuple(round(c, 3) for c in board.prims[link]["PRIM_SIZE"][0][:2])
+                  for link in board.placed(BEAMS))
+    if len(runs) != 3:
+        failures.append(f"protocol: the laser j1j3y j3E j3j8N drew beams {runs}")
+    board.render.event("timer")
+    board.deliver()
     # The tint: a board where nobody is to move (waiting for players) has
     # grey edges and a white grid; a winner's colour covers all of it.
     ranks = position.split(" ")[0]
