@@ -3,7 +3,9 @@
 // unaffected, bounded memory, the refusals counted; and who the caller is.
 #include "service/caller_budgets.h"
 
+#include <atomic>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -199,6 +201,27 @@ TEST(CallerBudgetsTest, AFloodOfAddressesCannotGrowTheBuckets) {
   clock.Advance(absl::Milliseconds(1));
   EXPECT_EQ(AdmittedBeforeRefusal(budgets, At("192.0.2.7")), 3);
   EXPECT_FALSE(budgets.AdmitCall(At("192.0.2.7")).ok());
+}
+
+// Callers on many threads: one address's burst is spent exactly once.
+TEST(CallerBudgetsTest, ConcurrentCallsSpendTheBurstExactly) {
+  FakeClock clock;  // standing still: no token comes back
+  CallerBudgetOptions options;
+  options.calls_per_second = 1;
+  options.calls_burst = 100;
+  CallerBudgets budgets(options, &clock);
+  std::atomic<int> admitted = 0;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 50; ++i) {
+        if (budgets.AdmitCall(At("192.0.2.7")).ok()) ++admitted;
+        budgets.AdmitCall(At(absl::StrCat("10.0.", t, ".", i))).IgnoreError();
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(admitted, 100);
 }
 
 TEST(CallerBudgetsTest, CountsEachBudgetsRefusalsByDoor) {

@@ -50,6 +50,9 @@ struct SessionEntry {
   // (SessionLock).
   bool writing ABSL_GUARDED_BY(mu) = false;
   CondVar written;  // signalled when `writing` ends
+  // Counted by UnclaimedSessions as unclaimed: once claimed, it need not
+  // be told of the session's later changes (the move path's commits).
+  bool counted_unclaimed ABSL_GUARDED_BY(mu) = false;
 };
 
 // Holds an entry's lock, taken once no write of the session is in flight:

@@ -93,10 +93,13 @@ void UnclaimedSessions::Release(const std::vector<std::string>& keys) {
   }
 }
 
-void UnclaimedSessions::Note(const SessionEntry& entry) {
+void UnclaimedSessions::Note(SessionEntry& entry) {
   const Session& s = entry.session;
+  const bool counts = !entry.deleted && s.unclaimed();
+  if (!counts && !entry.counted_unclaimed) return;
+  entry.counted_unclaimed = counts;
   MutexLock lock(&mu_);
-  if (entry.deleted || !s.unclaimed()) {
+  if (!counts) {
     ForgetLocked(entry.id);
     return;
   }

@@ -59,8 +59,9 @@ class UnclaimedSessions {
 
   // After any change of `entry`'s session, its lock held (the registry's
   // change hook): counts an unclaimed session, forgets a claimed or
-  // deleted one. Idempotent.
-  void Note(const SessionEntry& entry) ABSL_SHARED_LOCKS_REQUIRED(entry.mu);
+  // deleted one. Idempotent; takes no lock of its own for a session neither
+  // unclaimed nor counted (every move of a game).
+  void Note(SessionEntry& entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
   // The unclaimed sessions created at or before `time`.
   std::vector<std::string> CreatedBy(absl::Time time);

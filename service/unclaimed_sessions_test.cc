@@ -4,9 +4,12 @@
 // restart; never applied to sessions stored before the budget existed.
 #include "service/unclaimed_sessions.h"
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -112,6 +115,21 @@ TEST_F(UnclaimedSessionsTest, AnAddressHoldsAtMostItsBudget) {
   EXPECT_TRUE(Create(At("192.0.2.8")).ok());
   EXPECT_TRUE(Create(At("2001:db8::/64")).ok());
   for (int i = 0; i < 10; ++i) EXPECT_TRUE(Create(At("")).ok());
+}
+
+// Creations racing on several threads hold the address to its budget.
+TEST_F(UnclaimedSessionsTest, RacingCreationsStayWithinTheBudget) {
+  std::atomic<int> made = 0;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 5; ++i) {
+        if (Create(At("192.0.2.7")).ok()) ++made;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(made, 3);
 }
 
 TEST_F(UnclaimedSessionsTest, ASeatTakenGivesThePlaceBack) {
