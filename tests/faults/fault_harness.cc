@@ -538,6 +538,10 @@ std::vector<std::string> CheckAcknowledged(const std::string& address,
     v1::Session session;
     grpc::ClientContext context;
     context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(10)));
+    // The check reads a khetd that served a moment ago: a connection
+    // attempt that fails on a loaded machine is tried again within the
+    // deadline rather than taken for a lost move.
+    context.set_wait_for_ready(true);
     const grpc::Status status = stub->GetSession(&context, request, &session);
     if (!status.ok()) {
       differences.push_back(absl::StrCat("session ", id, ": GetSession ",
@@ -558,6 +562,7 @@ std::vector<std::string> CheckAcknowledged(const std::string& address,
       grpc::ClientContext record_context;
       record_context.set_deadline(
           absl::ToChronoTime(absl::Now() + absl::Seconds(10)));
+      record_context.set_wait_for_ready(true);
       const grpc::Status read =
           stub->GetGameRecord(&record_context, get_record, &record);
       if (!read.ok()) {
