@@ -19,6 +19,9 @@
 //              own are zero), region_pos, region_rot, scale, text,
 //              text_color, faces (0..5: texture, color, glow, fullbright).
 //              The viewer protocol carries no link numbers.
+//   refresh    root (a local id): asks the region to send the linkset's
+//              prims again in full (RequestMultipleObjects), as a viewer
+//              asks for objects missing from its cache: count
 //   touch      local_id, face, st [s, t], uv (default st), pos (the
 //              touched point in the region; default the prim's centre):
 //              an ObjectGrab then an ObjectDeGrab, as a viewer's click
@@ -124,6 +127,7 @@ class Avatar
             case "find": return Find(a["name"].AsString(), Seconds(a));
             case "prims": return Prims((uint)a["root"].AsInteger(), a["expect"].AsInteger(), Seconds(a));
             case "touch": return Touch(a);
+            case "refresh": return Refresh((uint)a["root"].AsInteger());
             case "dialogs": lock (gate) return Map("dialogs", new OSDArray(dialogs.Cast<OSD>().ToList()));
             case "dialog": return TakeDialog(a);
             case "reply":
@@ -270,6 +274,14 @@ class Avatar
         foreach (var prim in parts.OrderBy(p => p.LocalID != rootId).ThenBy(p => p.LocalID))
             list.Add(Describe(prim, root));
         return Map("prims", list);
+    }
+
+    OSDMap Refresh(uint rootId)
+    {
+        var ids = Sim().ObjectsPrimitives.FindAll((Primitive p) => p.LocalID == rootId || p.ParentID == rootId)
+                       .Select(p => p.LocalID).ToList();
+        client.Objects.RequestObjects(Sim(), ids);
+        return Map("count", OSD.FromInteger(ids.Count));
     }
 
     static OSD Color(Color4 c)

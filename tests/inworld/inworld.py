@@ -308,6 +308,12 @@ class Board:
         return avatar.call("prims", root=self.root, expect=self.prim_count,
                            timeout=timeout)["prims"]
 
+    def refresh(self, avatar):
+        """Asks the region to send `avatar` the linkset's prims again in
+        full (avatar.cs refresh): what the region holds, should an update
+        have been lost on the way."""
+        return avatar.call("refresh", root=self.root)["count"]
+
     def square_st(self, square):
         """The touch coordinates of a square's centre on the grid face."""
         files, ranks = self.grid["files"], self.grid["ranks"]
