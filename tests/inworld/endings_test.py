@@ -207,6 +207,10 @@ def main():
             raise Failure(f"the scripts reported errors: {errors}")
         print("steps: " + ", ".join(f"{what} {seconds:.1f} s"
                                     for what, seconds in took.items()))
+        for table in tables:
+            for lost in table.lost:
+                print(f"{table.board.name}: shown only once the prims were sent "
+                      f"again: {lost}")
     world.timings["total, stopping included"] = time.monotonic() - started
     print("timings: " + ", ".join(f"{what} {seconds:.1f} s"
                                   for what, seconds in world.timings.items()))

@@ -93,7 +93,9 @@ def play(table, owner, other, name, buttons, moves, owner_side, winner):
             f"{result}; {time.monotonic() - started:.1f} s; "
             f"picture {picture}\n  move: seconds until its targets were lit, until "
             f"khetd had it, until the prims showed it: " +
-            ", ".join(f"{m} {a:.1f} {b:.1f} {c:.1f}" for m, a, b, c in table.timings))
+            ", ".join(f"{m} {a:.1f} {b:.1f} {c:.1f}" for m, a, b, c in table.timings) +
+            "".join(f"\n  shown only once the prims were sent again: {lost}"
+                    for lost in table.lost))
 
 
 def main():
