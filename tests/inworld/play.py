@@ -382,12 +382,14 @@ class Table:
         arguments); the prims. Failure naming what differs, with a picture."""
         started = time.monotonic()
         seen = []  # the differences read, each new set once, with its time
-        refreshed = 0
+        refreshed, refreshed_at = 0, None
         while True:
             prims = self.board.prims(avatar)
             wrong = self.differences(prims, **expected)
             if not wrong:
-                if refreshed:
+                if refreshed_at is not None and time.monotonic() - refreshed_at < 1.0:
+                    # Right at once when sent again (not the board just
+                    # late): the region's update had not come.
                     self.lost.append(f"{what} (showing {seen[-1][1]} "
                                      f"from {seen[-1][0]:.1f} s)")
                 return prims
@@ -399,7 +401,7 @@ class Table:
                 # (seen under load: a marker left half parked for 20 s) is
                 # sent again; a prim the board set wrong stays wrong.
                 self.board.refresh(avatar)
-                refreshed += 1
+                refreshed, refreshed_at = refreshed + 1, time.monotonic()
             if elapsed > timeout:
                 name = "".join(c if c.isalnum() else "_" for c in what)[:60]
                 picture = self.board.picture(prims, self.world.folder /
