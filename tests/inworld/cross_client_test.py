@@ -20,7 +20,6 @@ and plays with its token in X-Khet-Token, as the web board does.
 Pictures of the board after each step go into the scratch folder.
 """
 
-import argparse
 import json
 import time
 import urllib.error
@@ -28,7 +27,8 @@ import urllib.request
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
-from inworld import LSL, Failure, World, expected_pieces, run_test
+from inworld import (check_script_errors, expected_pieces, Failure, print_timings,
+                     run_test, test_parser, World)
 
 LASER_SECONDS = 12.0  # how long the render script shows a shot
 
@@ -342,12 +342,7 @@ def rematch(g):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--khetd", required=True)
-    parser.add_argument("--scratch", required=True,
-                        help="the test's folder: logs, the OARs, pictures")
-    parser.add_argument("--scripts", default=str(LSL),
-                        help="where the board's scripts are (default: clients/lsl)")
+    parser = test_parser(__doc__)
     args = parser.parse_args()
     started = time.monotonic()
     with World(args.scratch, args.khetd, args.scripts) as world:
@@ -360,14 +355,11 @@ def main():
             scenario(g)
         for picture in g.pictures:
             picture.result()
-        errors = [line for line in avatar.call("chat")["lines"] if line["type"] == "debug"]
-        if errors:
-            raise Failure(f"the scripts reported errors: {errors}")
+        check_script_errors(avatar)
         print("steps: " + ", ".join(f"{what} {seconds:.1f} s"
                                     for what, seconds in g.timings.items()))
     world.timings["total, stopping included"] = time.monotonic() - started
-    print("timings: " + ", ".join(f"{what} {seconds:.1f} s"
-                                  for what, seconds in world.timings.items()))
+    print_timings(world.timings.items())
 
 
 if __name__ == "__main__":

@@ -34,10 +34,10 @@ prims after it, and each move said once in local chat). A picture of each
 ending goes into the scratch folder.
 """
 
-import argparse
 import time
 
-from inworld import BOARD_AT, LSL, Failure, World, expected_pieces, run_test
+from inworld import (BOARD_AT, check_script_errors, expected_pieces, Failure,
+                     print_timings, run_test, test_parser, World)
 from play import Scratch, Table, at_once
 
 
@@ -177,12 +177,7 @@ def a_repetition(table, owner, other, scratch):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--khetd", required=True)
-    parser.add_argument("--scratch", required=True,
-                        help="the test's folder: logs, the OARs, pictures")
-    parser.add_argument("--scripts", default=str(LSL),
-                        help="where the board's scripts are (default: clients/lsl)")
+    parser = test_parser(__doc__)
     args = parser.parse_args()
     started = time.monotonic()
     with World(args.scratch, args.khetd, args.scripts) as world:
@@ -201,10 +196,7 @@ def main():
                 lambda: against_the_computer_then_a_draw(tables[0], owner, other, scratch),
                 lambda: a_repetition(tables[1], owner, other, scratch)):
             took.update(steps)
-        errors = [line for avatar in (owner, other)
-                  for line in avatar.call("chat")["lines"] if line["type"] == "debug"]
-        if errors:
-            raise Failure(f"the scripts reported errors: {errors}")
+        check_script_errors(owner, other)
         print("steps: " + ", ".join(f"{what} {seconds:.1f} s"
                                     for what, seconds in took.items()))
         for table in tables:
@@ -212,8 +204,7 @@ def main():
                 print(f"{table.board.name}: shown only once the prims were sent "
                       f"again: {lost}")
     world.timings["total, stopping included"] = time.monotonic() - started
-    print("timings: " + ", ".join(f"{what} {seconds:.1f} s"
-                                  for what, seconds in world.timings.items()))
+    print_timings(world.timings.items())
 
 
 if __name__ == "__main__":

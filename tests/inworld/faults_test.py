@@ -53,7 +53,6 @@ outage) goes into the scratch folder with the logs; the run time of each
 part is printed.
 """
 
-import argparse
 import json
 import re
 import threading
@@ -62,8 +61,8 @@ import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
-from inworld import (BOARD_AT, GROUND, LSL, AvatarError, Failure, World,
-                     expected_pieces, run_test)
+from inworld import (BOARD_AT, GROUND, AvatarError, expected_pieces, Failure,
+                     print_timings, run_test, test_parser, World)
 
 SECOND = ("Khet", "Second")
 THIRD = ("Khet", "Third")
@@ -349,12 +348,7 @@ def mover(game, players):
 # ---- The test ------------------------------------------------------------------
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--khetd", required=True)
-    parser.add_argument("--scratch", required=True,
-                        help="the test's folder: logs, the OARs, pictures")
-    parser.add_argument("--scripts", default=str(LSL),
-                        help="where the board's scripts are (default: clients/lsl)")
+    parser = test_parser(__doc__)
     args = parser.parse_args()
     started = time.monotonic()
     parts = {}
@@ -613,8 +607,7 @@ def main():
     parts["total, stopping included"] = time.monotonic() - started
     print(f"moves by touch: {moves_by_touch}")
     print(f"touches repeated: {RETOUCHED}")
-    print("timings: " + ", ".join(f"{what} {seconds:.1f} s" for what, seconds in
-                                  list(world.timings.items()) + list(parts.items())))
+    print_timings(list(world.timings.items()) + list(parts.items()))
 
 
 if __name__ == "__main__":

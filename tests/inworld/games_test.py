@@ -37,10 +37,10 @@ OpenSimulator 0.9.2: a region lets a prim make one HTTP request a second
 the touches come; four boards have four budgets.
 """
 
-import argparse
 import time
 
-from inworld import BOARD_AT, LSL, Failure, World, run_test
+from inworld import (BOARD_AT, check_script_errors, Failure, print_timings, run_test,
+                     test_parser, World)
 from play import SIDES, Table, at_once
 
 # (what to call it, Setup's buttons, the moves, the owner's side, the
@@ -99,12 +99,7 @@ def play(table, owner, other, name, buttons, moves, owner_side, winner):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--khetd", required=True)
-    parser.add_argument("--scratch", required=True,
-                        help="the test's folder: logs, the OARs, pictures")
-    parser.add_argument("--scripts", default=str(LSL),
-                        help="where the board's scripts are (default: clients/lsl)")
+    parser = test_parser(__doc__)
     parser.add_argument("--games", default=",".join(game[0] for game in GAMES),
                         help="which of the games to play (default: all)")
     args = parser.parse_args()
@@ -127,13 +122,9 @@ def main():
                                  play(table, owner, other, *game)
                                  for table, game in zip(tables, games)]):
             print(summary)
-        errors = [line for avatar in (owner, other)
-                  for line in avatar.call("chat")["lines"] if line["type"] == "debug"]
-        if errors:
-            raise Failure(f"the scripts reported errors: {errors}")
+        check_script_errors(owner, other)
     world.timings["total, stopping included"] = time.monotonic() - started
-    print("timings: " + ", ".join(f"{what} {seconds:.1f} s"
-                                  for what, seconds in world.timings.items()))
+    print_timings(world.timings.items())
 
 
 if __name__ == "__main__":

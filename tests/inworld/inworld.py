@@ -90,6 +90,34 @@ def run_test(main):
         sys.exit(1)
 
 
+def test_parser(doc):
+    """The command line every in-world test takes (--khetd, --scratch,
+    --scripts); a test may add its own options before parsing."""
+    import argparse
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--khetd", required=True)
+    parser.add_argument("--scratch", required=True,
+                        help="the test's folder: logs, the OARs, pictures")
+    parser.add_argument("--scripts", default=str(LSL),
+                        help="where the board's scripts are (default: clients/lsl)")
+    return parser
+
+
+def check_script_errors(*avatars):
+    """Failure if a script told one of `avatars` of an error (the debug
+    channel)."""
+    errors = [line for avatar in avatars
+              for line in avatar.call("chat")["lines"] if line["type"] == "debug"]
+    if errors:
+        raise Failure(f"the scripts reported errors: {errors}")
+
+
+def print_timings(timings):
+    """Prints how long each step took, as every in-world test reports it."""
+    print("timings: " + ", ".join(f"{what} {seconds:.1f} s"
+                                  for what, seconds in timings))
+
+
 class Khetd:
     """khetd with its gateway on a free loopback port, an in-memory store.
 

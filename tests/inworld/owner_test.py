@@ -32,12 +32,12 @@ for llDialog's 1 s), before that menu's last button is pressed.
 A picture of the board per scenario goes into the scratch folder.
 """
 
-import argparse
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from inworld import LSL, Failure, World, expected_pieces, run_test
+from inworld import (LSL, check_script_errors, expected_pieces, Failure, print_timings,
+                     run_test, test_parser, World)
 
 LIMIT = 65536 - 4096          # a Mono script's 64 KB less a stack reserve
 HOVER_CLOCKS = re.compile(r"(\w+) (\d+):(\d\d)(?::(\d\d))? · (\w+) (\d+):(\d\d)"
@@ -512,12 +512,7 @@ def memory(t):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--khetd", required=True)
-    parser.add_argument("--scratch", required=True,
-                        help="the test's folder: logs, the OARs, pictures")
-    parser.add_argument("--scripts", default=str(LSL),
-                        help="where the board's scripts are (default: clients/lsl)")
+    parser = test_parser(__doc__)
     args = parser.parse_args()
     started = time.monotonic()
     with World(args.scratch, args.khetd, args.scripts) as world:
@@ -531,14 +526,11 @@ def main():
             scenario(t)
         for picture in t.pictures:
             picture.result()
-        errors = [line for line in owner.call("chat")["lines"] if line["type"] == "debug"]
-        if errors:
-            raise Failure(f"the scripts reported errors: {errors}")
+        check_script_errors(owner)
         print("steps: " + ", ".join(f"{what} {seconds:.1f} s"
                                     for what, seconds in t.timings.items()))
     world.timings["total, stopping included"] = time.monotonic() - started
-    print("timings: " + ", ".join(f"{what} {seconds:.1f} s"
-                                  for what, seconds in world.timings.items()))
+    print_timings(world.timings.items())
 
 
 if __name__ == "__main__":

@@ -9,20 +9,14 @@ no script reported an error. Writes board.png, the board as the region
 holds it, into the scratch folder, and prints how long each step took.
 """
 
-import argparse
 import time
 
-from inworld import LSL, Failure, World, expected_pieces, run_test
+from inworld import (check_script_errors, expected_pieces, Failure, print_timings,
+                     run_test, test_parser, World)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--khetd", required=True)
-    parser.add_argument("--scratch", required=True,
-                        help="the test's folder: logs, the OARs, pictures")
-    parser.add_argument("--scripts", default=str(LSL),
-                        help="where the board's scripts are (default: "
-                             "clients/lsl)")
+    parser = test_parser(__doc__)
     args = parser.parse_args()
     started = time.monotonic()
     with World(args.scratch, args.khetd, args.scripts) as world:
@@ -36,15 +30,11 @@ def main():
             raise Failure(f"the board made a {session['setup']} session")
         prims = board.wait_pieces(owner, expected_pieces(session["pos"]))
         picture = board.picture(prims, world.folder / "board.png")
-        errors = [line for line in owner.call("chat")["lines"]
-                  if line["type"] == "debug"]
-        if errors:
-            raise Failure(f"the scripts reported errors: {errors}")
+        check_script_errors(owner)
         print(f"classic-2 shown by {len(expected_pieces(session['pos']))} piece "
               f"prims; picture {picture}")
     world.timings["total, stopping included"] = time.monotonic() - started
-    print("timings: " + ", ".join(f"{what} {seconds:.1f} s"
-                                  for what, seconds in world.timings.items()))
+    print_timings(world.timings.items())
 
 
 if __name__ == "__main__":
