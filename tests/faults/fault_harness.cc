@@ -149,6 +149,10 @@ Player::Player(const std::string& address, Ledger* ledger, Options options)
 void Player::Prepare(grpc::ClientContext* context,
                      const std::string& token) const {
   context->set_deadline(absl::ToChronoTime(absl::Now() + options_.deadline));
+  // A call waits for khetd to come back rather than failing at once: it
+  // is the waiting call that polls the channel's new connection (calls
+  // failed fast left a completed connect unnoticed for seconds).
+  context->set_wait_for_ready(true);
   if (!token.empty()) {
     context->AddMetadata("authorization", "Bearer " + token);
   }
@@ -464,52 +468,11 @@ std::vector<CallOutcome> Load::Outcomes() const {
   return outcomes_;
 }
 
-std::string CodeName(grpc::StatusCode code) {
-  switch (code) {
-    case grpc::StatusCode::OK:
-      return "OK";
-    case grpc::StatusCode::CANCELLED:
-      return "CANCELLED";
-    case grpc::StatusCode::UNKNOWN:
-      return "UNKNOWN";
-    case grpc::StatusCode::INVALID_ARGUMENT:
-      return "INVALID_ARGUMENT";
-    case grpc::StatusCode::DEADLINE_EXCEEDED:
-      return "DEADLINE_EXCEEDED";
-    case grpc::StatusCode::NOT_FOUND:
-      return "NOT_FOUND";
-    case grpc::StatusCode::ALREADY_EXISTS:
-      return "ALREADY_EXISTS";
-    case grpc::StatusCode::PERMISSION_DENIED:
-      return "PERMISSION_DENIED";
-    case grpc::StatusCode::RESOURCE_EXHAUSTED:
-      return "RESOURCE_EXHAUSTED";
-    case grpc::StatusCode::FAILED_PRECONDITION:
-      return "FAILED_PRECONDITION";
-    case grpc::StatusCode::ABORTED:
-      return "ABORTED";
-    case grpc::StatusCode::OUT_OF_RANGE:
-      return "OUT_OF_RANGE";
-    case grpc::StatusCode::UNIMPLEMENTED:
-      return "UNIMPLEMENTED";
-    case grpc::StatusCode::INTERNAL:
-      return "INTERNAL";
-    case grpc::StatusCode::UNAVAILABLE:
-      return "UNAVAILABLE";
-    case grpc::StatusCode::DATA_LOSS:
-      return "DATA_LOSS";
-    case grpc::StatusCode::UNAUTHENTICATED:
-      return "UNAUTHENTICATED";
-    default:
-      return absl::StrCat("code ", static_cast<int>(code));
-  }
-}
-
 std::string Summary(const std::vector<CallOutcome>& outcomes) {
   std::map<std::string, int> counts;
   std::map<std::string, std::string> example;
   for (const CallOutcome& o : outcomes) {
-    const std::string key = absl::StrCat(o.call, " ", CodeName(o.code));
+    const std::string key = absl::StrCat(o.call, " ", StatusCodeName(o.code));
     ++counts[key];
     if (o.code != grpc::StatusCode::OK && !example.contains(key)) {
       example[key] = o.message;
@@ -545,8 +508,8 @@ std::vector<std::string> CheckAcknowledged(const std::string& address,
     const grpc::Status status = stub->GetSession(&context, request, &session);
     if (!status.ok()) {
       differences.push_back(absl::StrCat("session ", id, ": GetSession ",
-                                         CodeName(status.error_code()), ": ",
-                                         status.error_message()));
+                                         StatusCodeName(status.error_code()),
+                                         ": ", status.error_message()));
       continue;
     }
     if (!acks.archived_game.empty()) {
@@ -568,7 +531,7 @@ std::vector<std::string> CheckAcknowledged(const std::string& address,
       if (!read.ok()) {
         differences.push_back(absl::StrCat(
             "session ", id, ": the resigned game ", acks.archived_game, ": ",
-            CodeName(read.error_code()), " ", read.error_message()));
+            StatusCodeName(read.error_code()), " ", read.error_message()));
       } else if (!record.game().archived() ||
                  record.game().plies() < static_cast<int>(moves.size()) ||
                  record.game().ending() != "resignation") {
@@ -631,8 +594,8 @@ absl::StatusOr<absl::Duration> WaitServing(const std::string& address,
   }
   return absl::DeadlineExceededError(absl::StrCat(
       "khetd at ", address, " did not serve within ",
-      absl::FormatDuration(timeout), "; last: ", CodeName(last.error_code()),
-      " ", last.error_message()));
+      absl::FormatDuration(timeout), "; last: ",
+      StatusCodeName(last.error_code()), " ", last.error_message()));
 }
 
 absl::Duration Median(std::vector<absl::Duration> values) {

@@ -23,6 +23,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "khet/v1/khet_service.grpc.pb.h"
+#include "service/grpc/status_conversion.h"
 #include "tests/support/khetd_child.h"
 
 namespace khet::faults {
@@ -198,7 +199,6 @@ class Load {
 // Outcomes counted by call and code ("MakeMove UNAVAILABLE: 12, ..."), for
 // messages.
 std::string Summary(const std::vector<CallOutcome>& outcomes);
-std::string CodeName(grpc::StatusCode code);
 
 // Reads every session of `acked` through `address` and returns what differs
 // from the ledger (empty: every acknowledged move is stored, at its ply, and

@@ -293,7 +293,7 @@ class PostgresOutageTest : public testing::Test {
                             ((o.call == "JoinSeat" || o.call == "Resign") &&
                              o.code == grpc::StatusCode::FAILED_PRECONDITION);
       EXPECT_TRUE(expected)
-          << o.call << " " << CodeName(o.code) << ": " << o.message;
+          << o.call << " " << StatusCodeName(o.code) << ": " << o.message;
       // Messages for people: one line each (libpq's run over several).
       EXPECT_FALSE(absl::StrContains(o.message, "\n")) << o.message;
     }

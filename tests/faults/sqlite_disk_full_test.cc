@@ -261,7 +261,7 @@ class SqliteDiskFullTest : public testing::Test {
         CallOutcome outcome = player->Step();
         EXPECT_EQ(outcome.code, grpc::StatusCode::OK)
             << "with room again, " << outcome.call << " step " << step << ": "
-            << CodeName(outcome.code) << " " << outcome.message;
+            << StatusCodeName(outcome.code) << " " << outcome.message;
         outcomes_.push_back(std::move(outcome));
       }
       EXPECT_GE(ledger_.acked(), before + 6);
