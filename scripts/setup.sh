@@ -126,10 +126,11 @@ fi
 $tests || exit 0
 
 # npm packages as each folder's package-lock.json pins them: the Node.js
-# client's, and playwright-core for the web board's browser test (it drives
-# the chromium above; no browser download). Skipped while node_modules is
-# newer than the lock file.
-for folder in clients/node tests/browser; do
+# client's, playwright-core for the web board's browser test (it drives
+# the chromium above; no browser download), and the API contract's tools
+# (tests/contract: buf, the OpenAPI linter and validator, TypeScript). Skipped
+# while node_modules is newer than the lock file.
+for folder in clients/node tests/browser tests/contract; do
   if [[ ! "$root/$folder/node_modules/.package-lock.json" -nt "$root/$folder/package-lock.json" ]]; then
     echo "setup: npm ci in $folder"
     (cd "$root/$folder" && npm ci --no-audit --no-fund --loglevel=error)
