@@ -30,10 +30,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "engine/setups.h"
@@ -42,6 +44,7 @@
 #include "khet/v1/khet_service.grpc.pb.h"
 #include "tools/load/khetd_process.h"
 #include "tools/load/load_average.h"
+#include "tools/load/load_boards.h"
 #include "tools/load/load_figures.h"
 #include "tools/load/load_sessions.h"
 #include "tools/load/load_worker.h"
@@ -88,6 +91,37 @@ ABSL_FLAG(
     "from 127.0.0.1, and the idle ones are never joined), e.g. "
     "--calls_per_second=1000000,--calls_burst=1000000 to measure the "
     "calls' budget checked but never refusing");
+
+ABSL_FLAG(int, boards, 0,
+          "Boards mode (docs/PERFORMANCE.md, \"Boards\"): this many in-world "
+          "boards over HTTP, each a session with both seats, holding a long "
+          "poll or an event stream and moving once per period; 0: the gRPC "
+          "benchmark above");
+ABSL_FLAG(std::string, wait, "poll",
+          "Boards mode: how each board waits for events, \"poll\" (long "
+          "polls, compact view) or \"stream\" (server-sent events)");
+ABSL_FLAG(int, wait_seconds, 25,
+          "Boards mode: the long poll's waitSeconds (the in-world board's "
+          "value in Second Life)");
+ABSL_FLAG(double, move_period_seconds, 10,
+          "Boards mode: each board moves once per period");
+ABSL_FLAG(double, move_jitter, 0.2,
+          "Boards mode: each period varies by up to this share of it");
+ABSL_FLAG(int, client_addresses, 1,
+          "Boards mode: source addresses 127.0.0.2 onwards the boards are "
+          "spread over (1: one simulator host)");
+ABSL_FLAG(int, shared_connections, 8,
+          "Boards mode: kept-alive connections per client thread and source "
+          "address for the boards' moves and setting up");
+ABSL_FLAG(bool, inworld_headers, true,
+          "Boards mode: each board's calls carry X-SecondLife-Object-Key and "
+          "-Owner-Key, as a simulator sends them");
+ABSL_FLAG(double, boards_seconds, 60,
+          "Boards mode: the measured time, after --warmup_seconds");
+ABSL_FLAG(std::string, http_server, "",
+          "Boards mode: measure a khetd already running with its HTTP port "
+          "at this address (127.0.0.1:PORT) instead of starting one; "
+          "--pid names its process");
 
 namespace khet::load {
 namespace {
@@ -288,15 +322,40 @@ bool Measure(const std::string& label, const std::string& address, pid_t pid) {
   return ok;
 }
 
-// Starts khetd with `store`, measures it, stops it.
+// The boards mode's options from the flags.
+BoardsOptions BoardsOptionsFromFlags() {
+  BoardsOptions options;
+  options.boards = absl::GetFlag(FLAGS_boards);
+  options.threads = absl::GetFlag(FLAGS_threads);
+  options.stream = absl::GetFlag(FLAGS_wait) == "stream";
+  options.wait_seconds = absl::GetFlag(FLAGS_wait_seconds);
+  options.move_period_seconds = absl::GetFlag(FLAGS_move_period_seconds);
+  options.move_jitter = absl::GetFlag(FLAGS_move_jitter);
+  options.client_addresses = absl::GetFlag(FLAGS_client_addresses);
+  options.shared_connections = absl::GetFlag(FLAGS_shared_connections);
+  options.inworld_headers = absl::GetFlag(FLAGS_inworld_headers);
+  options.warmup_seconds = absl::GetFlag(FLAGS_warmup_seconds);
+  options.seconds = absl::GetFlag(FLAGS_boards_seconds);
+  options.game = GameOptionsFromFlags();
+  options.seed = absl::GetFlag(FLAGS_seed);
+  return options;
+}
+
+// Starts khetd with `store`, measures it, stops it. The boards mode runs
+// khetd with its own limits and budgets, the defaults but for what
+// --khetd_flags sets.
 bool MeasureStore(const std::string& store) {
+  const bool boards = absl::GetFlag(FLAGS_boards) > 0;
   const int capacity =
       absl::GetFlag(FLAGS_idle_sessions) + absl::GetFlag(FLAGS_sessions) + 100;
-  std::vector<std::string> args = {
-      absl::StrCat("--store=", store),
-      absl::StrCat("--max_sessions=", std::max(capacity, 10000)),
-      "--calls_per_second=0", "--max_unclaimed_sessions_per_address=0",
-      "--max_unrated_games_per_hour=0"};
+  std::vector<std::string> args = {absl::StrCat("--store=", store)};
+  if (!boards) {
+    args.insert(
+        args.end(),
+        {absl::StrCat("--max_sessions=", std::max(capacity, 10000)),
+         "--calls_per_second=0", "--max_unclaimed_sessions_per_address=0",
+         "--max_unrated_games_per_hour=0"});
+  }
   for (absl::string_view flag : absl::StrSplit(absl::GetFlag(FLAGS_khetd_flags),
                                                ',', absl::SkipEmpty())) {
     args.emplace_back(flag);
@@ -314,12 +373,24 @@ bool MeasureStore(const std::string& store) {
     args.push_back(
         absl::StrCat("--postgres_url=", absl::GetFlag(FLAGS_postgres_url)));
   }
-  absl::StatusOr<std::unique_ptr<KhetdProcess>> khetd = KhetdProcess::Start(
-      absl::GetFlag(FLAGS_khetd), args, absl::GetFlag(FLAGS_khetd_log));
+  absl::StatusOr<std::unique_ptr<KhetdProcess>> khetd =
+      KhetdProcess::Start(absl::GetFlag(FLAGS_khetd), args,
+                          absl::GetFlag(FLAGS_khetd_log), /*http=*/boards);
   bool ok = false;
   if (!khetd.ok()) {
     std::printf("store %s: %s\n", store.c_str(),
                 khetd.status().ToString().c_str());
+  } else if (boards) {
+    std::printf("store %s: khetd at %s, HTTP 127.0.0.1:%d (pid %d)\n",
+                store.c_str(), (*khetd)->address().c_str(),
+                (*khetd)->http_port(), static_cast<int>((*khetd)->pid()));
+    ok = RunBoards(BoardsOptionsFromFlags(), (*khetd)->http_port(),
+                   (*khetd)->pid());
+    const int code = (*khetd)->Stop();
+    if (code != 0) {
+      std::printf("  khetd exited with code %d\n", code);
+      ok = false;
+    }
   } else {
     ok = Measure(store, (*khetd)->address(), (*khetd)->pid());
     const int code = (*khetd)->Stop();
@@ -335,12 +406,62 @@ bool MeasureStore(const std::string& store) {
   return ok;
 }
 
+// The boards mode's checks of its flags; "" if they are fine.
+std::string BoardsFlagsProblem() {
+  const BoardsOptions o = BoardsOptionsFromFlags();
+  if (o.threads < 1 || o.threads > o.boards) {
+    return "--threads must be 1 to --boards";
+  }
+  if (absl::GetFlag(FLAGS_wait) != "poll" &&
+      absl::GetFlag(FLAGS_wait) != "stream") {
+    return "--wait must be poll or stream";
+  }
+  if (o.wait_seconds < 0 || o.wait_seconds > 25) {
+    return "--wait_seconds must be 0 to 25";
+  }
+  if (o.move_period_seconds <= 0 || o.move_jitter < 0 || o.move_jitter >= 1) {
+    return "--move_period_seconds must be positive, --move_jitter 0 to "
+           "below 1";
+  }
+  if (o.client_addresses < 1 || o.client_addresses > 60000) {
+    return "--client_addresses must be 1 to 60000";
+  }
+  if (o.shared_connections < 1) return "--shared_connections must be >= 1";
+  if (o.seconds <= 0 || o.warmup_seconds < 0) {
+    return "--boards_seconds must be positive, --warmup_seconds not "
+           "negative";
+  }
+  return "";
+}
+
 int Run() {
   const int sessions = absl::GetFlag(FLAGS_sessions);
   const int threads = absl::GetFlag(FLAGS_threads);
-  if (sessions < 1) return std::printf("--sessions must be >= 1\n"), 2;
-  if (threads < 1 || threads > sessions) {
+  if (absl::GetFlag(FLAGS_boards) > 0) {
+    if (const std::string problem = BoardsFlagsProblem(); !problem.empty()) {
+      return std::printf("%s\n", problem.c_str()), 2;
+    }
+    if (!SetupPosition(absl::GetFlag(FLAGS_setup)).ok()) {
+      return std::printf("--setup=%s: no such setup\n",
+                         absl::GetFlag(FLAGS_setup).c_str()),
+             2;
+    }
+  } else if (sessions < 1) {
+    return std::printf("--sessions must be >= 1\n"), 2;
+  } else if (threads < 1 || threads > sessions) {
     return std::printf("--threads must be 1 to --sessions\n"), 2;
+  }
+  if (absl::GetFlag(FLAGS_boards) > 0 &&
+      !absl::GetFlag(FLAGS_http_server).empty()) {
+    absl::string_view address = absl::GetFlag(FLAGS_http_server);
+    int port = 0;
+    if (!absl::ConsumePrefix(&address, "127.0.0.1:") ||
+        !absl::SimpleAtoi(address, &port) || port < 1 || port > 65535) {
+      return std::printf("--http_server must be 127.0.0.1:PORT\n"), 2;
+    }
+    return RunBoards(BoardsOptionsFromFlags(), port, absl::GetFlag(FLAGS_pid))
+               ? 0
+               : 1;
   }
   if (absl::GetFlag(FLAGS_seconds) <= 0 || absl::GetFlag(FLAGS_rounds) < 1 ||
       absl::GetFlag(FLAGS_warmup_seconds) < 0 ||
@@ -355,13 +476,16 @@ int Run() {
                        absl::GetFlag(FLAGS_setup).c_str()),
            2;
   }
-  std::printf(
-      "khet-load: %d sessions, %d client threads, %d round(s) of %.1f s "
-      "phases (+%.1f s warm-up); %u cores, load average %s\n",
-      sessions, threads, absl::GetFlag(FLAGS_rounds),
-      absl::GetFlag(FLAGS_seconds), absl::GetFlag(FLAGS_warmup_seconds),
-      std::thread::hardware_concurrency(), LoadAverage().c_str());
-  if (!absl::GetFlag(FLAGS_server).empty()) {
+  if (absl::GetFlag(FLAGS_boards) == 0) {
+    std::printf(
+        "khet-load: %d sessions, %d client threads, %d round(s) of %.1f s "
+        "phases (+%.1f s warm-up); %u cores, load average %s\n",
+        sessions, threads, absl::GetFlag(FLAGS_rounds),
+        absl::GetFlag(FLAGS_seconds), absl::GetFlag(FLAGS_warmup_seconds),
+        std::thread::hardware_concurrency(), LoadAverage().c_str());
+  }
+  if (absl::GetFlag(FLAGS_boards) == 0 &&
+      !absl::GetFlag(FLAGS_server).empty()) {
     return Measure("(running server)", absl::GetFlag(FLAGS_server),
                    absl::GetFlag(FLAGS_pid))
                ? 0

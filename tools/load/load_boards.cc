@@ -1,0 +1,649 @@
+#include "tools/load/load_boards.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "boost/asio/io_context.hpp"
+#include "boost/asio/ip/address_v4.hpp"
+#include "boost/asio/steady_timer.hpp"
+#include "engine/game.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "tools/load/khetd_process.h"
+#include "tools/load/load_average.h"
+#include "tools/load/load_figures.h"
+#include "tools/load/load_http_connection.h"
+
+namespace khet::load {
+namespace {
+
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// The number after `"key":` (a JSON number or a quoted one) in a compact
+// answer, the first such key; -1 if none.
+int64_t NumberField(absl::string_view json, absl::string_view key) {
+  const std::string needle = absl::StrCat("\"", key, "\":");
+  const size_t at = json.find(needle);
+  if (at == absl::string_view::npos) return -1;
+  absl::string_view rest = json.substr(at + needle.size());
+  if (!rest.empty() && rest[0] == '"') rest.remove_prefix(1);
+  size_t digits = 0;
+  while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') {
+    ++digits;
+  }
+  int64_t value = -1;
+  return absl::SimpleAtoi(rest.substr(0, digits), &value) ? value : -1;
+}
+
+// The string after `"key":"` in a compact answer; "" if none.
+std::string StringField(absl::string_view json, absl::string_view key) {
+  const std::string needle = absl::StrCat("\"", key, "\":\"");
+  const size_t at = json.find(needle);
+  if (at == absl::string_view::npos) return "";
+  const size_t start = at + needle.size();
+  const size_t end = json.find('"', start);
+  if (end == absl::string_view::npos) return "";
+  return std::string(json.substr(start, end - start));
+}
+
+// What one client thread counted; read once its thread has stopped.
+struct Counts {
+  std::vector<int64_t> delivery_ns;  // acknowledged -> delivered, in window
+  std::vector<int64_t> move_ns;      // a move's answer time, in window
+  int64_t moves = 0;                 // acknowledged in the window
+  int64_t delivered_first = 0;       // of those, delivered before the answer
+  int64_t skipped = 0;      // periods with the last move not yet delivered
+  int64_t undelivered = 0;  // acknowledged in the window, never delivered
+  int64_t reconnects = 0;
+  std::map<std::string, int64_t> refusals;  // "move 429" -> count
+  std::vector<std::string> errors;          // the first few, in words
+  std::atomic<int> set_up{0};               // boards playing
+};
+
+// When the boards measure, in NowNs(); set by the main thread before any
+// board is started, read by the client threads.
+struct Window {
+  std::atomic<int64_t> start{INT64_MAX};
+  std::atomic<int64_t> end{INT64_MAX};
+  bool Contains(int64_t ns) const {
+    return ns >= start.load(std::memory_order_relaxed) &&
+           ns <= end.load(std::memory_order_relaxed);
+  }
+  bool Over(int64_t ns) const {
+    return ns > end.load(std::memory_order_relaxed);
+  }
+};
+
+class ClientThread;
+
+// One board: set up, then waiting for events and moving, on its client
+// thread.
+class Board {
+ public:
+  Board(ClientThread& client, int index, int address);
+  void Start() { Create(); }
+  // At the end: an acknowledged move in the window still not delivered.
+  bool Undelivered(const Window& window) const {
+    return awaiting_ && window.Contains(acked_ns_);
+  }
+
+ private:
+  void Create();
+  void Join(int color);
+  void Playing();
+  void Wait();
+  void Polled(HttpAnswer answer);
+  void StreamData(absl::string_view data);
+  void StreamEnded(int status);
+  void Delivered(int64_t version);
+  void ScheduleMove(double seconds);
+  void Move();
+  void Moved(const std::string& notation, int64_t sent_ns, HttpAnswer answer);
+  void Rematch();
+  void Retry(std::function<void()> again, const HttpAnswer& answer);
+  // Counts a refusal or failure of `what`; false if `answer` is a 200.
+  bool Refused(absl::string_view what, const HttpAnswer& answer);
+  std::string Headers(const std::string& token) const;
+  LoadHttpConnection& Shared();
+
+  ClientThread& client_;
+  const int index_;
+  const int address_;
+  std::mt19937_64 random_;
+  std::string object_key_, owner_key_;
+  std::string id_, owner_token_;
+  std::string tokens_[2];  // silver, red
+  std::unique_ptr<Game> game_;
+  int64_t version_ = 0;    // the latest version answered or delivered
+  int64_t delivered_ = 0;  // the latest version delivered to the board
+  bool awaiting_ = false;  // a move acknowledged, its event not yet here
+  int64_t acked_version_ = 0;
+  int64_t acked_ns_ = 0;
+  int64_t moves_ = 0;
+  std::shared_ptr<LoadHttpConnection> waiter_;
+  std::string stream_line_;
+  net::steady_timer move_timer_;
+  net::steady_timer wait_timer_;
+};
+
+// A client thread: an io_context with its boards and their connections.
+class ClientThread {
+ public:
+  ClientThread(const BoardsOptions& options, const Window& window, int port,
+               int number)
+      : options_(options),
+        window_(window),
+        server_(net::ip::make_address_v4("127.0.0.1"), port),
+        number_(number) {}
+
+  void Add(int index, int address) {
+    boards_.push_back(std::make_unique<Board>(*this, index, address));
+  }
+  void Run() {
+    net::post(io_, [this] {
+      for (auto& board : boards_) board->Start();
+    });
+    io_.run();
+  }
+  void Stop() { io_.stop(); }
+  // After Stop and the thread's end.
+  void CountUndelivered() {
+    for (const auto& board : boards_) {
+      if (board->Undelivered(window_)) ++counts_.undelivered;
+    }
+  }
+
+  net::io_context& io() { return io_; }
+  const BoardsOptions& options() const { return options_; }
+  const Window& window() const { return window_; }
+  Counts& counts() { return counts_; }
+  int number() const { return number_; }
+
+  static net::ip::address Source(int address) {
+    return net::ip::address_v4(0x7F000002u + static_cast<uint32_t>(address));
+  }
+  std::shared_ptr<LoadHttpConnection> NewConnection(int address) {
+    return std::make_shared<LoadHttpConnection>(io_, server_, Source(address),
+                                                &counts_.reconnects);
+  }
+  // The least busy of the connections shared by the boards of `address`.
+  LoadHttpConnection& Shared(int address) {
+    std::vector<std::shared_ptr<LoadHttpConnection>>& pool = shared_[address];
+    if (pool.empty()) {
+      for (int i = 0; i < options_.shared_connections; ++i) {
+        pool.push_back(NewConnection(address));
+      }
+    }
+    LoadHttpConnection* best = pool[0].get();
+    for (const auto& connection : pool) {
+      if (connection->pending() < best->pending()) best = connection.get();
+    }
+    return *best;
+  }
+  void Error(std::string what) {
+    if (counts_.errors.size() < 5) counts_.errors.push_back(std::move(what));
+  }
+
+ private:
+  const BoardsOptions& options_;
+  const Window& window_;
+  const tcp::endpoint server_;
+  const int number_;
+  net::io_context io_;
+  Counts counts_;
+  std::map<int, std::vector<std::shared_ptr<LoadHttpConnection>>> shared_;
+  std::vector<std::unique_ptr<Board>> boards_;
+};
+
+Board::Board(ClientThread& client, int index, int address)
+    : client_(client),
+      index_(index),
+      address_(address),
+      random_(client.options().seed * 1000003 + index),
+      game_(NewGame(client.options().game)),
+      waiter_(client.NewConnection(address)),
+      move_timer_(client.io()),
+      wait_timer_(client.io()) {
+  object_key_ =
+      absl::StrFormat("%08x-0000-4000-8000-%012x",
+                      static_cast<uint32_t>(client.options().seed), index);
+  owner_key_ =
+      absl::StrFormat("%08x-0000-4000-8000-%012x", 0xa0a0a0a0u, index % 100);
+}
+
+std::string Board::Headers(const std::string& token) const {
+  std::string headers;
+  if (!token.empty())
+    absl::StrAppend(&headers, "X-Khet-Token: ", token, "\r\n");
+  if (client_.options().inworld_headers) {
+    absl::StrAppend(&headers, "X-SecondLife-Object-Key: ", object_key_,
+                    "\r\nX-SecondLife-Owner-Key: ", owner_key_, "\r\n");
+  }
+  return headers;
+}
+
+LoadHttpConnection& Board::Shared() { return client_.Shared(address_); }
+
+bool Board::Refused(absl::string_view what, const HttpAnswer& answer) {
+  if (answer.status == 200) return false;
+  ++client_.counts().refusals[absl::StrCat(
+      what, " ", answer.status == 0 ? "failed" : absl::StrCat(answer.status))];
+  if (answer.status != 429) {
+    client_.Error(absl::StrCat("board ", index_, " ", what, ": ", answer.status,
+                               " ", answer.body.substr(0, 200)));
+  }
+  return true;
+}
+
+// Calls `again` after the refusal's Retry-After (at least 1 s), or at once
+// after a failed connection, with a random share more.
+void Board::Retry(std::function<void()> again, const HttpAnswer& answer) {
+  const double base =
+      answer.status == 0 ? 0.1 : std::max(1, answer.retry_after_seconds);
+  const double delay =
+      base * (1 + std::uniform_real_distribution<double>(0, 0.5)(random_));
+  wait_timer_.expires_after(std::chrono::microseconds(int64_t(delay * 1e6)));
+  wait_timer_.async_wait(
+      [again = std::move(again)](const boost::system::error_code& ec) {
+        if (!ec) again();
+      });
+}
+
+void Board::Create() {
+  const GameOptions& game = client_.options().game;
+  std::string body =
+      absl::StrCat(R"({"name":"board )", index_, R"(","setupId":")", game.setup,
+                   R"(","rules":{"automaticRepetitionDraw":true,"plyLimit":)",
+                   game.ply_limit, "}}");
+  Shared().Send("POST", "/v1/sessions?view=compact", Headers(""),
+                std::move(body), [this](HttpAnswer answer) {
+                  if (Refused("create", answer)) {
+                    if (answer.status == 429 || answer.status == 0) {
+                      Retry([this] { Create(); }, answer);
+                    }
+                    return;
+                  }
+                  id_ = StringField(answer.body, "id");
+                  owner_token_ = StringField(answer.body, "owner");
+                  Join(0);
+                });
+}
+
+void Board::Join(int color) {
+  std::string body = color == 0 ? R"({"color":"SILVER","playerName":"silver"})"
+                                : R"({"color":"RED","playerName":"red"})";
+  Shared().Send("POST",
+                absl::StrCat("/v1/sessions/", id_, ":join?view=compact"),
+                Headers(""), std::move(body), [this, color](HttpAnswer answer) {
+                  if (Refused("join", answer)) {
+                    if (answer.status == 429 || answer.status == 0) {
+                      Retry([this, color] { Join(color); }, answer);
+                    }
+                    return;
+                  }
+                  tokens_[color] = StringField(answer.body, "token");
+                  version_ = std::max(version_, NumberField(answer.body, "v"));
+                  if (color == 0) return Join(1);
+                  Playing();
+                });
+}
+
+void Board::Playing() {
+  delivered_ = version_;
+  ++client_.counts().set_up;
+  Wait();
+  const double period = client_.options().move_period_seconds;
+  ScheduleMove(std::uniform_real_distribution<double>(0, period)(random_));
+}
+
+void Board::Wait() {
+  const std::string base = absl::StrCat("/v1/sessions/", id_, "/events");
+  if (client_.options().stream) {
+    stream_line_.clear();
+    waiter_->Stream(
+        absl::StrCat(base, ":stream?afterVersion=", delivered_), Headers(""),
+        [this](absl::string_view data) { StreamData(data); },
+        [this](int status) { StreamEnded(status); });
+    return;
+  }
+  waiter_->Send("GET",
+                absl::StrCat(base, "?afterVersion=", delivered_,
+                             "&waitSeconds=", client_.options().wait_seconds,
+                             "&view=compact"),
+                Headers(""), "",
+                [this](HttpAnswer answer) { Polled(std::move(answer)); });
+}
+
+void Board::Polled(HttpAnswer answer) {
+  if (Refused("poll", answer)) return Retry([this] { Wait(); }, answer);
+  // The answer's own version comes first: {"v":N,"events":[...]}.
+  const int64_t version = NumberField(answer.body, "v");
+  if (version > delivered_) Delivered(version);
+  Wait();
+}
+
+void Board::StreamData(absl::string_view data) {
+  stream_line_.append(data.data(), data.size());
+  size_t start = 0;
+  for (size_t end; (end = stream_line_.find('\n', start)) != std::string::npos;
+       start = end + 1) {
+    absl::string_view line(stream_line_.data() + start, end - start);
+    int64_t version = 0;
+    if (absl::ConsumePrefix(&line, "id: ") &&
+        absl::SimpleAtoi(line, &version) && version > delivered_) {
+      Delivered(version);
+    }
+  }
+  stream_line_.erase(0, start);
+}
+
+void Board::StreamEnded(int status) {
+  HttpAnswer answer;
+  answer.status = status;
+  // A stream ends only when refused or cut: counted, then opened again.
+  Refused("stream", answer);
+  Retry([this] { Wait(); }, answer);
+}
+
+void Board::Delivered(int64_t version) {
+  delivered_ = version;
+  version_ = std::max(version_, version);
+  if (!awaiting_ || version < acked_version_) return;
+  awaiting_ = false;
+  const int64_t now = NowNs();
+  if (client_.window().Contains(acked_ns_)) {
+    client_.counts().delivery_ns.push_back(now - acked_ns_);
+  }
+}
+
+void Board::ScheduleMove(double seconds) {
+  move_timer_.expires_after(std::chrono::microseconds(int64_t(seconds * 1e6)));
+  move_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) Move();
+  });
+}
+
+void Board::Move() {
+  const BoardsOptions& options = client_.options();
+  if (client_.window().Over(NowNs())) return;  // the run is over
+  const double jitter = std::uniform_real_distribution<double>(
+      -options.move_jitter, options.move_jitter)(random_);
+  const double next = options.move_period_seconds * (1 + jitter);
+  if (awaiting_) {
+    // The last move's event has not come yet: this period passes.
+    if (client_.window().Contains(NowNs())) ++client_.counts().skipped;
+    return ScheduleMove(next);
+  }
+  ScheduleMove(next);
+  if (game_->over()) return Rematch();
+  const Position& pos = game_->position();
+  MoveList moves;
+  GenerateMoves(pos, &moves);
+  if (moves.size == 0) {
+    client_.Error(absl::StrCat("board ", index_, ": no legal move"));
+    return;
+  }
+  const khet::Move move = moves.moves[random_() % moves.size];
+  const std::string notation = FormatMove(pos, move);
+  const int side = pos.side_to_move() == Color::kSilver ? 0 : 1;
+  std::string body = absl::StrCat(
+      R"({"move":{"notation":")", notation, R"("},"expectedVersion":")",
+      version_, R"(","requestId":"m)", index_, "-", ++moves_, "\"}");
+  awaiting_ = true;
+  acked_version_ = INT64_MAX;  // until the answer names it
+  acked_ns_ = INT64_MAX;
+  const int64_t sent = NowNs();
+  Shared().Send("POST",
+                absl::StrCat("/v1/sessions/", id_, ":move?view=compact"),
+                Headers(tokens_[side]), std::move(body),
+                [this, move, notation, sent](HttpAnswer answer) {
+                  const int64_t now = NowNs();
+                  if (Refused("move", answer)) {
+                    awaiting_ = false;
+                    return;
+                  }
+                  if (!game_->Play(move).ok()) {
+                    client_.Error(absl::StrCat("board ", index_, ": ", notation,
+                                               " taken by khetd, not locally"));
+                  }
+                  const int64_t version = NumberField(answer.body, "v");
+                  version_ = std::max(version_, version);
+                  acked_version_ = version;
+                  acked_ns_ = now;
+                  Counts& counts = client_.counts();
+                  if (client_.window().Contains(now)) {
+                    ++counts.moves;
+                    counts.move_ns.push_back(now - sent);
+                  }
+                  if (delivered_ >= version) {
+                    // The event came before the answer: no wait at all.
+                    awaiting_ = false;
+                    if (client_.window().Contains(now)) {
+                      ++counts.delivered_first;
+                      counts.delivery_ns.push_back(0);
+                    }
+                  }
+                });
+}
+
+// A finished game: the owner asks for the next one (colours swapped).
+void Board::Rematch() {
+  Shared().Send("POST",
+                absl::StrCat("/v1/sessions/", id_, ":rematch?view=compact"),
+                Headers(owner_token_), "{}", [this](HttpAnswer answer) {
+                  if (Refused("rematch", answer)) return;
+                  std::swap(tokens_[0], tokens_[1]);
+                  game_ = NewGame(client_.options().game);
+                  version_ = std::max(version_, NumberField(answer.body, "v"));
+                });
+}
+
+// The percentile `q` of sorted `values` in milliseconds.
+double Ms(const std::vector<int64_t>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const size_t at = std::min(
+      sorted.size() - 1, static_cast<size_t>(q * (sorted.size() - 1) + 0.5));
+  return sorted[at] / 1e6;
+}
+
+}  // namespace
+
+bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
+  std::printf(
+      "boards: %d, each %s, a move every %.1f s +-%.0f%%; %d client "
+      "address%s, %d client threads; %u cores, load average %s\n",
+      options.boards,
+      options.stream ? "with an event stream"
+                     : absl::StrCat("with a long poll (waitSeconds ",
+                                    options.wait_seconds, ")")
+                           .c_str(),
+      options.move_period_seconds, options.move_jitter * 100,
+      options.client_addresses, options.client_addresses == 1 ? "" : "es",
+      options.threads, std::thread::hardware_concurrency(),
+      LoadAverage().c_str());
+  std::fflush(stdout);
+
+  Window window;
+  std::vector<std::unique_ptr<ClientThread>> clients;
+  for (int t = 0; t < options.threads; ++t) {
+    clients.push_back(
+        std::make_unique<ClientThread>(options, window, http_port, t));
+  }
+  for (int i = 0; i < options.boards; ++i) {
+    clients[i % options.threads]->Add(i, i % options.client_addresses);
+  }
+
+  // khetd's and the client's figures from /proc, sampled every 100 ms.
+  int64_t rss_peak = 0;
+  int threads_peak = 0;
+  auto sample = [&] {
+    if (pid <= 0) return;
+    if (absl::StatusOr<int64_t> rss = ResidentBytes(pid); rss.ok()) {
+      rss_peak = std::max(rss_peak, *rss);
+    }
+    if (absl::StatusOr<int> threads = ThreadCount(pid); threads.ok()) {
+      threads_peak = std::max(threads_peak, *threads);
+    }
+  };
+  auto cpu = [](pid_t of) -> int64_t {
+    absl::StatusOr<int64_t> nanos = CpuNanos(of);
+    return nanos.ok() ? *nanos : 0;
+  };
+  const int64_t rss_start = pid > 0 ? ResidentBytes(pid).value_or(0) : 0;
+
+  const absl::Time setup_start = absl::Now();
+  std::vector<std::thread> running;
+  for (auto& client : clients) {
+    running.emplace_back([&client] { client->Run(); });
+  }
+  auto set_up = [&] {
+    int n = 0;
+    for (auto& client : clients) n += client->counts().set_up.load();
+    return n;
+  };
+  // Setting up: until every board plays, or no progress for 30 s.
+  int last = -1;
+  absl::Time progress = absl::Now();
+  while (set_up() < options.boards) {
+    absl::SleepFor(absl::Milliseconds(100));
+    sample();
+    const int now = set_up();
+    if (now != last) {
+      last = now;
+      progress = absl::Now();
+    } else if (absl::Now() - progress > absl::Seconds(30)) {
+      break;
+    }
+  }
+  const double setup_seconds = absl::ToDoubleSeconds(absl::Now() - setup_start);
+  const int playing = set_up();
+  std::printf(
+      "  set up %d boards in %.1f s (sessions created, both seats "
+      "taken, waiting)\n",
+      playing, setup_seconds);
+  std::fflush(stdout);
+
+  auto sleep_sampling = [&](double seconds) {
+    const absl::Time until = absl::Now() + absl::Seconds(seconds);
+    while (absl::Now() < until) {
+      absl::SleepFor(std::min(absl::Milliseconds(100), until - absl::Now()));
+      sample();
+    }
+  };
+  if (playing == options.boards) {
+    sleep_sampling(options.warmup_seconds);
+    window.start = NowNs();
+    const int64_t khetd_cpu_start = pid > 0 ? cpu(pid) : 0;
+    const int64_t client_cpu_start = cpu(getpid());
+    const int64_t end = NowNs() + static_cast<int64_t>(options.seconds * 1e9);
+    window.end = end;
+    sleep_sampling(options.seconds);
+    const int64_t khetd_cpu = pid > 0 ? cpu(pid) - khetd_cpu_start : 0;
+    const int64_t client_cpu = cpu(getpid()) - client_cpu_start;
+    // The last moves' events: a grace of 2 s.
+    sleep_sampling(2);
+    for (auto& client : clients) client->Stop();
+    for (std::thread& thread : running) thread.join();
+    running.clear();
+
+    Counts all;
+    for (auto& client : clients) {
+      client->CountUndelivered();
+      Counts& c = client->counts();
+      all.delivery_ns.insert(all.delivery_ns.end(), c.delivery_ns.begin(),
+                             c.delivery_ns.end());
+      all.move_ns.insert(all.move_ns.end(), c.move_ns.begin(), c.move_ns.end());
+      all.moves += c.moves;
+      all.delivered_first += c.delivered_first;
+      all.skipped += c.skipped;
+      all.undelivered += c.undelivered;
+      all.reconnects += c.reconnects;
+      for (const auto& [what, n] : c.refusals) all.refusals[what] += n;
+      for (const std::string& e : c.errors) all.errors.push_back(e);
+    }
+    std::sort(all.delivery_ns.begin(), all.delivery_ns.end());
+    std::sort(all.move_ns.begin(), all.move_ns.end());
+    std::printf(
+        "  measured %.0f s: %lld moves acknowledged (%.0f/s), %zu events "
+        "delivered (%lld before the move's answer), %lld undelivered, %lld "
+        "periods skipped (last move not yet delivered)\n",
+        options.seconds, static_cast<long long>(all.moves),
+        all.moves / options.seconds, all.delivery_ns.size(),
+        static_cast<long long>(all.delivered_first),
+        static_cast<long long>(all.undelivered),
+        static_cast<long long>(all.skipped));
+    std::printf(
+        "  delivery ms (move acknowledged -> event at its board): p50 %.2f  "
+        "p99 %.2f  p99.9 %.2f  max %.2f\n",
+        Ms(all.delivery_ns, 0.5), Ms(all.delivery_ns, 0.99),
+        Ms(all.delivery_ns, 0.999), Ms(all.delivery_ns, 1.0));
+    std::printf("  move answer ms: p50 %.2f  p99 %.2f  max %.2f\n",
+                Ms(all.move_ns, 0.5), Ms(all.move_ns, 0.99),
+                Ms(all.move_ns, 1.0));
+    std::string refusals;
+    for (const auto& [what, n] : all.refusals) {
+      absl::StrAppend(&refusals, refusals.empty() ? "" : ", ", what, " x", n);
+    }
+    std::printf("  refused or failed: %s; reconnects %lld\n",
+                refusals.empty() ? "none" : refusals.c_str(),
+                static_cast<long long>(all.reconnects));
+    if (pid > 0) {
+      std::printf(
+          "  khetd: RSS peak %s (%s at start), threads peak %d, CPU %.1f%% "
+          "of a core in the window\n",
+          FormatBytes(rss_peak).c_str(), FormatBytes(rss_start).c_str(),
+          threads_peak, 100.0 * khetd_cpu / (options.seconds * 1e9));
+    }
+    std::printf("  client (khet-load): CPU %.1f%% of a core in the window\n",
+                100.0 * client_cpu / (options.seconds * 1e9));
+    for (const std::string& e : all.errors) {
+      std::printf("  ERROR: %s\n", e.c_str());
+    }
+    std::fflush(stdout);
+    return all.errors.empty() && all.refusals.empty() && all.undelivered == 0 &&
+           all.moves > 0;
+  }
+  for (auto& client : clients) client->Stop();
+  for (std::thread& thread : running) thread.join();
+  std::printf(
+      "  ERROR: only %d of %d boards were set up within 30 s of the "
+      "last progress\n",
+      playing, options.boards);
+  for (auto& client : clients) {
+    for (const auto& [what, n] : client->counts().refusals) {
+      std::printf("  refused or failed: %s x%lld\n", what.c_str(),
+                  static_cast<long long>(n));
+    }
+    for (const std::string& e : client->counts().errors) {
+      std::printf("  ERROR: %s\n", e.c_str());
+    }
+  }
+  return false;
+}
+
+}  // namespace khet::load
