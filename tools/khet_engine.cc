@@ -40,6 +40,7 @@
 #include "engine/position.h"
 #include "engine/search.h"
 #include "engine/setups.h"
+#include "khet_version.h"
 
 namespace khet {
 namespace {
@@ -87,6 +88,8 @@ commands:
       speed.
   help
       This text.
+  --version
+      The release: "khet-engine MAJOR.MINOR.PATCH".
 
 Positions are in the notation of docs/notation.md, e.g. --position
 'xs3askaspse2/... s 2' (in single quotes: it holds spaces and backslashes).
@@ -590,6 +593,10 @@ int Main(int argc, char** argv) {
   const std::string command = argv[1];
   if (command == "help" || command == "--help" || command == "-h") {
     std::cout << kUsage;
+    return kExitOk;
+  }
+  if (command == "--version") {
+    std::cout << "khet-engine " << kVersion << "\n";
     return kExitOk;
   }
   struct Command {

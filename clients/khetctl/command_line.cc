@@ -76,7 +76,8 @@ const std::set<std::string>& CommandLine::Switches() {
                                 "rated",
                                 "without_laser",
                                 "no_wait",
-                                "help"};
+                                "help",
+                                "version"};
   return *kSwitches;
 }
 

@@ -25,6 +25,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -35,6 +36,7 @@
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
+#include "khet_version.h"
 #include "service/caller_budgets.h"
 #include "service/client_address.h"
 #include "service/grpc/grpc_service.h"
@@ -689,6 +691,12 @@ int main(int argc, char** argv) {
       "usage: khetd [--listen=127.0.0.1:50051] [--http_listen=127.0.0.1:8080] "
       "[--data_dir=./khet-data] [--store=sqlite|postgres|memory] "
       "[--postgres_url=URL] [limits]");
+  // --version prints this line and exits 0.
+  absl::FlagsUsageConfig usage_config;
+  usage_config.version_string = [] {
+    return absl::StrCat("khetd ", khet::kVersion, "\n");
+  };
+  absl::SetFlagsUsageConfig(usage_config);
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) {
     return khet::UsageError(

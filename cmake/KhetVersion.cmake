@@ -1,0 +1,12 @@
+# The project's version as a header: khet_version.h (cmake/khet_version.h.in)
+# in the build folder, for every target that links khet_version. The
+# version is written once, in project(khet VERSION ...); the proto's version
+# comment and CHANGELOG.md's latest release are checked against it
+# (tests/release/version_test.py), and the Debian package takes it too.
+include_guard(GLOBAL)
+
+configure_file(${CMAKE_CURRENT_LIST_DIR}/khet_version.h.in
+               ${PROJECT_BINARY_DIR}/generated/khet_version.h @ONLY)
+add_library(khet_version INTERFACE)
+target_include_directories(khet_version
+                           INTERFACE ${PROJECT_BINARY_DIR}/generated)
