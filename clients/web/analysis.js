@@ -25,19 +25,33 @@ export class Analysis {
     this.gameId = null;
     this.run = 0;  // counts games and starts; a poll of an older one stops
     this.state = 'idle';  // or 'running', 'done'
-    this.time = h('select', { 'aria-label': t('thinkingTime') },
-      ...TIMES.map((time) => h('option', { value: time.ms, selected: time.ms === DEFAULT_MS },
-                               t(time.label, { seconds: time.ms / 1000 }))));
+    this.time = h('select', { 'aria-label': t('thinkingTime'),
+                              'data-i18n-attr': 'aria-label:thinkingTime' },
+      ...TIMES.map((time) => h('option', { value: time.ms, selected: time.ms === DEFAULT_MS })));
     this.button = h('button', { type: 'button', class: 'secondary', 'data-i18n': 'analyse',
                                 onclick: () => this.start() }, t('analyse'));
+    this.before = h('span', { 'data-i18n': 'thinkingBefore' });
+    this.after = h('span', { 'data-i18n': 'thinkingAfter' });
     this.form = h('div', { class: 'controls' }, this.button,
-      h('label', { class: 'analysis-time' }, `${t('thinkingBefore')} `, this.time,
-        ` ${t('thinkingAfter')}`));
+      h('label', { class: 'analysis-time' }, this.before, ' ', this.time, ' ', this.after));
+    this.summary = null;  // the analysis shown (done), for relabel()
     this.progress = h('progress', { max: 1, value: 0 });
     this.status = h('p', { class: 'analysis-status small', role: 'status', 'aria-live': 'polite' });
     container.classList.add('analysis');
     container.replaceChildren(this.form, this.progress, this.status);
+    this.relabel();
     this.setGame(null, null, {});
+  }
+
+  // Writes the words made in code again, in the page's language (a running
+  // analysis says its progress anew at its next poll).
+  relabel() {
+    this.before.textContent = t('thinkingBefore');
+    this.after.textContent = t('thinkingAfter');
+    for (const [i, option] of [...this.time.options].entries()) {
+      option.textContent = t(TIMES[i].label, { seconds: TIMES[i].ms / 1000 });
+    }
+    if (this.state === 'done' && this.summary) this.done(this.summary);
   }
 
   // The game shown. `finished`: it may be analysed; `analysis`: the record's
@@ -100,6 +114,7 @@ export class Analysis {
 
   done(analysis) {
     this.state = 'done';
+    this.summary = analysis;
     show(this.form, false);
     show(this.progress, false);
     const plies = analysis.moves ?? [];

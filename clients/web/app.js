@@ -1,21 +1,34 @@
 // The web board's entry point: #/ shows the lobby, #/rules the rules and
 // tutorial, #/s/<session id> a board, #/s/<session id>/games/<game id> a
-// past game under review, #/players the players by rating. Pages other than a board speak the browser's
-// language; a board speaks its own (game.js).
+// past game under review, #/players the players by rating. Every page
+// speaks the viewer's language (language.js), chosen in the page header;
+// on a change the page shown writes its words made in code again.
 
+import { $ } from './dom.js';
 import { GamePage } from './game.js';
-import { languageFor } from './i18n.js';
-import { localize, setLanguage } from './language.js';
+import { chooseLanguage, language, localize, onLanguageChange, setLanguage, viewerLanguage }
+  from './language.js';
 import { LobbyPage } from './lobby.js';
 import { PlayersPage } from './players.js';
 import { ReviewPage } from './review.js';
 import { RulesPage } from './rules.js';
+
+if (!setLanguage(viewerLanguage())) localize(document);
 
 const lobby = new LobbyPage();
 const game = new GamePage();
 const review = new ReviewPage();
 const rules = new RulesPage();
 const players = new PlayersPage();
+let shown = lobby;  // the page on screen
+
+const chooser = $('page-language');
+chooser.value = language();
+chooser.addEventListener('change', () => chooseLanguage(chooser.value));
+onLanguageChange((code) => {
+  chooser.value = code;
+  shown.relabel();
+});
 
 function route() {
   const hash = window.location.hash;
@@ -23,19 +36,27 @@ function route() {
   const past = hash.match(/^#\/s\/([^/?#]+)\/games\/([^/?#]+)$/);
   const reading = hash === '#/rules';
   const ranking = hash === '#/players';
-  if (!board) {
-    game.close();
-    if (!setLanguage(languageFor(navigator.languages))) localize(document);
-  }
+  if (!board) game.close();
   if (!past) review.close();
   if (!reading) rules.close();
   if (!ranking) players.close();
   if (board || past || reading || ranking) lobby.close();
-  if (board) game.open(decodeURIComponent(board[1]));
-  else if (past) review.open(decodeURIComponent(past[1]), decodeURIComponent(past[2]));
-  else if (reading) rules.open();
-  else if (ranking) players.open();
-  else lobby.open();
+  if (board) {
+    shown = game;
+    game.open(decodeURIComponent(board[1]));
+  } else if (past) {
+    shown = review;
+    review.open(decodeURIComponent(past[1]), decodeURIComponent(past[2]));
+  } else if (reading) {
+    shown = rules;
+    rules.open();
+  } else if (ranking) {
+    shown = players;
+    players.open();
+  } else {
+    shown = lobby;
+    lobby.open();
+  }
 }
 
 window.addEventListener('hashchange', route);

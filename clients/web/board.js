@@ -60,7 +60,7 @@ export class BoardView {
 
     this.svg = svg('svg', {
       viewBox: '-0.55 -0.3 11.1 9.05', class: 'board', role: 'group',
-      'aria-label': 'Board',
+      'aria-label': t('board'), 'data-i18n-attr': 'aria-label:board',
     });
     this.layers = {};
     for (const name of ['squares', 'marks', 'emitters', 'pieces', 'laser', 'labels']) {

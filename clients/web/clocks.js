@@ -5,6 +5,7 @@
 // screen readers read them when asked, not every tick.
 
 import { show } from './dom.js';
+import { t } from './language.js';
 import { serverNow } from './server_clock.js';
 
 const TICK_MS = 100;
@@ -67,8 +68,8 @@ export class ClockView {
     for (const clock of this.element.querySelectorAll('.clock')) {
       const side = clock.dataset.color;
       const left = this.left(side);
-      const state = side === this.flagged ? 'ran out of time'
-        : side === running ? 'running' : '';
+      const state = side === this.flagged ? t('clockFlagged')
+        : side === running ? t('clockRunning') : '';
       const time = clockText(left);
       const timeElement = clock.querySelector('.clock-time');
       if (timeElement.textContent !== time) timeElement.textContent = time;

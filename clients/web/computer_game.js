@@ -1,10 +1,10 @@
 // A game against the computer in one step: a new board (the default setup,
 // or a position), the player in Silver's seat and the computer in Red's at
-// a level; the browser keeps the owner's and the player's tokens. Answers
-// the new session's id.
+// a level; the board speaks the player's language and the browser keeps
+// the owner's and the player's tokens. Answers the new session's id.
 
 import { api } from './api.js';
-import { t } from './language.js';
+import { language, t } from './language.js';
 import { tokens } from './tokens.js';
 
 export async function startComputerGame({ playerName, level, position, boardName }) {
@@ -12,6 +12,7 @@ export async function startComputerGame({ playerName, level, position, boardName
   const created = await api.createSession({
     name: boardName ?? t('quickBoardName', { name }),
     ...(position ? { position } : {}),
+    settings: { language: language() },
   });
   const id = created.session.id;
   tokens.setOwner(id, created.ownerToken);

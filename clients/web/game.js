@@ -19,7 +19,9 @@ import { catalog, editionName, schemeOptions, setupName, setupOptions, statusTex
 import { $, errorText, fillSelect, h, pageError, show } from './dom.js';
 import { EventFeed } from './events.js';
 import { GameRecordPanel } from './game_record.js';
-import { setLanguage, t } from './language.js';
+import { t } from './language.js';
+import { pieceName } from './piece_words.js';
+import { resultSentence } from './result_words.js';
 import { observeServerTime, serverNow } from './server_clock.js';
 import { sideName } from './sides.js';
 import { sounds } from './sound.js';
@@ -168,6 +170,7 @@ export class GamePage {
       const { setups, schemes, levels } = await catalog();
       this.setups = setups;
       this.levels = levels;
+      this.schemes = schemes;
       fillSelect($('settings-form').elements.colorScheme, schemeOptions(schemes));
       fillSelect($('setup-form').elements.setup, setupOptions(setups));
       const session = await api.getSession(id);
@@ -248,7 +251,6 @@ export class GamePage {
     if (this.session && version < Number(this.session.version)) return;
     const moved = this.session && this.session.board?.position !== session.board?.position;
     this.session = session;
-    if (setLanguage(session.settings?.language)) this.relabel();
     if (moved) {
       this.deselect();
       // What was said about the position before (a refusal, a hint) is stale;
@@ -412,11 +414,12 @@ export class GamePage {
     $('game-title').textContent = s.name || t('untitledBoard');
     $('game-meta').textContent = [
       setupName(this.setups, s.setupId), editionName(s.board?.edition), statusText(s.status),
-      t(moves.length === 1 ? 'moveCountOne' : 'moveCountOther', { count: moves.length }),
+      t(moves.length === 1 ? 'turnCountOne' : 'turnCountOther', { count: moves.length }),
     ].join(' · ');
     show($('rated-mark'), Boolean(s.gameRated));
 
     this.board.setScheme(s.colorScheme);
+    this.record.setScheme(s.settings?.colorScheme);
     for (const side of ['silver', 'red']) {
       const hex = s.colorScheme?.[side]?.hex;
       if (hex) $('game').style.setProperty(`--${side}`, hex);
@@ -434,7 +437,8 @@ export class GamePage {
     const outcome = s.result?.outcome;
     const over = s.status === 'FINISHED' || (outcome && outcome !== 'ONGOING'
                                              && outcome !== 'OUTCOME_UNSPECIFIED');
-    $('result').textContent = over ? (s.result?.text || t('gameIsOver')) : '';
+    $('result').textContent = over
+      ? resultSentence(s.result, (color) => this.side(color)) || t('gameIsOver') : '';
     $('result').className = `result outcome-${(outcome ?? '').toLowerCase()}`;
     show($('result'), Boolean(over));
     this.clocks.set(s.clocks, flaggedSide(s.result));
@@ -558,10 +562,23 @@ export class GamePage {
   }
 
   // Words made in code and not marked for localize() are written again in
-  // the page's new language (render() does the rest).
+  // the page's new language (the viewer's: the board's own language is for
+  // its announcements).
   relabel() {
-    this.record.refresh();
+    this.record.relabel();
     fillSelect($('setup-form').elements.setup, setupOptions(this.setups));
+    fillSelect($('settings-form').elements.colorScheme, schemeOptions(this.schemes ?? []));
+    if (this.selection) {
+      const { from, piece } = this.selection;
+      $('selected-label').textContent = t('selected', { piece: this.pieceName(piece),
+                                                        square: from });
+    }
+    this.render();
+  }
+
+  // A piece for people: "Silver Pyramid", its side named as the scheme paints it.
+  pieceName(piece) {
+    return pieceName(piece, this.session?.board?.edition, (color) => this.side(color));
   }
 
   turnText(s, me) {
@@ -820,7 +837,7 @@ export class GamePage {
     if (this.session?.version !== version) return;  // the board changed meanwhile
     if (!moves.length) {
       this.deselect();
-      this.say(t('noLegalMove', { piece: piece.description ?? square }));
+      this.say(t('noLegalMove', { piece: this.pieceName(piece) }));
       return;
     }
     this.say(null);
@@ -831,8 +848,7 @@ export class GamePage {
     const twoState = TWO_STATE.has(piece.type) && turns.size > 0;
     show($('rotate-clockwise'), twoState || turns.has('ROTATE_CLOCKWISE'));
     show($('rotate-anticlockwise'), twoState || turns.has('ROTATE_ANTICLOCKWISE'));
-    $('selected-label').textContent = t('selected', { piece: piece.description ?? piece.type,
-                                                      square });
+    $('selected-label').textContent = t('selected', { piece: this.pieceName(piece), square });
     $('move-choice').replaceChildren();
     show($('move-controls'), true);
   }

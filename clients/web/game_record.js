@@ -39,12 +39,30 @@ export class GameRecordPanel {
     this.analysis = new Analysis(analysis, { onResult: (plies) => this.list.setAnalysis(plies) });
     this.replay = new Replay(board, bar, page, {
       live,
+      side: (color) => this.list.side(color),
       onChange: (ply) => {
         this.select();
         this.list.followFocus();
         onReplay(ply);
       },
     });
+  }
+
+  // Names the sides after the board's colour scheme (an id; null: Classic).
+  setScheme(scheme) {
+    this.list.setScheme(scheme);
+    this.replay.draw();
+  }
+
+  sideName(color) {
+    return this.list.side(color);
+  }
+
+  // Writes the words made in code again, in the page's new language.
+  relabel() {
+    this.list.relabel();
+    this.analysis.relabel();
+    this.replay.draw();
   }
 
   get replaying() {
@@ -69,7 +87,9 @@ export class GameRecordPanel {
   }
 
   // Reads the record again; calls made while one is in flight are coalesced.
+  // Before open() (or after close()) there is no record to read.
   async refresh() {
+    if (!this.sessionId || !this.game) return;
     if (this.reading) {
       this.readAgain = true;
       return;

@@ -1,21 +1,64 @@
-// The language the pages speak now, and their words in it (i18n.js): t()
-// for texts made in code, localize() for index.html's elements marked with
+// The language the pages speak, and their words in it (i18n.js): t() for
+// texts made in code, localize() for index.html's elements marked with
 // data-i18n="key" (their text) or data-i18n-attr="attribute:key,...".
-// A board's page speaks its session's `language` setting, the other pages
-// the browser's first offered language; English when neither says.
+// Every page speaks the viewer's language: the one they chose on this
+// browser (kept in localStorage, for this browser only), else the browser's
+// first offered language (navigator.languages), else English. A board's own
+// language (its announcements, for everyone) is the owner's setting and
+// does not change the page's words.
 
-import { LANGUAGES, translate } from './i18n.js';
+import { LANGUAGES, languageFor, translate } from './i18n.js';
+
+const CHOICE_KEY = 'khet.language';
 
 let current = 'en';
+const listeners = [];
 
-// Switches to `code` ("" or an unknown code: English) and relabels the page;
-// true when the language changed.
+// The viewer's own choice on this browser, or '' for none.
+export function chosenLanguage() {
+  try {
+    const stored = localStorage.getItem(CHOICE_KEY) ?? '';
+    return LANGUAGES.includes(stored) ? stored : '';
+  } catch {
+    return '';
+  }
+}
+
+// The language the pages should speak now.
+export const viewerLanguage = () => chosenLanguage() || languageFor(navigator.languages);
+
+// The language the pages speak ("en", "de", "fr" or "nl").
+export const language = () => current;
+
+// Keeps `code` as the viewer's choice ('' forgets it: the browser's
+// language again) and speaks it.
+export function chooseLanguage(code) {
+  try {
+    if (LANGUAGES.includes(code)) localStorage.setItem(CHOICE_KEY, code);
+    else localStorage.removeItem(CHOICE_KEY);
+  } catch {
+    // Storage refused (private mode): the choice lasts for this page only.
+    setLanguage(LANGUAGES.includes(code) ? code : languageFor(navigator.languages));
+    return;
+  }
+  setLanguage(viewerLanguage());
+}
+
+// Switches to `code` ("" or an unknown code: English), relabels the page and
+// tells the listeners (onLanguageChange); true when the language changed.
 export function setLanguage(code) {
   const next = LANGUAGES.includes(code) ? code : 'en';
   if (next === current) return false;
   current = next;
   localize(document);
+  for (const listener of listeners) listener(current);
   return true;
+}
+
+// Calls listener(code) after every change of language, so that words made
+// in code are written again.
+export function onLanguageChange(listener) {
+  listeners.push(listener);
 }
 
 export const t = (key, values) => translate(current, key, values);

@@ -2,10 +2,14 @@
 // "1... e5-f6"), each with what its laser hit and, once the computer has
 // analysed the game, its judgement and the better move. The first entry is
 // the start position (ply 0). Entries are kept, not redrawn, while the game
-// grows, so that focus in the list survives.
+// grows, so that focus in the list survives; a new language or colour
+// scheme redraws them. Sides are named in the board's colour scheme and hit
+// notes said in the page's language.
 
 import { t } from './language.js';
 import { h } from './dom.js';
+import { hitNote } from './piece_words.js';
+import { sideName } from './sides.js';
 
 // The record's marks for a judgement, and its name for people.
 // Each judgement's mark, its class name and the keys of its words.
@@ -15,8 +19,6 @@ export const JUDGEMENT = {
   MISTAKE: { mark: '?', name: 'mistake', one: 'mistakeCountOne', other: 'mistakeCountOther' },
   BLUNDER: { mark: '??', name: 'blunder', one: 'blunderCountOne', other: 'blunderCountOther' },
 };
-
-const SIDE = { SILVER: 'silver', RED: 'red' };
 
 // "1." for Silver's first move, "1..." for Red's, as the record numbers
 // them: a number is Silver's move and Red's reply (a game Red opens starts
@@ -34,8 +36,30 @@ export class MoveList {
     this.onPick = onPick;
     this.moves = [];       // RecordedMove JSON, in order
     this.selected = null;  // the ply marked as shown
+    this.scheme = null;    // the board's colour scheme id
+    this.analysed = [];    // the analysed plies shown (setAnalysis)
     this.list.replaceChildren(this.entry({ ply: 0 }, t('startPosition')));
-    this.list.querySelector('.move-label').dataset.i18n = 'startPosition';
+  }
+
+  // A side's name in the board's colour scheme.
+  side(color) {
+    return sideName(this.scheme, color);
+  }
+
+  // Names the sides after colour scheme `scheme` (an id; null: Classic).
+  setScheme(scheme) {
+    if (scheme === this.scheme) return;
+    this.scheme = scheme;
+    this.relabel();
+  }
+
+  // Draws every entry again, in the page's language.
+  relabel() {
+    const moves = this.moves;
+    this.moves = [];
+    this.list.replaceChildren(this.entry({ ply: 0 }, t('startPosition')));
+    this.setMoves(moves);
+    this.setAnalysis(this.analysed);
   }
 
   get plies() {
@@ -62,10 +86,12 @@ export class MoveList {
       h('button', { type: 'button', class: 'move', 'data-ply': move.ply,
                     onclick: () => this.onPick(move.ply) },
         h('span', { class: 'move-label' },
-          move.ply && move.mover ? h('span', { class: 'sr-only' }, `${t(SIDE[move.mover])} `) : null,
+          move.ply && move.mover ? h('span', { class: 'sr-only' }, `${this.side(move.mover)} `)
+            : null,
           label),
         move.hit ? h('span', { class: 'move-hit' },
-          h('span', { 'aria-hidden': 'true' }, '✸ '), move.hit) : null));
+          h('span', { 'aria-hidden': 'true' }, '✸ '), hitNote(move.hit, (c) => this.side(c)))
+          : null));
     return item;
   }
 
@@ -99,6 +125,7 @@ export class MoveList {
 
   // Marks the analysed plies (PlyAnalysis JSON); an empty list clears them.
   setAnalysis(plies) {
+    this.analysed = plies;
     for (const item of this.list.querySelectorAll('.move-judgement, .move-better')) item.remove();
     for (const ply of plies) {
       const judgement = JUDGEMENT[ply.judgement];

@@ -1,10 +1,11 @@
 // The lobby's list of past games (archived, newest first), each opening the
 // game for review; and the words for a game's players and result.
 
-import { t } from './language.js';
+import { language, t } from './language.js';
 import { api } from './api.js';
 import { setupName } from './catalog.js';
 import { $, h, show } from './dom.js';
+import { endingText } from './result_words.js';
 
 const PAGE_SIZE = 20;
 
@@ -16,11 +17,19 @@ export function gameTitle(game) {
   return t('gameTitle', { silver: name(game.silverPlayer), red: name(game.redPlayer) });
 }
 
-// "Silver won: pharaoh hit", "Unfinished: abandoned".
+// "Silver won: Pharaoh hit", "Unfinished: abandoned", in the page's words.
 export function resultText(game) {
   const result = RESULT[game.result] ? t(RESULT[game.result]) : game.result ?? '';
-  return game.ending ? t('resultEnding', { result, ending: game.ending }) : result;
+  return game.ending ? t('resultEnding', { result, ending: endingText(game.ending) }) : result;
 }
+
+// "12 turns" for a game of 12 plies.
+export const turnCount = (plies) => t(plies === 1 ? 'turnCountOne' : 'turnCountOther',
+                                      { count: plies });
+
+// A time as the page's language writes it ("27 Nov 2026, 10:00").
+export const dateText = (date) =>
+  date.toLocaleString(language(), { dateStyle: 'medium', timeStyle: 'short' });
 
 export const reviewHash = (game) =>
   `#/s/${encodeURIComponent(game.sessionId)}/games/${encodeURIComponent(game.id)}`;
@@ -28,6 +37,11 @@ export const reviewHash = (game) =>
 export class PastGames {
   constructor() {
     this.shown = null;  // the games listed, as JSON
+  }
+
+  // The next refresh draws the list again (in the page's new language).
+  forget() {
+    this.shown = null;
   }
 
   // Reads the list again; `setups` names the setups. Rejects on failure.
@@ -51,9 +65,7 @@ export class PastGames {
       h('a', { href: reviewHash(game), class: 'session-name' }, gameTitle(game)),
       h('span', { class: `badge result-${outcome}` }, resultText(game)),
       h('span', { class: 'muted' }, setupName(setups, game.setupId)),
-      h('span', { class: 'muted' },
-        t(plies === 1 ? 'moveCountOne' : 'moveCountOther', { count: plies })),
-      ended ? h('time', { class: 'muted', datetime: game.endedAt },
-                ended.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })) : null);
+      h('span', { class: 'muted' }, turnCount(plies)),
+      ended ? h('time', { class: 'muted', datetime: game.endedAt }, dateText(ended)) : null);
   }
 }

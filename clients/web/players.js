@@ -26,6 +26,11 @@ export class PlayersPage {
     this.load(this.opened);
   }
 
+  // The words made here, again in the page's new language.
+  relabel() {
+    document.title = `${t('playersTitle')} · Khet`;
+  }
+
   close() {
     this.opened += 1;
     show($('players'), false);

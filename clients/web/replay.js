@@ -9,18 +9,18 @@ import { t } from './language.js';
 import { api } from './api.js';
 import { h, pageError, show } from './dom.js';
 
-const SIDE = { SILVER: 'silver', RED: 'red' };
-
 export class Replay {
   // board: the BoardView drawn on; bar: the element the status goes into;
   // page: the page element whose keys it follows while shown; live: whether
-  // there is a live game to go back to; onChange(ply) hears of every change
-  // of the ply shown (null: back to the live game).
-  constructor(board, bar, page, { live, onChange }) {
+  // there is a live game to go back to; side(color) names a side;
+  // onChange(ply) hears of every change of the ply shown (null: back to the
+  // live game).
+  constructor(board, bar, page, { live, side, onChange }) {
     this.board = board;
     this.page = page;
     this.live = live;
     this.onChange = onChange;
+    this.side = side;
     this.sessionId = null;
     this.gameId = null;
     this.moves = [];
@@ -139,7 +139,7 @@ export class Replay {
     } else {
       const move = this.moves[ply - 1];
       this.status.textContent = t(this.live ? 'replayMove' : 'reviewMove', {
-        ply, plies: this.plies, side: SIDE[move?.mover] ? t(SIDE[move.mover]) : '',
+        ply, plies: this.plies, side: move?.mover ? this.side(move.mover) : '',
         move: move?.notation ?? '' });
     }
     this.previous.disabled = (ply ?? this.plies) === 0;

@@ -8,12 +8,14 @@ import { BoardView } from './board.js';
 import { catalog, setupName } from './catalog.js';
 import { $, show } from './dom.js';
 import { GameRecordPanel } from './game_record.js';
-import { gameTitle, resultText } from './past_games.js';
+import { resultSentence } from './result_words.js';
+import { dateText, gameTitle, resultText, turnCount } from './past_games.js';
 
 export class ReviewPage {
   constructor() {
     this.board = new BoardView($('review-board'), { onSquare: () => {} });
     this.setups = [];
+    this.shownRecord = null;  // the record described, for relabel()
     this.record = new GameRecordPanel($('review-moves'), {
       board: this.board, bar: $('review-bar'), page: $('review'), live: false,
       onRecord: (record) => this.describe(record),
@@ -32,9 +34,13 @@ export class ReviewPage {
     } catch {
       this.setups = [];  // setup ids stand in for their names
     }
-    // The board in its session's colours.
-    api.getSession(sessionId).then((session) => this.board.setScheme(session.colorScheme),
-                                   () => {});
+    // The board in its session's colours, its sides named after them.
+    this.record.setScheme(null);
+    api.getSession(sessionId).then((session) => {
+      this.board.setScheme(session.colorScheme);
+      this.record.setScheme(session.settings?.colorScheme);
+      if (this.shownRecord) this.describe(this.shownRecord);
+    }, () => {});
   }
 
   close() {
@@ -42,7 +48,14 @@ export class ReviewPage {
     this.record.close();
   }
 
+  // The words made here, again in the page's new language.
+  relabel() {
+    this.record.relabel();
+    if (this.shownRecord) this.describe(this.shownRecord);
+  }
+
   describe(record) {
+    this.shownRecord = record;
     const game = record.game ?? {};
     const title = gameTitle(game);
     document.title = `${title} · Khet`;
@@ -50,11 +63,11 @@ export class ReviewPage {
     const when = game.endedAt ?? game.startedAt;
     const ended = when ? new Date(when) : null;
     $('review-meta').textContent = [
-      setupName(this.setups, game.setupId), resultText(game),
-      `${game.plies ?? 0} move${game.plies === 1 ? '' : 's'}`,
-      ended ? ended.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }) : null,
+      setupName(this.setups, game.setupId), resultText(game), turnCount(game.plies ?? 0),
+      ended ? dateText(ended) : null,
     ].filter(Boolean).join(' · ');
-    $('review-result').textContent = record.result?.text ?? '';
-    show($('review-result'), Boolean(record.result?.text));
+    const sentence = resultSentence(record.result, (color) => this.record.sideName(color));
+    $('review-result').textContent = sentence;
+    show($('review-result'), Boolean(sentence));
   }
 }

@@ -90,6 +90,11 @@ export class RulesPage {
     show(this.page, true);
   }
 
+  // The page drawn again in the page's new language.
+  relabel() {
+    if (!this.page.hidden) this.open();
+  }
+
   close() {
     show(this.page, false);
   }

@@ -17,7 +17,9 @@
 // its move is played out (the piece turns, the hit piece stays until the
 // beam reaches it, the shot stays at least a second though the computer
 // answers at once), a rematch swaps the colours, and the owner's settings
-// turn hints off and the board's words into German with Nile's side names.
+// turn hints off, the board's announcements into German and its colours to
+// Nile; the player then chooses German for their own page: its words and
+// Nile's side names.
 // Before resigning, Silver takes back its move and the computer's reply: the
 // board is the start position again; the owner's settings then turn
 // takebacks off too, and the button says why it is disabled. Then two
@@ -213,7 +215,7 @@ async function checkReplayed(page, sessionId, gameId, ply) {
   check(JSON.stringify(state.hits) === JSON.stringify(shot?.hitSquares ?? []),
         `${page.label}: ply ${ply}'s hits [${state.hits}]`);
   const status = await page.locator('.page:not([hidden]) .replay-status').textContent();
-  const says = ply === 0 ? /start position/i : new RegExp(`move ${ply} of ${position.plies}`, 'i');
+  const says = ply === 0 ? /start position/i : new RegExp(`turn ${ply} of ${position.plies}`, 'i');
   check(says.test(status), `${page.label}: the replay says which ply it shows ("${status}")`);
 }
 
@@ -549,7 +551,7 @@ async function main() {
   const pastGame = reviewer.locator(`#game-list .game-entry[data-game="${gameId}"]`);
   await pastGame.waitFor({ timeout: WAIT_MS });
   const pastText = await pastGame.textContent();
-  for (const part of ['Ada (Silver)', 'Bo (Red)', 'Silver won', 'pharaoh hit', '3 moves']) {
+  for (const part of ['Ada (Silver)', 'Bo (Red)', 'Silver won', 'Pharaoh hit', '3 turns']) {
     check(pastText.includes(part), `the past game's entry says "${part}": ${pastText}`);
   }
   const gamesShot = path.resolve(flags.screenshots, 'desktop-lobby-games.png');
@@ -615,7 +617,7 @@ async function main() {
     '#moves-panel button.move[data-ply="2"]'));
   await checkReplayed(watcher, sessionId, secondId, 0);
   const watcherStatus = await watcher.locator('#replay-bar .replay-status').textContent();
-  check(/before move 1 of 2/.test(watcherStatus),
+  check(/before turn 1 of 2/.test(watcherStatus),
         'the watcher\'s replay counts the new move');
   await watcher.getByRole('button', { name: 'Back to the live game' }).click();
   await until(watcher, 'the live board with Red\'s move', () =>
@@ -758,7 +760,8 @@ function recordShots(page, hit, turned) {
 }
 
 // One click starts a game against the computer; a hint, a held shot, a
-// rematch, hints turned off, and the words in German.
+// rematch, hints turned off, the board's announcements and the page's words
+// in German.
 async function computerGame(page) {
   await page.goto(`${base}/`);
   await until(page, 'the levels', () => document.querySelector('#quick-level option[value="1"]'));
@@ -843,13 +846,20 @@ async function computerGame(page) {
   check(await page.locator('#idle-warning').isVisible() && /reset in (59|60) min/.test(idle),
         `the page says when the inactivity timeout resets the game: "${idle}"`);
 
-  // The owner turns hints off, the language to German and the colours to Nile.
+  // The owner turns hints off, the board's language to German and the
+  // colours to Nile: the announcements are German, the page's words stay
+  // the viewer's until they choose German for it.
   const form = page.locator('#settings-form');
   await form.locator('[name="hints"]').uncheck();
   await form.locator('[name="takebacks"]').uncheck();
   await form.locator('[name="language"]').selectOption('de');
   await form.locator('[name="colorScheme"]').selectOption('nile');
   await form.getByRole('button', { name: 'Save settings' }).click();
+  await until(page, 'the settings saved', () =>
+    document.querySelector('#hint').disabled && document.documentElement.lang === 'en');
+  check((await getJson(`/v1/sessions/${enc(id)}`)).settings.language === 'de',
+        'the board speaks German');
+  await page.locator('#page-language').selectOption('de');
   await until(page, 'the board in German', () =>
     document.querySelector('#view-heading').textContent === 'Ansicht'
     && document.querySelector('#hint').textContent === 'Tipp'
