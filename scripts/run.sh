@@ -8,6 +8,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# Configuring says, as a warning, which language clients it left out and why.
 cmake --preset release >/dev/null
-cmake --build --preset release --target khetd khetctl khet-engine
+targets=(khetd khetctl khet-engine)
+# The chat bot's and the Python client's stubs (build/release/clients/chatbot/
+# khet-chatbot runs the bot), when configuring found Python's gRPC.
+if cmake --build --preset release --target help | grep -q '^khet_python_stubs:'; then
+  targets+=(khet_python_stubs)
+fi
+cmake --build --preset release --target "${targets[@]}"
 exec build/release/service/khetd/khetd --data_dir ./khet-data "$@"

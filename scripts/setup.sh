@@ -3,7 +3,8 @@
 # is present it only checks, in well under a second.
 #
 #   scripts/setup.sh           what scripts/run.sh needs: the toolchain and
-#                              the libraries to configure and build khetd
+#                              the libraries to configure and build khetd,
+#                              and Python's gRPC for the chat bot
 #   scripts/setup.sh --tests   that, and what only the tests run: servers
 #                              (PostgreSQL, nginx, ngircd, prosody), Chromium,
 #                              clang with libFuzzer, Mono for the in-world
@@ -49,13 +50,14 @@ packages=(
   openssl                  # certificates for TLS; the configure step looks for it
   libcpp-httplib-dev       # cpp-httplib 0.11: the HTTP client of tools and tests
   nlohmann-json3-dev       # JSON for the compact view and tests' HTTP clients
+  # The Python client and the chat bot (built by scripts/run.sh too):
+  python3-grpcio           # Python gRPC runtime
+  python3-protobuf         # Python protobuf runtime
 )
 
 # Only the tests, the fuzzing and the formatting use these.
 test_packages=(
   clang-format             # the project's formatting
-  python3-grpcio           # Python gRPC runtime: the Python client and the chat bot
-  python3-protobuf         # Python protobuf runtime: the same
   chromium                 # headless browser for the web board's test
   ngircd                   # a real IRC server for the chat bot's IRC test
   prosody                  # a real XMPP server for the chat bot's XMPP test
