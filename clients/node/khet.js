@@ -5,7 +5,7 @@
 //   const client = new KhetClient('127.0.0.1:50051');
 //   const secure = new KhetClient('khet.example:50051', {caCert: 'ca.pem'});
 //   const { session, owner_token } = await client.call('CreateSession', { name: 'x' });
-//   await client.call('MakeMove', { session_id, move: { notation: 'j1L' } }, token);
+//   await client.call('MakeMove', { session_id, move: { notation: 'j4-j3' } }, token);
 //   const text = await client.record(session_id);  // the game as a record
 //   for await (const game of client.games({player: 'alice'})) { ... }
 //   const analysis = await client.waitForAnalysis(session_id);  // DONE

@@ -1,7 +1,7 @@
 """Moves and colours as the client's callers may write them.
 
-A move is either a string in the engine's notation ("e4-e5", "f4=g3",
-"d1^d2", "j1L"; docs/notation.md) or a structured khet.v1.Move, most easily
+A move is either a string in the engine's notation ("j4-j3", "f4=g3",
+"d1^d2", "c1R"; docs/notation.md) or a structured khet.v1.Move, most easily
 made with step(), move_top() and rotate().
 """
 
