@@ -50,6 +50,7 @@ packages=(
   openssl                  # certificates for TLS; the configure step looks for it
   libcpp-httplib-dev       # cpp-httplib 0.11: the HTTP client of tools and tests
   nlohmann-json3-dev       # JSON for the compact view and tests' HTTP clients
+  python3-yaml             # the build turns docs/openapi.yaml into the JSON khetd serves; the deploy test reads deploy/'s YAML
   # The Python client and the chat bot (built by scripts/run.sh too):
   python3-grpcio           # Python gRPC runtime
   python3-protobuf         # Python protobuf runtime
@@ -64,7 +65,6 @@ test_packages=(
   python3-slixmpp          # XMPP for the chat bot's adapter (its test needs it)
   postgresql               # PostgreSQL 15 server for the shared store's tests
   nginx                    # gRPC load balancer in front of two replicas
-  python3-yaml             # the deploy test parses deploy/'s YAML
   mono-complete            # runs OpenSimulator and builds the in-world tests' avatar client (tests/inworld/)
   python3-pil              # JPEG 2000 textures for clients/lsl/make_oar.py; the in-world tests' board pictures
   # Fuzzing (fuzz/, the `fuzz` preset, scripts/fuzz.sh, docs/FUZZING.md):
