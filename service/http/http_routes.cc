@@ -10,6 +10,7 @@
 #include "service/http/http_events.h"
 #include "service/http/http_request.h"
 #include "service/http/json_codec.h"
+#include "service/http/openapi_document.h"
 #include "service/quoted_input.h"
 #include "service/status_macros.h"
 
@@ -165,6 +166,12 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
   routes.push_back(Get("/v1/presets", [core](HttpCall& call) {
     KHET_RETURN_IF_ERROR(NoQuery(call));
     Reply(call, ToJson(core->ListPresets()));
+    return absl::OkStatus();
+  }));
+  // The OpenAPI document of these routes (docs/openapi.yaml).
+  routes.push_back(Get("/v1/openapi.json", [](HttpCall& call) {
+    KHET_RETURN_IF_ERROR(NoQuery(call));
+    Reply(call, std::string(OpenApiJson()));
     return absl::OkStatus();
   }));
 
