@@ -224,7 +224,7 @@ class KhetBot:
     def _legend(self, channel, nick, argument):
         words = self.words(channel)
         return [Message.of(words("legend_pieces"), words("legend_marks"),
-                           words("legend_moves"))]
+                           words("legend_moves", prefix=self.prefix))]
 
     def _language(self, channel, nick, argument):
         table = self._table(channel)

@@ -10,7 +10,7 @@ import unittest
 import urllib.request
 
 from khet_chatbot import MAX_MESSAGE_CHARS, KhetBot
-from khet_chatbot.catalogue import Words
+from khet_chatbot.catalogue import LANGUAGES, Words
 from khet_chatbot.describe import score_words
 from khet_chatbot.identity import irc_player_id, xmpp_player_id
 from khet_chatbot.state import BotState
@@ -121,8 +121,36 @@ class CoreTest(BotTestCase):
         self.assertIn("finished: Silver wins", self.command("bob", "!status"))
         self.assertIn("is over", self.command("bob", "!move a8L"))
 
+    def test_the_example_moves_are_legal_and_lose_nothing(self):
+        """The moves the help, the legend, the key line and the usage show,
+        the same in every language, are legal at the start of Classic 2 (of
+        Classic 1 for an Obelisk's) and their shot takes nothing off."""
+        notation = re.compile(r"\b[a-j][1-8](?:[-=^][a-j][1-8]|[LR])\b")
+        shown = {}
+        for language in LANGUAGES:
+            words = Words(language)
+            shown[language] = sorted({
+                move for name in ("help_move", "legend_moves", "board_key",
+                                  "move_usage", "to_move")
+                for move in notation.findall(
+                    words(name, prefix="!", mover="Silver"))})
+        self.assertEqual(shown["en"], ["c1L", "c1R", "d1^d2", "f4=g3", "j4-j3"])
+        for language in LANGUAGES:
+            self.assertEqual(shown[language], shown["en"], language)
+        for move in shown["en"]:
+            with self.subTest(move=move):
+                owner = self.client.create_session(
+                    "examples",
+                    setup_id="classic-1" if "^" in move else "classic-2")
+                silver = self.client.join(owner.session_id, "alice", "silver")
+                self.client.join(owner.session_id, "bob", "red")
+                played = silver.move(move)
+                self.assertEqual(played.move.notation, move)
+                self.assertEqual(len(played.removals), 0)
+
     def test_refused_commands_answer_with_the_reason(self):
-        self.assertIn("no game here yet", self.command("alice", "!move j1L"))
+        self.assertIn("no game here yet",
+                      self.command("alice", "!move j4-j3"))
         self.start_game()
         self.assertRegex(self.command("alice", "!move e3-e2"),
                          r"^alice: !move e3-e2: .*e3")
