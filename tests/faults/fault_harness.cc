@@ -325,6 +325,9 @@ absl::Status FromGrpc(const char* call, const grpc::Status& status) {
 
 void Prepare(grpc::ClientContext* context, const std::string& token) {
   context->set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(10)));
+  // As a player's call (Player::Prepare): a connection attempt cut short
+  // on a loaded machine is retried within the deadline, not failed.
+  context->set_wait_for_ready(true);
   if (!token.empty()) {
     context->AddMetadata("authorization", "Bearer " + token);
   }
