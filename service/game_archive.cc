@@ -330,7 +330,11 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSessionFromRecord(
   }
   KHET_ASSIGN_OR_RETURN(
       std::string name,
-      CheckDisplayName("name", request.name(), core.limits->max_name_length));
+      request.name().empty()
+          ? absl::StatusOr<std::string>(DefaultSessionName(
+                *record, setup_id, core.limits->max_name_length))
+          : CheckDisplayName("name", request.name(),
+                             core.limits->max_name_length));
   v1::Settings settings = DefaultSettings();
   KHET_RETURN_IF_ERROR(ApplySettings(request.settings(), &settings,
                                      core.limits->min_timeout_seconds));
@@ -338,26 +342,35 @@ absl::StatusOr<v1::CreateSessionResponse> CreateSessionFromRecord(
   const absl::Time now = core.registry->clock()->Now();
   // The record was replayed by the same rules: no move fails here.
   absl::Status replayed;
-  KHET_ASSIGN_OR_RETURN(std::shared_ptr<SessionEntry> entry,
-                        core.registry->Create(
-                            [&](const std::string& id) {
-                              replayed = absl::OkStatus();
-                              Session s = Session::New(
-                                  id, name, TokenHash(owner_token), setup_id,
-                                  game.start(), game.options(), settings, now);
-                              s.set_creator(caller.address, caller.object_key);
-                              s.StartGame(now);
-                              for (int i = 0; i < plies && replayed.ok(); ++i) {
-                                replayed =
-                                    s.Play(game.moves()[i], now).status();
-                              }
-                              if (replayed.ok() && request.ply() == 0 &&
-                                  game.over() && !s.game().over()) {
-                                replayed = ApplyEnding(game.result(), s);
-                              }
-                              return s;
-                            },
-                            [&] { return core.random->NewSessionId(); }));
+  KHET_ASSIGN_OR_RETURN(
+      std::shared_ptr<SessionEntry> entry,
+      core.registry->Create(
+          [&](const std::string& id) {
+            replayed = absl::OkStatus();
+            Session s =
+                Session::New(id, name, TokenHash(owner_token), setup_id,
+                             game.start(), game.options(), settings, now);
+            s.set_creator(caller.address, caller.object_key);
+            s.StartGame(now);
+            for (int i = 0; i < plies && replayed.ok(); ++i) {
+              replayed = s.Play(game.moves()[i], now).status();
+            }
+            if (replayed.ok() && request.ply() == 0 && game.over() &&
+                !s.game().over()) {
+              replayed = ApplyEnding(game.result(), s);
+            }
+            if (!replayed.ok()) return s;
+            // Its headers and comments, for the exports.
+            store::SessionState state = s.state();
+            KeepImportedRecord(*record, plies, s.game_number(), &state);
+            absl::StatusOr<Session> kept = Session::FromState(state);
+            if (!kept.ok()) {
+              replayed = kept.status();
+              return s;
+            }
+            return *std::move(kept);
+          },
+          [&] { return core.random->NewSessionId(); }));
   if (!replayed.ok()) {
     return absl::InternalError(
         absl::StrCat("session \"", entry->id,

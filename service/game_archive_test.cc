@@ -3,6 +3,7 @@
 // their errors.
 #include "service/game_archive.h"
 
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -534,7 +535,91 @@ TEST_F(GameArchiveTest, CreatingFromABadRecordFailsClearly) {
                "at most");
   v1::CreateSessionRequest unnamed;
   unnamed.set_record(good);
-  EXPECT_ERROR(service_->CreateSession(unnamed), kInvalidArgument, "name");
+  absl::StatusOr<v1::CreateSessionResponse> named =
+      service_->CreateSession(unnamed);
+  ASSERT_OK(named);
+  EXPECT_EQ(named->session().name(), "Classic 2 game from a record");
+}
+
+// The headers of a record as a map, for comparing; every name once.
+std::map<std::string, std::string> HeaderMap(const GameHeaders& headers) {
+  std::map<std::string, std::string> out;
+  for (const auto& [name, value] : headers) {
+    EXPECT_TRUE(out.emplace(name, value).second) << name << " twice";
+  }
+  return out;
+}
+
+TEST_F(GameArchiveTest, AnImportedRecordKeepsItsHeadersAndComments) {
+  const std::string text =
+      "[Event \"club night\"]\n[Site \"the pub\"]\n[Date \"2024.05.01\"]\n"
+      "[Silver \"ann\"]\n[Red \"bob\"]\n[Setup \"classic-2\"]\n"
+      "[Round \"3\"]\n[Board \"old board\"]\n[Session \"old\"]\n"
+      "[Game \"old-g1\"]\n\n"
+      "{opening words} 1. j4-j3 {a quiet start} 1... g3-h3 2. f4-g4 {bold} *\n";
+  absl::StatusOr<v1::CreateSessionResponse> created = FromRecord(text);
+  ASSERT_OK(created);
+  const std::string id = created->session().id();
+  absl::StatusOr<v1::GetGameRecordResponse> exported = Record(id, "current");
+  ASSERT_OK(exported);
+  absl::StatusOr<GameRecord> parsed = ParseGameRecord(exported->text());
+  ASSERT_OK(parsed);
+  std::map<std::string, std::string> headers = HeaderMap(parsed->headers);
+  EXPECT_EQ(headers["Event"], "club night") << exported->text();
+  EXPECT_EQ(headers["Site"], "the pub");
+  EXPECT_EQ(headers["Date"], "2024.05.01");
+  EXPECT_EQ(headers["Silver"], "ann");
+  EXPECT_EQ(headers["Red"], "bob");
+  EXPECT_EQ(headers["Round"], "3");
+  // The session's own: its name and ids, not the record's old ones.
+  EXPECT_EQ(headers["Board"], "imported");
+  EXPECT_EQ(headers["Session"], id);
+  EXPECT_EQ(headers["Game"], id + "-g1");
+  const GameComments comments = {
+      {"opening words"}, {"a quiet start"}, {}, {"bold"}};
+  EXPECT_EQ(parsed->comments, comments);
+
+  // Imported again, the export gives the same back.
+  absl::StatusOr<v1::CreateSessionResponse> again =
+      FromRecord(exported->text());
+  ASSERT_OK(again);
+  absl::StatusOr<v1::GetGameRecordResponse> second =
+      Record(again->session().id(), "current");
+  ASSERT_OK(second);
+  absl::StatusOr<GameRecord> reparsed = ParseGameRecord(second->text());
+  ASSERT_OK(reparsed);
+  std::map<std::string, std::string> second_headers =
+      HeaderMap(reparsed->headers);
+  second_headers.erase("Session");
+  second_headers.erase("Game");
+  headers.erase("Session");
+  headers.erase("Game");
+  EXPECT_EQ(second_headers, headers);
+  EXPECT_EQ(reparsed->comments, comments);
+
+  // Replayed to ply 1: the comments up to it. Players seated name the game.
+  absl::StatusOr<v1::CreateSessionResponse> partial = FromRecord(text, 1);
+  ASSERT_OK(partial);
+  Board b{partial->session().id(), partial->owner_token(), "", ""};
+  b.silver = Join(b.id, v1::SILVER, "Sam");
+  b.red = Join(b.id, v1::RED, "Ria");
+  ASSERT_OK(Play(b, "h4-i4"));
+  absl::StatusOr<v1::GetGameRecordResponse> went_on = Record(b.id, "current");
+  ASSERT_OK(went_on);
+  absl::StatusOr<GameRecord> went_on_record = ParseGameRecord(went_on->text());
+  ASSERT_OK(went_on_record);
+  EXPECT_EQ(went_on_record->comments,
+            GameComments({{"opening words"}, {"a quiet start"}, {}}));
+  EXPECT_EQ(HeaderMap(went_on_record->headers)["Silver"], "Sam");
+  EXPECT_EQ(HeaderMap(went_on_record->headers)["Event"], "club night");
+
+  // The next game on that board is the board's own: no Event, no comments.
+  Reset(b);
+  absl::StatusOr<v1::GetGameRecordResponse> next = Record(b.id, "current");
+  ASSERT_OK(next);
+  EXPECT_FALSE(absl::StrContains(next->text(), "Event")) << next->text();
+  EXPECT_FALSE(absl::StrContains(next->text(), "{"));
+  EXPECT_TRUE(absl::StrContains(next->text(), "[Board \"imported\"]"));
 }
 
 TEST_F(GameArchiveTest, DeletingASessionDeletesItsGames) {

@@ -14,6 +14,7 @@
 #include "service/convert.h"
 #include "service/game_archive.h"
 #include "service/game_events.h"
+#include "service/game_records.h"
 #include "service/presets.h"
 #include "service/quoted_input.h"
 #include "service/session_access.h"
@@ -161,11 +162,14 @@ namespace {
 absl::StatusOr<v1::CreateSessionResponse> CreateNewSession(
     const ServiceCore& core, const v1::CreateSessionRequest& request,
     const Caller& caller) {
-  KHET_ASSIGN_OR_RETURN(
-      std::string name,
-      CheckDisplayName("name", request.name(), core.limits->max_name_length));
   KHET_ASSIGN_OR_RETURN(ChosenSetup setup,
                         ResolveRequestSetup(request, *core.limits));
+  KHET_ASSIGN_OR_RETURN(
+      std::string name,
+      request.name().empty()
+          ? absl::StatusOr<std::string>(DefaultSessionName(setup.id))
+          : CheckDisplayName("name", request.name(),
+                             core.limits->max_name_length));
   const std::optional<v1::Preset>& preset = setup.preset;
   v1::Settings settings = DefaultSettings();
   if (preset.has_value()) {
