@@ -67,6 +67,7 @@ test_packages=(
   nginx                    # gRPC load balancer in front of two replicas
   mono-complete            # runs OpenSimulator and builds the in-world tests' avatar client (tests/inworld/)
   python3-pil              # JPEG 2000 textures for clients/lsl/make_oar.py; the in-world tests' board pictures
+  fakeroot                 # the package test installs the .deb into a scratch root, unprivileged (tests/release/)
   # Fuzzing (fuzz/, the `fuzz` preset, scripts/fuzz.sh, docs/FUZZING.md):
   clang-14                 # clang for -fsanitize=fuzzer; the rest builds with g++
   libfuzzer-14-dev         # libFuzzer
