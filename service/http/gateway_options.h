@@ -19,8 +19,9 @@ struct HttpGatewayOptions {
   // server.max_body_bytes is the largest request body (beyond: 413).
   HttpServerOptions server;
   // Long polls and event streams at once; beyond: 429 RESOURCE_EXHAUSTED.
-  // A waiting request holds no thread.
-  int max_waiting = 4096;
+  // A waiting request holds no thread. Sized for 10,000 in-world boards,
+  // each holding a long poll, and as many others.
+  int max_waiting = 20000;
   // Threads running the routes' calls into the service (which may wait for
   // the store); the server's I/O threads never do.
   int serving_threads = 8;

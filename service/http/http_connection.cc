@@ -25,6 +25,7 @@
 #include "boost/beast/http/field.hpp"
 #include "boost/beast/http/read.hpp"
 #include "boost/beast/http/verb.hpp"
+#include "service/client_identity.h"
 #include "service/http/response_text.h"
 
 namespace khet {
@@ -193,6 +194,16 @@ void HttpConnection<kTls>::OnHeader(const ErrorCode& ec) {
   stage_timer_.cancel();
   if (closed_) return;
   if (ec) return ReadFailed(ec, options_.header_timeout, "headers");
+  const auto object_key = parser_->get()[beast::string_view(
+      kObjectKeyHeader.data(), kObjectKeyHeader.size())];
+  if (server_.needs_object_key &&
+      ObjectKey(absl::string_view(object_key.data(), object_key.size()))
+          .empty()) {
+    return Refuse(429, absl::ResourceExhaustedError(absl::StrCat(
+                           "too many connections from ", address_, " (at most ",
+                           options_.max_connections_per_address,
+                           " without an in-world object key)")));
+  }
   if (parser_->is_done()) return Dispatch();
   if (beast::iequals(parser_->get()[http::field::expect], "100-continue")) {
     Queue("HTTP/1.1 100 Continue\r\n\r\n");

@@ -41,6 +41,9 @@ struct HttpConnectionContext {
   const HttpErrorPage& error_page;
   // Counts the connection until it closes.
   OpenConnections& open_connections;
+  // Admitted beyond its address's plain limit: each request must carry an
+  // in-world object key, else 429 and close.
+  bool needs_object_key = false;
 };
 
 // One client connection, plain (kTls false) or TLS. Everything but the

@@ -48,7 +48,8 @@ class ServerImpl final : public HttpServer {
         error_page_(std::move(error_page)),
         tls_(std::move(tls)),
         open_connections_(options_.max_connections,
-                          options_.max_connections_per_address),
+                          options_.max_connections_per_address,
+                          options_.max_inworld_connections_per_address),
         acceptor_(net::make_strand(io_)),
         work_(net::make_work_guard(io_)) {}
 
@@ -65,7 +66,8 @@ class ServerImpl final : public HttpServer {
   void Accept();
   // Serves an admitted connection from `address`.
   template <bool kTls>
-  void Serve(tcp::socket socket, const std::string& address);
+  void Serve(tcp::socket socket, const std::string& address,
+             bool needs_object_key);
   // Answers a connection that was not admitted with `status` and closes it;
   // with TLS, closes it without an answer.
   void Refuse(tcp::socket socket, int status, const absl::Status& problem);
@@ -124,42 +126,46 @@ absl::StatusOr<int> ServerImpl::Start(absl::string_view listen) {
 }
 
 void ServerImpl::Accept() {
-  acceptor_.async_accept(
-      net::make_strand(io_), [this](const ErrorCode& ec, tcp::socket socket) {
-        if (ec == net::error::operation_aborted || !acceptor_.is_open()) {
-          return;
-        }
-        if (!ec) {
-          ErrorCode ignored;
-          socket.set_option(tcp::no_delay(true), ignored);
-          const tcp::endpoint remote = socket.remote_endpoint(ignored);
-          const std::string address = remote.address().to_string();
-          const int refusal = open_connections_.Admit(address);
-          if (refusal == 429) {
-            Refuse(std::move(socket), 429,
-                   absl::ResourceExhaustedError(absl::StrCat(
-                       "too many connections from ", address, " (at most ",
-                       options_.max_connections_per_address, ")")));
-          } else if (refusal != 0) {
-            Refuse(std::move(socket), 503,
-                   absl::ResourceExhaustedError(
-                       absl::StrCat("the server has the maximum of ",
-                                    options_.max_connections, " connections")));
-          } else if (tls_.has_value()) {
-            Serve<true>(std::move(socket), address);
-          } else {
-            Serve<false>(std::move(socket), address);
-          }
-        }
-        // Errors such as too many open files: keep accepting.
-        Accept();
-      });
+  acceptor_.async_accept(net::make_strand(io_), [this](const ErrorCode& ec,
+                                                       tcp::socket socket) {
+    if (ec == net::error::operation_aborted || !acceptor_.is_open()) {
+      return;
+    }
+    if (!ec) {
+      ErrorCode ignored;
+      socket.set_option(tcp::no_delay(true), ignored);
+      const tcp::endpoint remote = socket.remote_endpoint(ignored);
+      const std::string address = remote.address().to_string();
+      bool needs_object_key = false;
+      const int refusal = open_connections_.Admit(address, &needs_object_key);
+      if (refusal == 429) {
+        Refuse(std::move(socket), 429,
+               absl::ResourceExhaustedError(absl::StrCat(
+                   "too many connections from ", address, " (at most ",
+                   options_.max_connections_per_address, ", or ",
+                   options_.max_inworld_connections_per_address,
+                   " with in-world object keys)")));
+      } else if (refusal != 0) {
+        Refuse(std::move(socket), 503,
+               absl::ResourceExhaustedError(
+                   absl::StrCat("the server has the maximum of ",
+                                options_.max_connections, " connections")));
+      } else if (tls_.has_value()) {
+        Serve<true>(std::move(socket), address, needs_object_key);
+      } else {
+        Serve<false>(std::move(socket), address, needs_object_key);
+      }
+    }
+    // Errors such as too many open files: keep accepting.
+    Accept();
+  });
 }
 
 template <bool kTls>
-void ServerImpl::Serve(tcp::socket socket, const std::string& address) {
+void ServerImpl::Serve(tcp::socket socket, const std::string& address,
+                       bool needs_object_key) {
   const HttpConnectionContext server{options_, handler_, error_page_,
-                                     open_connections_};
+                                     open_connections_, needs_object_key};
   std::shared_ptr<HttpConnection<kTls>> connection;
   if constexpr (kTls) {
     connection = std::make_shared<HttpConnection<true>>(

@@ -48,8 +48,18 @@ struct HttpServerOptions {
   // Connections at once, in all and from one client address. A new one
   // beyond is answered 503 (in all) or 429 (one address) and closed; with
   // TLS it is closed without an answer (no handshake is spent on it).
-  int max_connections = 4096;
+  // Sized for 10,000 in-world boards (a long poll each) and others.
+  int max_connections = 24000;
   int max_connections_per_address = 64;
+  // Beyond max_connections_per_address, connections whose every request
+  // carries an in-world object key (X-SecondLife-Object-Key), up to this
+  // many from one address in all: a simulator host's boards, each holding
+  // a long poll. The key can be forged, so this is all a forger gets; a
+  // request without one on such a connection is answered 429 and the
+  // connection closed.
+  // 10,000 boards behind one simulator host, with room for its other calls;
+  // half the server's connections, so a forger leaves the other half.
+  int max_inworld_connections_per_address = 12000;
   // Bytes of a streamed response waiting for a slow client; beyond, the
   // connection is closed.
   size_t max_stream_backlog = 1 << 20;

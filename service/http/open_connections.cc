@@ -11,11 +11,13 @@
 
 namespace khet {
 
-int OpenConnections::Admit(const std::string& address) {
+int OpenConnections::Admit(const std::string& address, bool* needs_object_key) {
   MutexLock lock(&mu_);
   if (total_ >= max_connections_) return 503;
   int& from_address = per_address_[address];
-  if (from_address >= max_connections_per_address_) {
+  *needs_object_key = from_address >= max_connections_per_address_;
+  if (*needs_object_key &&
+      from_address >= max_inworld_connections_per_address_) {
     if (from_address == 0) per_address_.erase(address);
     return 429;
   }

@@ -28,14 +28,23 @@ class StoppableConnection {
 // Thread-safe.
 class OpenConnections {
  public:
-  OpenConnections(int max_connections, int max_connections_per_address)
+  // Beyond `max_connections_per_address`, an address may open up to
+  // `max_inworld_connections_per_address` in all whose requests each carry
+  // an in-world object key (a simulator host's boards).
+  OpenConnections(int max_connections, int max_connections_per_address,
+                  int max_inworld_connections_per_address)
       : max_connections_(max_connections),
-        max_connections_per_address_(max_connections_per_address) {}
+        max_connections_per_address_(max_connections_per_address),
+        max_inworld_connections_per_address_(
+            max_inworld_connections_per_address) {}
 
   // Counts a new connection from `address`: 0 if it may stay, else the
   // status to refuse it with (503: the server is full; 429: the address
-  // is). One admitted is counted until Forget.
-  int Admit(const std::string& address);
+  // is). `*needs_object_key` is set when the address is over its plain
+  // limit and within its in-world one: every request of the connection
+  // must carry an in-world object key. One admitted is counted until
+  // Forget.
+  int Admit(const std::string& address, bool* needs_object_key);
   // Makes an admitted `connection` reachable by ForEach until Forget; tells
   // it StopWhenIdle at once if BeginStopping was called.
   void Register(StoppableConnection* connection,
@@ -58,6 +67,7 @@ class OpenConnections {
  private:
   const int max_connections_;
   const int max_connections_per_address_;
+  const int max_inworld_connections_per_address_;
 
   Mutex mu_;
   CondVar changed_;  // signalled when a connection is forgotten

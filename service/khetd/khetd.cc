@@ -193,6 +193,13 @@ ABSL_FLAG(int, http_max_connections_per_address,
           khet::HttpServerOptions().max_connections_per_address,
           "HTTP connections at once from one client address; a new one beyond "
           "is answered 429 and closed");
+ABSL_FLAG(int, http_max_inworld_connections_per_address,
+          khet::HttpServerOptions().max_inworld_connections_per_address,
+          "HTTP connections at once from one client address in all, beyond "
+          "--http_max_connections_per_address, whose every request carries "
+          "an in-world object key (X-SecondLife-Object-Key): a simulator "
+          "host's boards, each holding a long poll; a request without a key "
+          "on such a connection is answered 429 and the connection closed");
 ABSL_FLAG(int, http_max_header_count,
           static_cast<int>(khet::HttpServerOptions().max_header_count),
           "Header lines of an HTTP request at most; beyond: 431");
@@ -481,11 +488,14 @@ int Run(const sigset_t& stop_signals) {
   http_server.max_connections = absl::GetFlag(FLAGS_http_max_connections);
   http_server.max_connections_per_address =
       absl::GetFlag(FLAGS_http_max_connections_per_address);
+  http_server.max_inworld_connections_per_address =
+      absl::GetFlag(FLAGS_http_max_inworld_connections_per_address);
   if (http_server.max_connections < 1 ||
-      http_server.max_connections_per_address < 1) {
+      http_server.max_connections_per_address < 1 ||
+      http_server.max_inworld_connections_per_address < 0) {
     return UsageError(
         "--http_max_connections and --http_max_connections_per_address must "
-        "be >= 1");
+        "be >= 1, --http_max_inworld_connections_per_address >= 0");
   }
   const int header_count = absl::GetFlag(FLAGS_http_max_header_count);
   const int header_bytes = absl::GetFlag(FLAGS_http_max_header_bytes);
