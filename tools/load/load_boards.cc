@@ -165,10 +165,13 @@ class ClientThread {
     boards_.push_back(std::make_unique<Board>(*this, index, address));
   }
   void Run() {
-    net::post(io_, [this] {
-      for (auto& board : boards_) board->Start();
-    });
+    net::post(io_, [this] { StartMore(); });
     io_.run();
+  }
+  // A board finished setting up (or gave up): the next one starts.
+  void SetUpDone() {
+    --setting_up_;
+    StartMore();
   }
   void Stop() { io_.stop(); }
   // After Stop and the thread's end.
@@ -210,6 +213,17 @@ class ClientThread {
   }
 
  private:
+  // Boards set up at once per client thread: as boards are rezzed over
+  // time, rather than every session created before any is joined.
+  static constexpr int kSettingUpAtOnce = 32;
+
+  void StartMore() {
+    while (setting_up_ < kSettingUpAtOnce && started_ < boards_.size()) {
+      ++setting_up_;
+      boards_[started_++]->Start();
+    }
+  }
+
   const BoardsOptions& options_;
   const Window& window_;
   const tcp::endpoint server_;
@@ -218,6 +232,8 @@ class ClientThread {
   Counts counts_;
   std::map<int, std::vector<std::shared_ptr<LoadHttpConnection>>> shared_;
   std::vector<std::unique_ptr<Board>> boards_;
+  size_t started_ = 0;
+  int setting_up_ = 0;
 };
 
 Board::Board(ClientThread& client, int index, int address)
@@ -285,6 +301,8 @@ void Board::Create() {
                   if (Refused("create", answer)) {
                     if (answer.status == 429 || answer.status == 0) {
                       Retry([this] { Create(); }, answer);
+                    } else {
+                      client_.SetUpDone();
                     }
                     return;
                   }
@@ -303,6 +321,8 @@ void Board::Join(int color) {
                   if (Refused("join", answer)) {
                     if (answer.status == 429 || answer.status == 0) {
                       Retry([this, color] { Join(color); }, answer);
+                    } else {
+                      client_.SetUpDone();
                     }
                     return;
                   }
@@ -316,6 +336,7 @@ void Board::Join(int color) {
 void Board::Playing() {
   delivered_ = version_;
   ++client_.counts().set_up;
+  client_.SetUpDone();
   Wait();
   const double period = client_.options().move_period_seconds;
   ScheduleMove(std::uniform_real_distribution<double>(0, period)(random_));
