@@ -89,7 +89,13 @@ std::string ErrorText(const grpc::Status& status) {
     case grpc::StatusCode::OUT_OF_RANGE:
       return absl::StrCat("Out of range: ", message, ".");
     case grpc::StatusCode::UNIMPLEMENTED:
-      return "khetd does not know this call (is it older than khetctl?).";
+      // gRPC's servers say so, without a message, both of a call they do not
+      // have and of a request they could not read (khetd's callback methods:
+      // a text field that is not UTF-8, say).
+      if (!message.empty()) return absl::StrCat("Not served: ", message, ".");
+      return "khetd did not take the request: it could not read it (is every "
+             "text UTF-8?) or does not know this call (is it older than "
+             "khetctl?).";
     case grpc::StatusCode::CANCELLED:
       return "The call was cancelled.";
     default:

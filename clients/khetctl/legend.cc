@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "clients/khetctl/khetctl.h"
+#include "clients/khetctl/legend.h"
 
 namespace khet::ctl {
 namespace {
@@ -45,15 +46,17 @@ The laser after the last move:
 Under the board: whose move it is and the edition, or, once the game is
 over, who won and why.
 
-Moves (khetctl move, play):
-  e4-e5              the piece on e4 steps to the empty square e5 (one
+Moves (khetctl move, play), each a good first move for Silver in Classic 2:
+  j4-j3              the piece on j4 steps to the empty square j3 (one
                      square, any of the eight directions)
   f4=g3              a Scarab, Djed or Eye swaps places with the piece next
                      to it
-  d1^d2              the top Obelisk of the stack on d1 steps to d2
-  j1R  j1L           the piece on j1 turns a quarter right (clockwise) or
+  c1R  c1L           the piece on c1 turns a quarter right (clockwise) or
                      left (anticlockwise), staying where it is
-After each move the mover's laser fires; a Pharaoh it hits ends the game.
+  d1^d2              Khet 1.0: the top Obelisk of the stack on d1 steps to d2
+After each move the mover's laser fires; a Pharaoh it hits ends the game,
+and any other piece it hits is taken off, yours too. `khetctl moves SESSION`
+lists the legal moves, `khetctl suggest SESSION` the computer's choice.
 )";
 
 // The pieces' names by letter; S depends on the edition.
@@ -79,6 +82,8 @@ std::string PieceName(char letter, bool khet1) {
 }
 
 }  // namespace
+
+absl::string_view LegendText() { return kLegend; }
 
 int LegendCommand(const Invocation& /*call*/) {
   std::cout << kLegend << std::flush;
@@ -107,7 +112,7 @@ std::string LegendLine(absl::string_view board_text) {
   }
   return absl::StrCat("Key: Silver UPPER, Red lower; ",
                       absl::StrJoin(names, ", "),
-                      "; j1R/j1L turn right/left (khetctl legend)\n");
+                      "; c1R/c1L turn right/left (khetctl legend)\n");
 }
 
 }  // namespace khet::ctl

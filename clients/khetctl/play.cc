@@ -68,7 +68,7 @@ class LineReader {
 };
 
 constexpr absl::string_view kPlayHelp =
-    "type a move (e4-e5, f4=g3, d1^d2, j1L), or: moves [SQ], board, hint "
+    "type a move (j4-j3, f4=g3, c1R, d1^d2), or: moves [SQ], board, hint "
     "[LEVEL], resign, draw (offer), accept (a draw), claim (a repetition "
     "draw), quit\n";
 

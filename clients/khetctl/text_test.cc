@@ -1,8 +1,16 @@
 // What khetctl says to people, without a server: khetd's refusals in plain
 // words with their exit codes, scores in words, and boards with their key.
 #include <string>
+#include <vector>
 
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "clients/khetctl/khetctl.h"
+#include "clients/khetctl/legend.h"
+#include "engine/game.h"
+#include "engine/game_record.h"
+#include "engine/notation.h"
+#include "engine/setups.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -17,6 +25,18 @@ TEST(ErrorTextTest, AMoveOutOfTurnNamesWhoseMoveItIs) {
                             "it is Red's turn");
   EXPECT_EQ(ErrorText(status), "Not your turn: it is Red's move.");
   EXPECT_EQ(ExitCode(status), kExitError);
+}
+
+// gRPC answers UNIMPLEMENTED without a message for a request the server
+// could not read as much as for a call it lacks: both are named.
+TEST(ErrorTextTest, AnUnreadRequestIsNotBlamedOnTheServersAge) {
+  const std::string text =
+      ErrorText(grpc::Status(grpc::StatusCode::UNIMPLEMENTED, ""));
+  EXPECT_THAT(text, HasSubstr("could not read it (is every text UTF-8?)"));
+  EXPECT_THAT(text, HasSubstr("does not know this call"));
+  EXPECT_EQ(ErrorText(grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
+                                   "POST is not allowed here")),
+            "Not served: POST is not allowed here.");
 }
 
 TEST(ErrorTextTest, AnUnreachableServerSaysWhyOnceAndExitsThree) {
@@ -99,9 +119,45 @@ TEST(LegendLineTest, NamesThePiecesOnTheBoardAndTheTurns) {
   const std::string line = LegendLine(kBoard);
   EXPECT_THAT(line, HasSubstr("K Pharaoh, P Pyramid, A Anubis, X Sphinx"));
   EXPECT_THAT(line, Not(HasSubstr("Scarab")));  // none on that board
-  EXPECT_THAT(line, HasSubstr("j1R/j1L"));
+  EXPECT_THAT(line, HasSubstr("c1R/c1L"));
   EXPECT_THAT(LegendLine(std::string(kBoard) + "s/ Khet 1.0"),
               Not(HasSubstr("Djed")));  // only squares count, not the text
+}
+
+// Every move the legend shows (the lines of its "Moves" part that start
+// with notation) is legal at the start of Classic 2, or of Classic 1 for an
+// Obelisk's, and its shot hits nothing: no example costs a newcomer a piece.
+TEST(LegendTest, TheExampleMovesAreLegalAndLoseNothing) {
+  std::vector<std::string> examples;
+  bool in_moves = false;
+  for (absl::string_view line : absl::StrSplit(LegendText(), '\n')) {
+    if (absl::StartsWith(line, "Moves")) in_moves = true;
+    if (!in_moves || !absl::StartsWith(line, "  ") ||
+        absl::StartsWith(line, "   ")) {
+      continue;
+    }
+    // The notation column ends where the explanation starts.
+    const absl::string_view notation =
+        absl::StripLeadingAsciiWhitespace(line).substr(0, 17);
+    for (absl::string_view word :
+         absl::StrSplit(notation, ' ', absl::SkipEmpty())) {
+      examples.emplace_back(word);
+    }
+  }
+  EXPECT_THAT(examples,
+              ::testing::ElementsAre("j4-j3", "f4=g3", "c1R", "c1L", "d1^d2"));
+  for (const std::string& example : examples) {
+    SCOPED_TRACE(example);
+    const bool obelisk = example.find('^') != std::string::npos;
+    absl::StatusOr<Position> start =
+        SetupPosition(obelisk ? "classic-1" : "classic-2");
+    ASSERT_TRUE(start.ok());
+    absl::StatusOr<Move> move = ParseMove(*start, example);
+    ASSERT_TRUE(move.ok()) << move.status();
+    Game game(*start);
+    ASSERT_TRUE(game.Play(*move).ok());
+    EXPECT_EQ(HitComment(*start, *move), "");
+  }
 }
 
 }  // namespace
