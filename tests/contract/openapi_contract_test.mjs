@@ -45,9 +45,12 @@ function check(condition, message) {
 // ---- khetd ------------------------------------------------------------------
 
 // A small budget of unjoined sessions, so that the session reaches a 429.
+// Kept-alive connections stay open for a minute: compiling a schema blocks
+// this event loop, and a connection khetd closed meanwhile (after its
+// default 5 s) would be reused and fail.
 const khetd = spawn(args.khetd, [
   '--listen', '127.0.0.1:0', '--http_listen', '127.0.0.1:0', '--store', 'memory',
-  '--max_unclaimed_sessions_per_address', '4',
+  '--max_unclaimed_sessions_per_address', '4', '--http_idle_timeout_seconds', '60',
 ], { stdio: ['ignore', 'pipe', 'pipe'] });
 khetd.stderr.resume();
 process.on('exit', () => khetd.kill('SIGKILL'));
