@@ -269,7 +269,8 @@ v1::Seat Session::SeatToProto(Color c) const {
 
 std::string Session::SeatLabel(Color c) const {
   if (seat(c).computer()) {
-    return absl::StrCat("computer, level ", seat(c).computer_level());
+    const std::string level = absl::StrCat(seat(c).computer_level());
+    return Format(language(), Message::kComputerPlayer, {{"level", level}});
   }
   return seat(c).player_name();
 }

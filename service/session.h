@@ -104,8 +104,9 @@ class Session {
   bool BothSeatsTaken() const;
   // The seat as the contract shows it.
   v1::Seat SeatToProto(Color c) const;
-  // Who sits there, for announcements: the player's name, or "computer,
-  // level 3" for the computer (so "Red (computer, level 3) plays ...").
+  // Who sits there, for announcements: the player's name, or the computer
+  // and its level in the session's language ("computer, level 3", so "Red
+  // (computer, level 3) plays ...").
   std::string SeatLabel(Color c) const;
   // No seat was ever taken (SessionState.unclaimed): New sets it, the first
   // seat taken clears it.

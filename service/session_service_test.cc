@@ -2783,6 +2783,22 @@ TEST_F(SessionServiceTest, ABoardSpeaksItsLanguage) {
   EXPECT_EQ(Get(b.id).result().text(), "Silver wins: Red resigned");
 }
 
+TEST_F(SessionServiceTest, TheComputerIsNamedInTheBoardsLanguage) {
+  const Board b = NewBoardAgainstComputer(1);
+  v1::UpdateSettingsRequest update;
+  update.set_session_id(b.id);
+  update.mutable_settings()->set_language("de");
+  ASSERT_OK(service_->UpdateSettings(update, As(b.owner)));
+  ASSERT_OK(Move(b.id, b.silver, "j5L"));
+  ASSERT_TRUE(WaitFor([&] { return Get(b.id).moves_size() == 2; }));
+  const v1::Event made = StoredEvents(b.id).back();
+  ASSERT_EQ(made.kind_case(), v1::Event::kMoveMade);
+  EXPECT_TRUE(absl::StartsWith(
+      made.announcement(),
+      "Rot (Computer, Stufe 1) zieht " + made.move_made().move().notation()))
+      << made.announcement();
+}
+
 TEST_F(SessionServiceTest, ARematchNeedsBothSeats) {
   const Board b = NewBoard();
   PlayToTheEnd(b, 5);

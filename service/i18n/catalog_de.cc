@@ -22,6 +22,7 @@ constexpr CatalogEntry kGerman[] = {
     {Message::kObeliskStack, "der {color} Obeliskenstapel"},
     {Message::kEyeOfHorus, "das {color} Auge des Horus"},
     {Message::kPlayerLabel, "{color} ({name})"},
+    {Message::kComputerPlayer, "Computer, Stufe {level}"},
     {Message::kListAnd, "{list} und {last}"},
     {Message::kSeatTaken, "{name} nimmt den Platz von {color} ein."},
     {Message::kSeatLeft, "{name} verlässt den Platz von {color}."},

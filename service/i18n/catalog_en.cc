@@ -21,6 +21,7 @@ constexpr CatalogEntry kEnglish[] = {
     {Message::kObeliskStack, "{color} Obelisk stack"},
     {Message::kEyeOfHorus, "{color} Eye of Horus"},
     {Message::kPlayerLabel, "{color} ({name})"},
+    {Message::kComputerPlayer, "computer, level {level}"},
     {Message::kListAnd, "{list} and {last}"},
     {Message::kSeatTaken, "{name} takes the {color} seat."},
     {Message::kSeatLeft, "{name} leaves the {color} seat."},

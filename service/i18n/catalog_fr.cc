@@ -22,6 +22,7 @@ constexpr CatalogEntry kFrench[] = {
     {Message::kObeliskStack, "la pile d'obélisques {color}"},
     {Message::kEyeOfHorus, "l'Œil d'Horus {color}"},
     {Message::kPlayerLabel, "{color} ({name})"},
+    {Message::kComputerPlayer, "ordinateur, niveau {level}"},
     {Message::kListAnd, "{list} et {last}"},
     {Message::kSeatTaken, "{name} prend place côté {color}."},
     {Message::kSeatLeft, "{name} quitte sa place côté {color}."},

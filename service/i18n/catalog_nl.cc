@@ -22,6 +22,7 @@ constexpr CatalogEntry kDutch[] = {
     {Message::kObeliskStack, "de {color} stapel obelisken"},
     {Message::kEyeOfHorus, "het {color} Oog van Horus"},
     {Message::kPlayerLabel, "{color} ({name})"},
+    {Message::kComputerPlayer, "computer, niveau {level}"},
     {Message::kListAnd, "{list} en {last}"},
     {Message::kSeatTaken, "{name} neemt de plaats van {color} in."},
     {Message::kSeatLeft, "{name} verlaat de plaats van {color}."},

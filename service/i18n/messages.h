@@ -54,6 +54,8 @@ enum class Message : uint8_t {
   kEyeOfHorus,
   // {color} ({name})
   kPlayerLabel,
+  // The computer as a seat's player: {level}.
+  kComputerPlayer,
   // Lists: {list} and {last}.
   kListAnd,
   // Seats: {name} {color}; the computer's: {level} {level_name} {color}.
