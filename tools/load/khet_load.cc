@@ -110,7 +110,7 @@ ABSL_FLAG(double, move_jitter, 0.2,
 ABSL_FLAG(int, client_addresses, 1,
           "Boards mode: source addresses 127.0.0.2 onwards the boards are "
           "spread over (1: one simulator host)");
-ABSL_FLAG(int, shared_connections, 8,
+ABSL_FLAG(int, shared_connections, 64,
           "Boards mode: kept-alive connections per client thread and source "
           "address for the boards' moves and setting up");
 ABSL_FLAG(bool, inworld_headers, true,

@@ -139,9 +139,10 @@ class Board {
   std::string id_, owner_token_;
   std::string tokens_[2];  // silver, red
   std::unique_ptr<Game> game_;
-  int64_t version_ = 0;    // the latest version answered or delivered
-  int64_t delivered_ = 0;  // the latest version delivered to the board
-  bool awaiting_ = false;  // a move acknowledged, its event not yet here
+  int64_t version_ = 0;      // the latest version answered or delivered
+  int64_t delivered_ = 0;    // the latest version delivered to the board
+  bool awaiting_ = false;    // a move acknowledged, its event not yet here
+  bool rematching_ = false;  // a rematch asked for, not yet answered
   int64_t acked_version_ = 0;
   int64_t acked_ns_ = 0;
   int64_t moves_ = 0;
@@ -421,7 +422,10 @@ void Board::Move() {
     return ScheduleMove(next);
   }
   ScheduleMove(next);
-  if (game_->over()) return Rematch();
+  if (game_->over()) {
+    if (!rematching_) Rematch();
+    return;
+  }
   const Position& pos = game_->position();
   MoveList moves;
   GenerateMoves(pos, &moves);
@@ -474,6 +478,7 @@ void Board::Move() {
 
 // A finished game: the owner asks for the next one (colours swapped).
 void Board::Rematch() {
+  rematching_ = true;
   Shared().Send("POST",
                 absl::StrCat("/v1/sessions/", id_, ":rematch?view=compact"),
                 Headers(owner_token_), "{}", [this](HttpAnswer answer) {

@@ -33,7 +33,7 @@ struct BoardsOptions {
   int client_addresses = 1;
   // Connections each client thread keeps per source address for the
   // boards' other calls (moves, setting up).
-  int shared_connections = 8;
+  int shared_connections = 64;
   // Each board's calls carry an in-world object key and owner key, as a
   // Second Life or OpenSimulator simulator sends them.
   bool inworld_headers = true;
