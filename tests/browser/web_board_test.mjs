@@ -879,6 +879,9 @@ async function computerGame(page) {
   const file = path.resolve(flags.screenshots, 'desktop-computer-german.png');
   await page.screenshot({ path: file, fullPage: true });
   console.log(`screenshot: ${file}`);
+  // The choice is kept in this browser: English again for what follows.
+  await page.locator('#page-language').selectOption('en');
+  await until(page, 'the page in English again', () => document.documentElement.lang === 'en');
 }
 
 // Two people in their own browsers join a rated board with player ids; the
