@@ -5,10 +5,22 @@
 // home row is at the bottom unless the view is flipped.
 //
 // playMove shows a move as it happens: the piece slides or turns, the laser
-// fires, each hit piece goes when the beam reaches it, and the shot then
-// stays for HOLD_MS at least before the next queued move starts;
-// playMoveNow does the same at once. setBoard draws a position at once and
-// drops whatever was queued.
+// fires, each hit piece goes when the beam reaches it. The board never falls
+// more than one move behind: a move arriving while another plays waits for
+// that one's shot to be whole and seen for HOLD_MS, but no longer than
+// SHOWN_MS from its start, and a move arriving while one already waits
+// replaces it (the move list has the one jumped over). The player's own
+// shot stays at least OWN_SHOT_MS, its hits HITS_SEEN_MS, before the next
+// move replaces it. With reduced motion every move is drawn still and held
+// just as long. catchUp draws the last move queued at once; playMoveNow
+// shows one move at once, dropping the queue; setBoard draws a position at
+// once and drops whatever was queued.
+//
+// On narrow portrait screens the board is drawn turned a quarter clockwise
+// (files down the side, eight squares across), so that a square stays a
+// touch target of at least 44 px; the pieces and the laser turn with it.
+// While a piece that can turn is selected, two round buttons on its
+// square's upper corners turn it (onRotate).
 
 import { t } from './language.js';
 import { drawEmitter, drawPiece, svg } from './pieces.js';
@@ -16,8 +28,18 @@ import { drawShot, motionWanted } from './laser.js';
 import { FILES, squareAt, squareName, squareOwner } from './squares.js';
 
 const SLIDE_MS = 320;
-const HOLD_MS = 1200;
+const HOLD_MS = 400;         // a whole shot is shown this long before a waiting move
+const SHOWN_MS = 700;        // but a move waits no longer than this after the shown one began
+const OWN_SHOT_MS = 2500;    // the player's own beam stays at least this long
+const HITS_SEEN_MS = 1500;   // and its hits this long after the beam reaches them
 const FADE_MS = 180;
+
+// The views' coordinates: the board's squares span 0-10 across and 0-8 down
+// in landscape; portrait turns that picture a quarter clockwise.
+const LANDSCAPE_VIEW = '-0.55 -0.3 11.1 9.05';
+const PORTRAIT_VIEW = '-0.4 -0.5 8.62 10.6';
+const PORTRAIT_TURN = 'translate(8 0) rotate(90)';
+const PORTRAIT_QUERY = '(max-width: 560px) and (orientation: portrait)';
 
 // The squares a move's notation names and how it moves: "e4-e5" (or "e4=e5"
 // for a swap, "d1^d2" for the top of a stack) and "e4L" / "e4R".
@@ -42,14 +64,18 @@ const DEFAULT_SCHEME = {
 
 export class BoardView {
   // onSquare(name) is called when a square is clicked or activated by key.
-  constructor(container, { onSquare }) {
+  // onRotate(kind) when an on-board turn button is used (ROTATE_CLOCKWISE or
+  // ROTATE_ANTICLOCKWISE).
+  constructor(container, { onSquare, onRotate = () => {} }) {
     this.onSquare = onSquare;
+    this.onRotate = onRotate;
+    this.container = container;
     this.scheme = DEFAULT_SCHEME;
     this.flipped = false;
     this.board = null;
     this.shot = null;        // the LaserShot drawn, if any
     this.shotKey = null;     // and the key it was shown with
-    this.selection = { from: null, targets: [] };
+    this.selection = { from: null, targets: [], turns: [] };
     this.hint = [];          // the squares of a suggested move
     this.lastMove = [];
     this.focusSquare = 'e1';
@@ -59,18 +85,41 @@ export class BoardView {
     this.onSound = () => {};  // (kind, secondsFromNow) for the page's sounds
 
     this.svg = svg('svg', {
-      viewBox: '-0.55 -0.3 11.1 9.05', class: 'board', role: 'group',
+      viewBox: LANDSCAPE_VIEW, class: 'board', role: 'group',
       'aria-label': t('board'), 'data-i18n-attr': 'aria-label:board',
     });
+    this.view = svg('g', { class: 'view' });
+    this.svg.append(this.view);
     this.layers = {};
-    for (const name of ['squares', 'marks', 'emitters', 'pieces', 'laser', 'labels']) {
+    for (const name of ['squares', 'marks', 'emitters', 'pieces', 'laser', 'controls',
+                        'labels']) {
       this.layers[name] = svg('g', { class: `layer-${name}` });
-      this.svg.append(this.layers[name]);
+      this.view.append(this.layers[name]);
     }
     this.svg.addEventListener('keydown', (event) => this.onKey(event));
     container.replaceChildren(this.svg);
+    this.portraitQuery = window.matchMedia?.(PORTRAIT_QUERY);
+    this.portrait = false;
     this.applyColours();
+    this.applyShape();
     this.drawSquares();
+    this.portraitQuery?.addEventListener?.('change', () => {
+      this.applyShape();
+      this.drawSquares();
+      this.drawPieces();
+      this.drawEmitters();
+      this.drawMarks();
+    });
+  }
+
+  // Landscape or portrait, as the screen asks.
+  applyShape() {
+    this.portrait = Boolean(this.portraitQuery?.matches);
+    this.svg.setAttribute('viewBox', this.portrait ? PORTRAIT_VIEW : LANDSCAPE_VIEW);
+    if (this.portrait) this.view.setAttribute('transform', PORTRAIT_TURN);
+    else this.view.removeAttribute('transform');
+    this.svg.classList.toggle('portrait', this.portrait);
+    this.container.classList.toggle('portrait', this.portrait);
   }
 
   // Top-left corner of a square in view coordinates.
@@ -134,19 +183,34 @@ export class BoardView {
     clearTimeout(this.timer);
     this.timer = null;
     this.queue = [];
+    this.holdUntil = 0;
   }
 
-  // Shows a move as it happens after the moves queued before it: `before` is
-  // the position it was played in (null: none known, the pieces then just
-  // appear), `board` the one after, `shot` its laser, `removals` what the
-  // shot took off (as MoveMade has them; else read from `before`). Without
-  // motion (the reader asked for less) it is drawn at once.
-  playMove({ before, board, notation, shot, removals, key }) {
-    if (!motionWanted()) {
-      this.drawMoveStill({ board, notation, shot, key });
-      return;
-    }
-    this.queue.push({ before, board, notation, shot, removals, key });
+  // Draws the last move queued at once, still (its shot and hits shown);
+  // answers whether there was one.
+  catchUp() {
+    const last = this.queue[this.queue.length - 1];
+    if (!last) return false;
+    this.drawMoveStill(last);
+    return true;
+  }
+
+  // What the square `name` shows: its piece's token, or null.
+  pieceOn(name) {
+    return this.svg.querySelector(`.square[data-square="${name}"]`)?.dataset.piece ?? null;
+  }
+
+  // Shows a move after the one being shown: `before` is the position it was
+  // played in (null: none known, the pieces then just appear), `board` the
+  // one after, `shot` its laser, `removals` what the shot took off (as
+  // MoveMade has them; else read from `before`), `own` whether this page's
+  // player made it. A move still waiting is jumped over.
+  playMove({ before, board, notation, shot, removals, key, own = false }) {
+    // A waiting move is jumped over, unless it is the player's own and this
+    // the reply to it: the player sees their shot, then the answer.
+    const waiting = this.queue[this.queue.length - 1];
+    this.queue = waiting?.own && !own ? [waiting] : [];
+    this.queue.push({ before, board, notation, shot, removals, key, own });
     this.pump();
   }
 
@@ -160,39 +224,53 @@ export class BoardView {
 
   drawMoveStill({ board, notation, shot, key }) {
     this.setBoard(board, notation);
+    this.shotKey = null;
     if (shot?.segments?.length) this.showShot(shot, key, { animate: false });
     else this.clearShot();
   }
 
+  // Starts the next move now if the last shot has been shown long enough,
+  // else when it has.
   pump() {
     if (this.timer !== null || !this.queue.length) return;
-    const wait = Math.max(0, this.holdUntil - performance.now());
+    const wait = this.holdUntil - performance.now();
+    if (wait <= 0) {
+      this.animate(this.queue.shift());
+      this.pump();
+      return;
+    }
     this.timer = setTimeout(() => {
       this.timer = null;
-      const next = this.queue.shift();
-      if (next) this.animate(next);
       this.pump();
     }, wait);
   }
 
-  animate({ before, board, notation, shot, removals, key }) {
+  // Plays one move out (or draws it still, without motion) and sets how
+  // long its shot stays before the next move may start.
+  animate({ before, board, notation, shot, removals, key, own }) {
+    const moving = motionWanted();
     const move = parseMove(notation);
-    const slides = move && before ? SLIDE_MS / 1000 : 0;
+    const slides = moving && move && before ? SLIDE_MS / 1000 : 0;
     this.place(board, notation);
-    if (move && before) this.slide(move, before);
+    if (slides) this.slide(move, before);
     this.onSound('move', 0);
     let timing = { end: slides, hitAt: new Map() };
     if (shot?.segments?.length) {
       this.shotKey = key;
       this.shot = shot;
-      timing = drawShot(this.layers.laser, shot, this, { animate: true, delay: slides });
+      timing = drawShot(this.layers.laser, shot, this, { animate: moving, delay: slides });
       this.onSound('laser', slides);
       for (const seconds of timing.hitAt.values()) this.onSound('hit', seconds);
     } else {
       this.clearShot();
     }
-    this.takeOffOnHit(before, move, timing.hitAt, removals);
-    this.holdUntil = performance.now() + Math.max(timing.end, slides) * 1000 + HOLD_MS;
+    if (moving) this.takeOffOnHit(before, move, timing.hitAt, removals);
+    const whole = Math.max(timing.end, slides) * 1000;
+    const lastHit = Math.max(0, ...timing.hitAt.values()) * 1000;
+    const beamFrom = slides * 1000;
+    this.holdUntil = performance.now() + (own
+      ? Math.max(beamFrom + OWN_SHOT_MS, lastHit + HITS_SEEN_MS)
+      : Math.min(whole + HOLD_MS, SHOWN_MS));
   }
 
   // The moved pieces glide from where they stood, or turn in place.
@@ -240,8 +318,11 @@ export class BoardView {
     }
   }
 
-  setSelection(from, targets = []) {
-    this.selection = { from, targets };
+  // Marks `from` as selected and its targets; `turns` lists the turns it
+  // may make (ROTATE_CLOCKWISE, ROTATE_ANTICLOCKWISE), each drawn as a
+  // button on the board.
+  setSelection(from, targets = [], turns = []) {
+    this.selection = { from, targets, turns };
     this.drawMarks();
   }
 
@@ -296,13 +377,18 @@ export class BoardView {
       }
     }
     if (hadFocus) this.svg.querySelector(`[data-square="${this.focusSquare}"]`)?.focus();
+    // The letters below the board (beside it in portrait, nearer), the
+    // numbers to its left (above it); upright either way.
+    const label = (x, y, text) => labels.append(svg('text', {
+      x, y, class: 'coordinate', transform: this.portrait ? `rotate(-90 ${x} ${y})` : '',
+    }, text));
     for (let file = 0; file < 10; ++file) {
       const { x } = this.corner(file, 0);
-      labels.append(svg('text', { x: x + 0.5, y: 8.42, class: 'coordinate' }, FILES[file]));
+      label(x + 0.5, this.portrait ? 8.24 : 8.42, FILES[file]);
     }
     for (let rank = 0; rank < 8; ++rank) {
       const { y } = this.corner(0, rank);
-      labels.append(svg('text', { x: -0.27, y: y + 0.5, class: 'coordinate' }, String(rank + 1)));
+      label(this.portrait ? -0.25 : -0.27, y + 0.5, String(rank + 1));
     }
   }
 
@@ -350,6 +436,11 @@ export class BoardView {
     drawn.setAttribute('transform', `translate(${x + 0.5} ${y + 0.5})`);
     drawn.dataset.color = piece.color;
     drawn.dataset.square = piece.square;
+    if (this.portrait) {
+      for (const text of drawn.querySelectorAll('text')) {
+        text.setAttribute('transform', 'rotate(-90 0 0.04)');
+      }
+    }
     return drawn;
   }
 
@@ -380,7 +471,8 @@ export class BoardView {
       layer.append(svg('rect', { x: x + 0.08, y: y + 0.08, width: 0.84, height: 0.84, rx: 0.12,
                                  class: 'hint-mark', 'data-square': name }));
     }
-    const { from, targets } = this.selection;
+    const { from, targets, turns } = this.selection;
+    this.drawTurnButtons(from, turns);
     if (from) {
       const { x, y } = at(from);
       layer.append(svg('rect', { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92,
@@ -398,17 +490,55 @@ export class BoardView {
     }
   }
 
-  // Arrow keys move the focus between squares; Enter and Space click.
+  // The selected piece's turns as round buttons on its square's upper
+  // corners: anticlockwise on the left, clockwise on the right.
+  drawTurnButtons(from, turns) {
+    const layer = this.layers.controls;
+    layer.replaceChildren();
+    if (!from || !turns?.length) return;
+    const { file, rank } = squareAt(from);
+    const { x, y } = this.corner(file, rank);
+    for (const kind of turns) {
+      const clockwise = kind === 'ROTATE_CLOCKWISE';
+      const name = `${t(clockwise ? 'rotateClockwise' : 'rotateAnticlockwise')} ` +
+        `(${clockwise ? 'r' : 'l'})`;
+      // In portrait the view is turned: its upper corners are the square's
+      // left ones there.
+      const cx = this.portrait ? x : x + (clockwise ? 1 : 0);
+      const cy = this.portrait ? y + (clockwise ? 0 : 1) : y;
+      const button = svg('g', {
+        class: 'turn-button', role: 'button', tabindex: 0, 'data-kind': kind,
+        'aria-label': name, 'aria-keyshortcuts': clockwise ? 'r' : 'l',
+        transform: `translate(${cx} ${cy})${this.portrait ? ' rotate(-90)' : ''}`,
+      }, svg('circle', { r: 0.26, class: 'turn-disc' }), turnArrow(clockwise),
+      svg('title', {}, name));
+      const act = (event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        this.onRotate(kind);
+      };
+      button.addEventListener('click', act);
+      button.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' || event.key === ' ') act(event);
+      });
+      layer.append(button);
+    }
+  }
+
+  // Arrow keys move the focus between squares (as drawn: turned in
+  // portrait); Enter and Space click. Shifted arrows are left to the page.
   onKey(event) {
     const square = event.target.closest?.('.square');
-    if (!square) return;
+    if (!square || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
     const name = square.dataset.square;
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
       this.onSquare(name);
       return;
     }
-    const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    const steps = this.portrait
+      ? { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }
+      : { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
     const step = steps[event.key];
     if (!step) return;
     event.preventDefault();
@@ -428,4 +558,18 @@ export class BoardView {
     square?.setAttribute('tabindex', 0);
     if (focus) square?.focus();
   }
+}
+
+// A round arrow around (0, 0), three quarters of a circle, its head at the
+// end it turns towards.
+function turnArrow(clockwise) {
+  const r = 0.14;
+  const d = clockwise
+    ? `M${-r} 0 A${r} ${r} 0 1 1 0 ${r}`
+    : `M${r} 0 A${r} ${r} 0 1 0 0 ${r}`;
+  const head = clockwise
+    ? `M-0.08 ${r} L0.03 ${r - 0.09} L0.03 ${r + 0.09} Z`
+    : `M0.08 ${r} L-0.03 ${r - 0.09} L-0.03 ${r + 0.09} Z`;
+  return svg('g', { class: 'turn-arrow' },
+    svg('path', { d, fill: 'none' }), svg('path', { d: head, class: 'turn-head' }));
 }

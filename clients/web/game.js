@@ -3,7 +3,12 @@
 // replay, game_record.js) and the event log, in the session's language. The
 // session is re-read after every change; a move is played out on the board
 // (board.js: slide, laser, hits) as soon as its reply, event or the session
-// shows it, unless an earlier move is being replayed. A game that no move
+// shows it, unless an earlier move is being replayed. A click acts on the
+// position drawn: one made while the board still plays moves out brings it
+// to the game at once, and picks nothing if that changed the clicked square.
+// A selected piece turns by its buttons on the board or below it, or by
+// keys: r (or Shift+Right) clockwise, l (or Shift+Left) anticlockwise,
+// Escape lets it go. A game that no move
 // keeps alive says when the inactivity timeout will reset it. A player may
 // ask to take a move back (the opponent answers on their page), and a seat
 // held with a player id shows that player's rating.
@@ -37,6 +42,10 @@ const CONFIRM_MS = 4000;
 
 const shotKey = (board, shot) => `${board?.position}|${shot?.text}`;
 
+// The turn each key makes with a piece selected (Shift+arrows too).
+const TURN_KEYS = { r: 'ROTATE_CLOCKWISE', l: 'ROTATE_ANTICLOCKWISE' };
+const SHIFTED_TURN_KEYS = { ArrowRight: 'ROTATE_CLOCKWISE', ArrowLeft: 'ROTATE_ANTICLOCKWISE' };
+
 // The side whose time ran out in a game that ended so, else null.
 function flaggedSide(result) {
   if (result?.reason !== 'TIME_FORFEIT') return null;
@@ -52,7 +61,8 @@ function duration(ms) {
 
 export class GamePage {
   constructor() {
-    this.board = new BoardView($('board'), { onSquare: (name) => this.onSquare(name) });
+    this.board = new BoardView($('board'), { onSquare: (name) => this.onSquare(name),
+                                             onRotate: (kind) => this.rotate(kind) });
     this.board.onSound = (kind, delay) => sounds.play(kind, delay);
     this.clocks = new ClockView($('clocks'));
     this.record = new GameRecordPanel($('moves-panel'), {
@@ -136,6 +146,42 @@ export class GamePage {
     $('player-id').addEventListener('change', (event) => {
       tokens.playerId = event.target.value.trim();
     });
+    document.addEventListener('keydown', (event) => this.onKey(event));
+    // What stands above the board grows and shrinks (the turn, the clocks,
+    // notes): the board follows.
+    new ResizeObserver(() => this.fitBoard()).observe($('board').parentElement);
+    window.addEventListener('resize', () => this.fitBoard());
+  }
+
+  // r, l, Shift+arrows and Escape while a piece is selected (not while
+  // typing in a field).
+  onKey(event) {
+    if ($('game').hidden || !this.selection || event.altKey || event.ctrlKey
+        || event.metaKey || event.target.closest?.('input, select, textarea, [contenteditable]')) {
+      return;
+    }
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      this.deselect();
+      return;
+    }
+    const kind = event.shiftKey ? SHIFTED_TURN_KEYS[event.key]
+      : TURN_KEYS[event.key?.toLowerCase()];
+    if (!kind || !this.selection.turns.includes(kind)) return;
+    event.preventDefault();
+    this.rotate(kind);
+  }
+
+  // The board as large as the window shows whole below what stands above it
+  // (style.css reads --board-top), so that every square and the turn
+  // buttons on it are in view without scrolling.
+  fitBoard() {
+    const frame = $('board');
+    if (frame.offsetParent === null) return;
+    const top = Math.round(frame.getBoundingClientRect().top + window.scrollY);
+    if (frame.style.getPropertyValue('--board-top') !== `${top}px`) {
+      frame.style.setProperty('--board-top', `${top}px`);
+    }
   }
 
   async open(id) {
@@ -352,7 +398,32 @@ export class GamePage {
     this.live = { gameId: this.live?.gameId, plies: (this.live?.plies ?? 0) + 1,
                   version: Number(version), key, board };
     if (this.record.replaying) return;
-    this.board.playMove({ before, board, notation, shot, removals, key });
+    this.board.playMove({ before, board, notation, shot, removals, key,
+                          own: this.isMine(before, shot) });
+  }
+
+  // Whether this page's player made the move played in `before` (whose
+  // laser `shot` is).
+  isMine(before, shot) {
+    const mover = shot?.shooter ?? before?.sideToMove;
+    return Boolean(mover) && mover === this.me()?.color;
+  }
+
+  // Brings the live board to the game at once when it is still playing
+  // moves out or waiting for them; answers whether that changed what the
+  // square `name` shows (a click there then did only this).
+  syncBoard(name) {
+    const s = this.session;
+    const shown = this.board.pieceOn(name);
+    let changed = this.board.catchUp();
+    const ahead = s && Number(s.version) > (this.live?.version ?? 0)
+      && this.live?.key !== shotKey(s.board, s.lastShot);
+    if (ahead && !this.record.replaying) {
+      if (this.live) this.live.waited = true;
+      this.showSession(s);
+      changed = true;
+    }
+    return changed && this.board.pieceOn(name) !== shown;
   }
 
   // Brings the live board to the session: played out when it is one move on
@@ -370,7 +441,7 @@ export class GamePage {
     if (sameGame && drawn.plies + 1 === moves.length) {
       this.live = { gameId: s.gameId, plies: moves.length, version, key, board: s.board };
       this.board.playMove({ before: drawn.board, board: s.board, notation, shot: s.lastShot,
-                            key });
+                            key, own: this.isMine(drawn.board, s.lastShot) });
       return;
     }
     if (sameGame && drawn.plies + 1 < moves.length && !drawn.waited) {
@@ -432,6 +503,7 @@ export class GamePage {
     if (!replaying) this.showSession(s);
     $('board').classList.toggle('my-turn', Boolean(myTurn) && !replaying);
     $('board').classList.toggle('replaying', replaying);
+    this.fitBoard();
 
     $('turn').textContent = this.turnText(s, me);
     const outcome = s.result?.outcome;
@@ -809,6 +881,7 @@ export class GamePage {
       this.say(t('lookingBack'));
       return;
     }
+    if (this.syncBoard(name)) return;
     if (s.board.sideToMove !== me.color) {
       this.say(t('othersMove', { side: this.side(s.board.sideToMove) }));
       return;
@@ -841,13 +914,15 @@ export class GamePage {
       return;
     }
     this.say(null);
-    this.selection = { from: square, piece, moves };
     const targets = [...new Set(moves.filter((m) => m.to).map((m) => m.to))];
-    this.board.setSelection(square, targets);
-    const turns = new Set(moves.filter((m) => !m.to).map((m) => m.kind));
-    const twoState = TWO_STATE.has(piece.type) && turns.size > 0;
-    show($('rotate-clockwise'), twoState || turns.has('ROTATE_CLOCKWISE'));
-    show($('rotate-anticlockwise'), twoState || turns.has('ROTATE_ANTICLOCKWISE'));
+    const kinds = new Set(moves.filter((m) => !m.to).map((m) => m.kind));
+    const twoState = TWO_STATE.has(piece.type) && kinds.size > 0;
+    const turns = ['ROTATE_ANTICLOCKWISE', 'ROTATE_CLOCKWISE']
+      .filter((kind) => twoState || kinds.has(kind));
+    this.selection = { from: square, piece, moves, turns };
+    this.board.setSelection(square, targets, turns);
+    show($('rotate-clockwise'), turns.includes('ROTATE_CLOCKWISE'));
+    show($('rotate-anticlockwise'), turns.includes('ROTATE_ANTICLOCKWISE'));
     $('selected-label').textContent = t('selected', { piece: this.pieceName(piece), square });
     $('move-choice').replaceChildren();
     show($('move-controls'), true);

@@ -3,11 +3,25 @@
 // Scarab's or Eye's mirror as "/") and turned to the piece's orientation.
 // The gold marks (a Pharaoh's ring, an Anubis's front) turn dark on pieces
 // whose own colour is close to gold, so that they show in every scheme.
+// Every piece has a dark edge and every mirror face dark borders, wide
+// enough to tell a light piece (silver, orange, gold) or a mirror from the
+// light squares it stands on at 3:1 or more (tests/browser measures it).
 
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 
 const MIRROR = '#dff3ff';  // mirror faces, whatever the colour scheme
 const OUTLINE = '#1d1d1f';
+const EDGE = 0.06;         // a piece's edge, in squares
+const BORDER = 0.04;       // a mirror face's border on each side
+
+// A mirror face from (x1, y1) to (x2, y2), `width` wide, on a dark line
+// that borders it.
+const mirror = (x1, y1, x2, y2, width) => [
+  svg('line', { x1, y1, x2, y2, stroke: OUTLINE, 'stroke-width': width + 2 * BORDER,
+                'stroke-linecap': 'round', class: 'mirror-edge' }),
+  svg('line', { x1, y1, x2, y2, stroke: MIRROR, 'stroke-width': width,
+                'stroke-linecap': 'round', class: 'mirror' }),
+];
 const GOLD = '#d9b44a';
 const DARK_GOLD = '#4d3800';
 
@@ -32,7 +46,7 @@ const TURN = { N: 0, E: 90, S: 180, W: 270, NE: 0, SE: 90, SW: 180, NW: 270, '/'
 function pharaoh(fill) {
   const mark = accentFor(fill);
   return [
-    svg('circle', { r: 0.36, fill, stroke: OUTLINE, 'stroke-width': 0.04 }),
+    svg('circle', { r: 0.36, fill, stroke: OUTLINE, 'stroke-width': EDGE, class: 'body' }),
     svg('circle', { r: 0.22, fill: 'none', stroke: mark, 'stroke-width': 0.07 }),
     svg('path', { d: 'M-0.12 -0.05 L0 -0.2 L0.12 -0.05 Z', fill: mark }),
   ];
@@ -41,27 +55,24 @@ function pharaoh(fill) {
 function pyramid(fill) {
   return [
     svg('path', { d: 'M-0.4 -0.4 L0.4 0.4 L-0.4 0.4 Z', fill, stroke: OUTLINE,
-                  'stroke-width': 0.04, 'stroke-linejoin': 'round' }),
-    svg('line', { x1: -0.4, y1: -0.4, x2: 0.4, y2: 0.4, stroke: MIRROR, 'stroke-width': 0.09,
-                  'stroke-linecap': 'round' }),
+                  'stroke-width': EDGE, 'stroke-linejoin': 'round', class: 'body' }),
+    ...mirror(-0.4, -0.4, 0.4, 0.4, 0.09),
   ];
 }
 
 function scarab(fill) {
   return [
     svg('rect', { x: -0.34, y: -0.34, width: 0.68, height: 0.68, rx: 0.14, fill,
-                  stroke: OUTLINE, 'stroke-width': 0.04 }),
-    svg('line', { x1: -0.4, y1: 0.4, x2: 0.4, y2: -0.4, stroke: MIRROR, 'stroke-width': 0.12,
-                  'stroke-linecap': 'round' }),
+                  stroke: OUTLINE, 'stroke-width': EDGE, class: 'body' }),
+    ...mirror(-0.4, 0.4, 0.4, -0.4, 0.12),
     svg('line', { x1: -0.4, y1: 0.4, x2: 0.4, y2: -0.4, stroke: OUTLINE, 'stroke-width': 0.02 }),
   ];
 }
 
 function eye(fill) {
   return [
-    svg('circle', { r: 0.36, fill, stroke: OUTLINE, 'stroke-width': 0.04 }),
-    svg('line', { x1: -0.4, y1: 0.4, x2: 0.4, y2: -0.4, stroke: MIRROR, 'stroke-width': 0.1,
-                  'stroke-opacity': 0.8, 'stroke-linecap': 'round' }),
+    svg('circle', { r: 0.36, fill, stroke: OUTLINE, 'stroke-width': EDGE, class: 'body' }),
+    ...mirror(-0.4, 0.4, 0.4, -0.4, 0.1),
     svg('ellipse', { rx: 0.17, ry: 0.09, fill: '#fff', stroke: OUTLINE, 'stroke-width': 0.03 }),
     svg('circle', { r: 0.05, fill: OUTLINE }),
   ];
@@ -70,7 +81,7 @@ function eye(fill) {
 function anubis(fill) {
   return [
     svg('rect', { x: -0.3, y: -0.22, width: 0.6, height: 0.56, rx: 0.08, fill,
-                  stroke: OUTLINE, 'stroke-width': 0.04 }),
+                  stroke: OUTLINE, 'stroke-width': EDGE, class: 'body' }),
     // The front: a beam striking it is blocked.
     svg('rect', { x: -0.38, y: -0.4, width: 0.76, height: 0.14, rx: 0.04, fill: accentFor(fill),
                   stroke: OUTLINE, 'stroke-width': 0.03 }),
@@ -80,7 +91,7 @@ function anubis(fill) {
 function sphinx(fill) {
   return [
     svg('rect', { x: -0.34, y: -0.2, width: 0.68, height: 0.54, rx: 0.08, fill,
-                  stroke: OUTLINE, 'stroke-width': 0.04 }),
+                  stroke: OUTLINE, 'stroke-width': EDGE, class: 'body' }),
     // The lens the laser leaves from.
     svg('path', { d: 'M-0.16 -0.2 L0 -0.42 L0.16 -0.2 Z', fill: '#ff5a4f', stroke: OUTLINE,
                   'stroke-width': 0.03 }),
@@ -91,7 +102,7 @@ function obelisk(fill, height) {
   const block = (dx, dy) => svg('path', {
     d: `M${-0.2 + dx} ${-0.34 + dy} L${0.2 + dx} ${-0.34 + dy} L${0.3 + dx} ${0.34 + dy}
         L${-0.3 + dx} ${0.34 + dy} Z`,
-    fill, stroke: OUTLINE, 'stroke-width': 0.04, 'stroke-linejoin': 'round',
+    fill, stroke: OUTLINE, 'stroke-width': EDGE, 'stroke-linejoin': 'round', class: 'body',
   });
   if (height < 2) return [block(0, 0)];
   return [block(0.07, -0.05), block(-0.05, 0.04),
