@@ -260,7 +260,7 @@ async function play(pages, move, index) {
 
   await square(mover, move.from).click();
   if (move.rotate) {
-    await mover.getByRole('button', { name: `Rotate ${move.rotate}` }).click();
+    await mover.locator(`#rotate-${move.rotate}`).click();
   } else {
     await until(mover, `${move.to} marked as a target`,
                 (to) => document.querySelector(`svg.board [data-square="${to}"].target`), move.to);
@@ -268,7 +268,7 @@ async function play(pages, move, index) {
   }
 
   const plies = index + 1;
-  const text = `${plies} move${plies === 1 ? '' : 's'}`;
+  const text = `${plies} turn${plies === 1 ? '' : 's'}`;
   for (const page of [mover, ...others]) {
     await until(page, `"${text}" after ${move.from}`,
                 (t) => document.querySelector('#game-meta')?.textContent.includes(t), text);
@@ -350,7 +350,7 @@ async function main() {
   await silver.locator('#create-name').fill('browser test');
   await silver.locator('#create-setup').selectOption('classic-2');
   await silver.locator('#create-scheme').selectOption('classic');
-  await silver.getByRole('button', { name: 'Create board' }).click();
+  await silver.getByRole('button', { name: 'Create board', exact: true }).click();
   await until(silver, 'the board page', () => /^#\/s\//.test(window.location.hash));
   const sessionId = decodeURIComponent(await silver.evaluate(() => window.location.hash.slice(4)));
   await until(silver, 'the owner panel', () => !document.querySelector('#owner-panel').hidden);
@@ -398,10 +398,11 @@ async function main() {
   await until(red, 'Bo still seated after a reload',
               () => document.querySelector('.seat-red')?.textContent.includes('Bo (you)'));
 
-  // The phone layout fits: nothing wider than the screen, the board scaled.
+  // The phone layout fits: nothing wider than the screen, the board scaled
+  // (its frame as wide as the screen; web_board_play_test checks its squares).
   const layout = await red.evaluate(() => ({
     page: document.documentElement.scrollWidth,
-    board: document.querySelector('svg.board').getBoundingClientRect().width,
+    board: document.querySelector('#board').getBoundingClientRect().width,
     screen: window.innerWidth,
   }));
   check(layout.page <= layout.screen, `phone page fits (${layout.page} px in ${layout.screen})`);
@@ -675,7 +676,7 @@ async function clockedGame({ silver, red, watcher }) {
         'the 15+10 preset fills the clock fields');
   await silver.getByLabel('Minutes each', { exact: true }).fill('0.2');
   await silver.getByLabel('Seconds added after each move', { exact: true }).fill('1');
-  await silver.getByRole('button', { name: 'Create board' }).click();
+  await silver.getByRole('button', { name: 'Create board', exact: true }).click();
   await until(silver, 'the clocked board', () => /^#\/s\//.test(window.location.hash)
     && document.querySelector('#game-title').textContent === 'clock test');
   const id = decodeURIComponent(await silver.evaluate(() => window.location.hash.slice(4)));
@@ -785,7 +786,7 @@ async function computerGame(page) {
   // j5L: Silver's beam takes its own Pyramid on j4; the computer answers.
   await recordShots(page, 'j4', 'j5');
   await square(page, 'j5').click();
-  await page.getByRole('button', { name: 'Rotate anticlockwise' }).click();
+  await page.locator('#rotate-anticlockwise').click();
   await until(page, 'the computer\'s shot', () => window.shotLog.some((s) => s.shooter === 'RED'),
               undefined, 15000);
   const log = await page.evaluate(() => {
@@ -821,7 +822,7 @@ async function computerGame(page) {
   check(taken.moves.length === 0, `both plies were taken back: ${taken.moves.join(' ')}`);
   step('Silver took back its move and the computer\'s reply: the start position again');
   await square(page, 'j5').click();
-  await page.getByRole('button', { name: 'Rotate anticlockwise' }).click();
+  await page.locator('#rotate-anticlockwise').click();
   await until(page, 'the computer\'s answer after the takeback', () =>
     document.querySelector('#turn').textContent.startsWith('Your move')
     && !document.querySelector('#takeback').disabled, undefined, 15000);
