@@ -240,6 +240,7 @@ async function importRecord(base, page, id, dir) {
   fs.writeFileSync(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0xc3]));
   await page.goto(`${base}/#/`);
   await until(page, 'the import form', () => document.querySelector('#import-file'));
+  await page.locator('#import-panel summary').click();
   await page.locator('#import-file').setInputFiles(binary);
   await until(page, 'the file refused', (text) =>
     document.querySelector('#import-message:not([hidden])')?.textContent === text,
