@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "boost/asio/post.hpp"
 #include "boost/asio/steady_timer.hpp"
 #include "service/http/compact_view.h"
 #include "service/http/http_request.h"
@@ -39,14 +40,16 @@ std::string KindName(const v1::Event& event) {
   return field == nullptr ? "event" : field->json_name();
 }
 
-// Hands `method` of the object behind `weak` to a worker, if it still
-// lives when the worker gets to it. Holds no reference meanwhile, so the
-// object is never destroyed on the thread that wakes it.
+// Hands `method` of the object behind `weak` to the server's event loop, if
+// it still lives when the loop gets to it. Holds no reference meanwhile, so
+// the object is never destroyed on the thread that wakes it. A waiting
+// request's wake-up and answer touch no store: they run on the event loop,
+// never behind calls that wait for the store on the workers.
 template <typename T>
-std::function<void()> OnWorker(const RouteContext& context,
-                               std::weak_ptr<T> weak, void (T::*method)()) {
-  return [run = context.run_on_worker, weak = std::move(weak), method] {
-    run([weak, method] {
+std::function<void()> OnEventLoop(const RouteContext& context,
+                                  std::weak_ptr<T> weak, void (T::*method)()) {
+  return [loop = context.timers, weak = std::move(weak), method] {
+    boost::asio::post(loop, [weak, method] {
       if (std::shared_ptr<T> self = weak.lock()) ((*self).*method)();
     });
   };
@@ -133,14 +136,14 @@ class PollWait : public EventWait,
   // On a worker.
   void Run() {
     std::weak_ptr<PollWait> weak = weak_from_this();
-    exchange_->OnGone(OnWorker(context_, weak, &PollWait::Gone));
+    exchange_->OnGone(OnEventLoop(context_, weak, &PollWait::Gone));
     MutexLock lock(&mu_);
     timer_.expires_at(std::chrono::steady_clock::now() +
                       absl::ToChronoNanoseconds(deadline_ - absl::Now()));
     // The timer's wait keeps the poll alive until it is answered.
     timer_.async_wait(
         [self = shared_from_this()](const boost::system::error_code& ec) {
-          if (!ec) self->context_.run_on_worker([self] { self->Read(); });
+          if (!ec) self->Read();
         });
     ReadLocked();
   }
@@ -168,7 +171,7 @@ class PollWait : public EventWait,
       return FinishLocked(absl::OkStatus());
     }
     stream_->NotifyWhenReady(
-        OnWorker(context_, weak_from_this(), &PollWait::Read));
+        OnEventLoop(context_, weak_from_this(), &PollWait::Read));
   }
 
   void FinishLocked(const absl::Status& status)
@@ -243,7 +246,8 @@ class StreamWait : public EventWait,
  private:
   // On a worker.
   void Run() {
-    exchange_->OnGone(OnWorker(context_, weak_from_this(), &StreamWait::Gone));
+    exchange_->OnGone(
+        OnEventLoop(context_, weak_from_this(), &StreamWait::Gone));
     MutexLock lock(&mu_);
     HttpResponse head;
     head.content_type = "text/event-stream";
@@ -259,7 +263,7 @@ class StreamWait : public EventWait,
     // The timer's wait keeps the stream alive until it ends.
     timer_.async_wait(
         [self = shared_from_this()](const boost::system::error_code& ec) {
-          if (!ec) self->context_.run_on_worker([self] { self->Tick(); });
+          if (!ec) self->Tick();
         });
   }
 
@@ -275,7 +279,7 @@ class StreamWait : public EventWait,
       if (!next.ok()) return StreamEndedLocked(next.status());
       if (*next == nullptr) {
         stream_->NotifyWhenReady(
-            OnWorker(context_, weak_from_this(), &StreamWait::Pump));
+            OnEventLoop(context_, weak_from_this(), &StreamWait::Pump));
         return;
       }
       const SharedEvent& event = **next;

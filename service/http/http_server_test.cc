@@ -263,6 +263,7 @@ TEST_F(HttpServerTest, KeptAliveRequestsAreAnsweredWithoutDelay) {
 }
 
 TEST_F(HttpServerTest, ConnectionsPerAddressAreLimited) {
+  options_.max_inworld_connections_per_address = 4;
   Start();
   std::vector<std::unique_ptr<RawConnection>> mine;
   for (int i = 0; i < 4; ++i) {
@@ -289,6 +290,41 @@ TEST_F(HttpServerTest, ConnectionsPerAddressAreLimited) {
     served = again.WaitFor("body=[]", milliseconds(500));
   }
   EXPECT_TRUE(served);
+}
+
+// Past its plain limit an address may hold connections whose every request
+// carries an in-world object key, up to its in-world limit; a request
+// without a key there is refused and its connection closed.
+TEST_F(HttpServerTest, InworldConnectionsPassThePlainLimitWithObjectKeys) {
+  options_.max_inworld_connections_per_address = 6;
+  Start();
+  const std::string key =
+      "X-SecondLife-Object-Key: 0a1b2c3d-0000-4000-8000-00000000002a\r\n";
+  std::vector<std::unique_ptr<RawConnection>> held;
+  for (int i = 0; i < 4; ++i) {
+    held.push_back(std::make_unique<RawConnection>(port_, "", "127.0.0.9"));
+  }
+  ASSERT_TRUE(held.back()->Send(Get("/plain")));
+  ASSERT_TRUE(held.back()->WaitFor("body=[]"));
+  // The fifth and sixth: served while their requests carry a key.
+  for (int i = 0; i < 2; ++i) {
+    held.push_back(std::make_unique<RawConnection>(port_, Get("/board", key),
+                                                   "127.0.0.9"));
+    ASSERT_TRUE(held.back()->WaitFor("body=[]")) << held.back()->received();
+  }
+  held.back()->Send(Get("/board-again", key));
+  EXPECT_TRUE(held.back()->WaitFor("/board-again")) << held.back()->received();
+  // Past the in-world limit: the seventh is refused at once.
+  RawConnection seventh(port_, "", "127.0.0.9");
+  ASSERT_TRUE(seventh.WaitFor("}")) << seventh.received();
+  EXPECT_THAT(seventh.received(), StartsWith("HTTP/1.1 429"));
+  // On a connection past the plain limit, a request without a key: 429,
+  // and the connection is closed.
+  held[4]->Send(Get("/no-key"));
+  ASSERT_TRUE(held[4]->WaitFor("}")) << held[4]->received();
+  EXPECT_THAT(held[4]->received(), HasSubstr("HTTP/1.1 429"));
+  EXPECT_THAT(held[4]->received(), HasSubstr("in-world object key"));
+  EXPECT_TRUE(held[4]->WaitForEnd(milliseconds(3000)));
 }
 
 TEST_F(HttpServerTest, ConnectionsInAllAreLimited) {
