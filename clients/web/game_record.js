@@ -73,6 +73,7 @@ export class GameRecordPanel {
     this.sessionId = sessionId;
     this.game = game;
     this.list.setMoves([]);
+    this.list.relabel();  // the language may have changed since the last game shown
     this.replay.setGame(sessionId, null, []);
     show(this.download, false);
     this.refresh();

@@ -67,6 +67,7 @@ export class LobbyPage {
     show($('lobby'), true);
     document.title = t('siteTitle');
     this.shown = null;
+    this.games.forget();  // the language may have changed on another page
     $('quick-name').value ||= tokens.playerName;
     this.refresh();
     this.timer ??= setInterval(() => this.refresh(), REFRESH_MS);
