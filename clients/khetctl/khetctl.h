@@ -251,6 +251,8 @@ int WatchCommand(const Invocation& call);
 int PlayCommand(const Invocation& call);
 // health.cc
 int HealthCommand(const Invocation& call);
+// version.cc
+int VersionCommand(const Invocation& call);
 // legend.cc
 int LegendCommand(const Invocation& call);
 // games.cc

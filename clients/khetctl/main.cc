@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "clients/khetctl/khetctl.h"
+#include "khet_version.h"
 
 namespace khet::ctl {
 namespace {
@@ -127,7 +128,10 @@ Commands (SESSION is the session id, given first or as --session ID):
                                   service): prints SERVING, NOT_SERVING...;
                                   exits 0 only for SERVING (a container or
                                   orchestrator health check)
+  version                         the release of the khetd answering, by
+                                  GetVersion: khetd X.Y.Z and the API
   help                            this text
+  --version                       khetctl's own release: "khetctl X.Y.Z"
 
 Rules flags: --both_pharaohs_hit_draws, --automatic_repetition_draw,
   --ply_limit N, and clocks: --fischer BASE+INCREMENT (seconds, e.g.
@@ -185,6 +189,7 @@ const std::map<std::string, Command>& Commands() {
       {"levels", {{}, 0, false, &LevelsCommand}},
       {"legend", {{}, 0, false, &LegendCommand}},
       {"health", {{"service"}, 0, false, &HealthCommand}},
+      {"version", {{}, 0, false, &VersionCommand}},
       {"suggest",
        {{"session", "level", "depth", "nodes", "time_ms"},
         0,
@@ -226,6 +231,10 @@ int Run(int argc, char** argv) {
     return UsageError(*error);
   }
   std::vector<std::string> args = flags.positional();
+  if (flags.Switch("version")) {
+    std::cout << "khetctl " << kVersion << "\n";
+    return kExitOk;
+  }
   if (flags.Switch("help") || args.empty() || args[0] == "help") {
     std::cout << kUsage;
     return args.empty() && !flags.Switch("help") ? kExitUsage : kExitOk;

@@ -16,6 +16,7 @@
 #include "service/grpc/event_bytes.h"
 #include "service/grpc/request_log.h"
 #include "service/grpc/status_conversion.h"
+#include "service/server_version.h"
 
 namespace khet {
 namespace {
@@ -348,6 +349,16 @@ grpc::ServerUnaryReactor* KhetGrpcService::ListPresets(
                /*touches_session=*/false, response,
                [this](RequestLog&) -> absl::StatusOr<v1::ListPresetsResponse> {
                  return core_->ListPresets();
+               });
+}
+
+grpc::ServerUnaryReactor* KhetGrpcService::GetVersion(
+    grpc::CallbackServerContext* context, const v1::GetVersionRequest*,
+    v1::GetVersionResponse* response) {
+  return Serve(context, RequestLog(this, "GetVersion", ""),
+               /*touches_session=*/false, response,
+               [](RequestLog&) -> absl::StatusOr<v1::GetVersionResponse> {
+                 return ServerVersion();
                });
 }
 

@@ -107,6 +107,7 @@ using KhetServiceBase =
                         KhetService::WithCallbackMethod_ListLegalMoves,
                         KhetService::WithCallbackMethod_ListLevels,
                         KhetService::WithCallbackMethod_ListPresets,
+                        KhetService::WithCallbackMethod_GetVersion,
                         KhetService::WithCallbackMethod_Resign,
                         KhetService::WithCallbackMethod_OfferDraw,
                         KhetService::WithCallbackMethod_AcceptDraw,
@@ -194,6 +195,9 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
       grpc::CallbackServerContext* context,
       const v1::ListPresetsRequest* request,
       v1::ListPresetsResponse* response) override;
+  grpc::ServerUnaryReactor* GetVersion(
+      grpc::CallbackServerContext* context, const v1::GetVersionRequest*,
+      v1::GetVersionResponse* response) override;
   grpc::ServerUnaryReactor* SeatComputer(grpc::CallbackServerContext* context,
                                          const v1::SeatComputerRequest* request,
                                          v1::Session* response) override;

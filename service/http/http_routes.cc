@@ -12,6 +12,7 @@
 #include "service/http/json_codec.h"
 #include "service/http/openapi_document.h"
 #include "service/quoted_input.h"
+#include "service/server_version.h"
 #include "service/status_macros.h"
 
 namespace khet {
@@ -148,6 +149,12 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
   const HttpGatewayOptions* const options = context.options;
   std::vector<Route> routes;
 
+  // khetd's release and the API package (GetVersion).
+  routes.push_back(Get("/v1/version", [](HttpCall& call) {
+    KHET_RETURN_IF_ERROR(NoQuery(call));
+    Reply(call, ToJson(ServerVersion()));
+    return absl::OkStatus();
+  }));
   routes.push_back(Get("/v1/setups", [core](HttpCall& call) {
     KHET_RETURN_IF_ERROR(NoQuery(call));
     Reply(call, ToJson(core->ListSetups()));

@@ -1,0 +1,15 @@
+#include "service/server_version.h"
+
+#include "khet_version.h"
+
+namespace khet {
+
+v1::GetVersionResponse ServerVersion() {
+  v1::GetVersionResponse out;
+  out.set_version(kVersion);
+  // The package the generated code was compiled from, not a copy of it.
+  out.set_api(v1::GetVersionResponse::descriptor()->file()->package());
+  return out;
+}
+
+}  // namespace khet
