@@ -23,8 +23,10 @@
 // square's upper corners turn it (onRotate).
 
 import { t } from './language.js';
+import { pieceName } from './piece_words.js';
 import { drawEmitter, drawPiece, svg } from './pieces.js';
 import { drawShot, motionWanted } from './laser.js';
+import { sideName } from './sides.js';
 import { FILES, squareAt, squareName, squareOwner } from './squares.js';
 
 const SLIDE_MS = 320;
@@ -32,6 +34,7 @@ const HOLD_MS = 400;         // a whole shot is shown this long before a waiting
 const SHOWN_MS = 700;        // but a move waits no longer than this after the shown one began
 const OWN_SHOT_MS = 2500;    // the player's own beam stays at least this long
 const HITS_SEEN_MS = 1500;   // and its hits this long after the beam reaches them
+const FRAME_MS = 20;         // a shot drawn shows at the next frame: held that much more
 const FADE_MS = 180;
 
 // The views' coordinates: the board's squares span 0-10 across and 0-8 down
@@ -267,9 +270,9 @@ export class BoardView {
     if (moving) this.takeOffOnHit(before, move, timing.hitAt, removals);
     const whole = Math.max(timing.end, slides) * 1000;
     const lastHit = Math.max(0, ...timing.hitAt.values()) * 1000;
-    const beamFrom = slides * 1000;
+    const beamFrom = slides * 1000 + FRAME_MS;
     this.holdUntil = performance.now() + (own
-      ? Math.max(beamFrom + OWN_SHOT_MS, lastHit + HITS_SEEN_MS)
+      ? Math.max(beamFrom + OWN_SHOT_MS, lastHit + FRAME_MS + HITS_SEEN_MS)
       : Math.min(whole + HOLD_MS, SHOWN_MS));
   }
 
@@ -422,7 +425,10 @@ export class BoardView {
       const square = this.svg.querySelector(`[data-square="${piece.square}"]`);
       if (square) {
         square.dataset.piece = piece.token ?? piece.type;
-        square.append(svg('title', {}, `${piece.square}: ${piece.description ?? piece.type}`));
+        // "j5: Silver Pyramid", in the page's words and the scheme's colours.
+        const side = (color) => sideName(this.scheme.id, color);
+        square.append(svg('title', {},
+                          `${piece.square}: ${pieceName(piece, this.board.edition, side)}`));
       }
     }
   }
