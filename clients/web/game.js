@@ -390,10 +390,11 @@ export class GamePage {
   showMove(version, board, notation, shot, removals) {
     if (!board) return;
     this.newestVersion = Math.max(this.newestVersion, Number(version ?? 0));
-    this.deselect();
     const key = shotKey(board, shot);
-    // The same move again, or one older than the board shows.
+    // The same move again (its event after the session showed it), or one
+    // older than the board shows: a piece picked since stays picked.
     if (key === this.live?.key || Number(version) <= (this.live?.version ?? 0)) return;
+    this.deselect();
     const before = this.live?.board ?? null;
     this.live = { gameId: this.live?.gameId, plies: (this.live?.plies ?? 0) + 1,
                   version: Number(version), key, board };

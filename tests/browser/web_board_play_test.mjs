@@ -228,8 +228,10 @@ async function fastGame(contexts) {
   last = await post(`${route(id)}:move`, { move: { notation: 'e8-e7' } }, tokens.RED.token);
   lastAt = Date.now();
   const answered = serverSignature(last.board, last.shot);
-  await until(silver, 'Red\'s answer known', () =>
-    document.querySelector('#turn').textContent.startsWith('Your move'));
+  await until(silver, 'Red\'s answer known', (n) =>
+    document.querySelector('#game-meta').textContent.includes(`${n} `)
+    && document.querySelector('#turn').textContent.startsWith('Your move'),
+  FAST_GAME.length + 2);
   const click = await silver.evaluate((signature) => {
     const drawn = new Function(`return (${signature})();`);
     const before = drawn();
