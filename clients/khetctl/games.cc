@@ -1,10 +1,12 @@
 // Game records and the archive: record, games, position, analyze, and
 // create --record (CreateCommand reads the file with ReadRecordFile).
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -17,15 +19,71 @@
 
 namespace khet::ctl {
 
+namespace {
+
+// The offset of the first byte of `text` that does not begin a well-formed
+// UTF-8 character (RFC 3629: no overlong forms, surrogates or code points
+// above U+10FFFF), or npos if every byte is in one.
+size_t FirstNonUtf8Byte(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char lead = text[i];
+    int continuation = 0;
+    unsigned char low = 0x80, high = 0xBF;  // the second byte's range
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    } else if (lead >= 0xC2 && lead <= 0xDF) {
+      continuation = 1;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      continuation = 2;
+      if (lead == 0xE0) low = 0xA0;
+      if (lead == 0xED) high = 0x9F;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      continuation = 3;
+      if (lead == 0xF0) low = 0x90;
+      if (lead == 0xF4) high = 0x8F;
+    } else {
+      return i;
+    }
+    for (int k = 1; k <= continuation; ++k) {
+      if (i + k >= text.size()) return i;
+      const unsigned char next = text[i + k];
+      if (next < (k == 1 ? low : 0x80) || next > (k == 1 ? high : 0xBF)) {
+        return i;
+      }
+    }
+    i += continuation + 1;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 absl::StatusOr<std::string> ReadRecordFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::InvalidArgumentError(
         absl::StrCat("--record ", path, ": cannot be read"));
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::ostringstream read;
+  read << in.rdbuf();
+  std::string text = read.str();
+  // A record is text, and khetd takes only UTF-8: say where it is not,
+  // before sending it.
+  if (const size_t bad = FirstNonUtf8Byte(text);
+      bad != std::string_view::npos) {
+    const std::string_view before = std::string_view(text).substr(0, bad);
+    const size_t line_start = before.rfind('\n');
+    const size_t line = std::count(before.begin(), before.end(), '\n') + 1;
+    const size_t column =
+        bad - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--record %s: not UTF-8 text: byte %d (line %d, column %d) is 0x%02X, "
+        "which does not begin a UTF-8 character; save the file as UTF-8",
+        path, bad, line, column, static_cast<unsigned char>(text[bad])));
+  }
+  return text;
 }
 
 int RecordCommand(const Invocation& call) {
