@@ -74,8 +74,8 @@ Commands (SESSION is the session id, given first or as --session ID):
   setup SESSION --preset ID [--setup ID]
                                   chooses the setup while no game runs
   move SESSION MOVE [--expected_version V] [--request_id R]
-                                  plays a move in notation: e4-e5, f4=g3,
-                                  d1^d2, j1L (player token)
+                                  plays a move in notation: j4-j3, f4=g3,
+                                  c1R, d1^d2 (player token)
   moves SESSION [--square SQ]     the legal moves of the side to move
   resign SESSION                  (player token)
   offer-draw SESSION              (player token)
@@ -99,7 +99,7 @@ Commands (SESSION is the session id, given first or as --session ID):
                                   a line naming its pieces
   legend                          how to read a board: the pieces' letters
                                   and marks, the squares, the laser, and
-                                  the moves' notation (j1R: turn right)
+                                  the moves' notation (c1R: turn right)
   play SESSION [--color silver|red]
                                   an interactive game (player token): type
                                   moves, `moves`, `board`, `hint`, `resign`,
