@@ -55,7 +55,7 @@ if (!flags.khetd || !flags.screenshots) {
 }
 
 const WAIT_MS = 10000;     // for any one thing to show up on a page
-const OVERALL_MS = 120000;  // the whole test, cleanup included, stays under this
+const OVERALL_MS = 140000;  // the whole test, cleanup included, stays under this
 const HOLD_MS = 1000;       // the least time a shot stays drawn
 
 // Classic 2, found with the engine: Silver turns its Pyramid on j5 (its
