@@ -340,6 +340,7 @@ check(rows >= 30, `read only ${rows} routes from docs/http-api.md`);
 const S = (id) => `/v1/sessions/${encodeURIComponent(id)}`;
 
 // The catalog, the document itself, metrics and the web board.
+await expect(200, 'GET', '/v1/version');
 await expect(200, 'GET', '/v1/setups');
 await expect(200, 'GET', '/v1/colorSchemes');
 await expect(200, 'GET', '/v1/levels');
