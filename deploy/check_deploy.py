@@ -280,7 +280,7 @@ def check_systemd(unit_path, khetd, notes):
         return []
     with tempfile.TemporaryDirectory() as tmp:
         with open(unit_path, encoding="utf-8") as f:
-            unit = f.read().replace("/usr/local/bin/khetd", khetd)
+            unit = f.read().replace("/usr/bin/khetd", khetd)
         copy_path = os.path.join(tmp, os.path.basename(unit_path))
         with open(copy_path, "w", encoding="utf-8") as f:
             f.write(unit)
