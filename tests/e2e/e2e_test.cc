@@ -406,6 +406,14 @@ TEST_F(EndToEndTest, ArchivedGamesSurviveSigkillAndReplayEveryPly) {
       {"create", "--record", record_path, "--ply", "2", "--name", "goes on"});
   ASSERT_EQ(created.session().moves_size(), 2);
   EXPECT_EQ(created.session().status(), v1::IN_PROGRESS);
+  // As the README has it, without --name: named as the record's board.
+  const auto unnamed = CtlJson<v1::CreateSessionResponse>(
+      *server_, {"create", "--record", record_path, "--ply", "2"});
+  ASSERT_EQ(unnamed.session().moves_size(), 2);
+  EXPECT_FALSE(unnamed.session().name().empty());
+  EXPECT_THAT(
+      abandoned_record.out,
+      HasSubstr(absl::StrCat("[Board \"", unnamed.session().name(), "\"]")));
   Board goes_on{created.session().id(), created.owner_token(), "", "",
                 Game(*start)};
   for (int i = 0; i < 2; ++i) {
@@ -440,6 +448,16 @@ TEST_F(EndToEndTest, ArchivedGamesSurviveSigkillAndReplayEveryPly) {
   const CtlResult bad = Ctl(*server_, {"create", "--record", record_path});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_THAT(bad.err, HasSubstr("line 3"));
+  // A file in Latin-1, not UTF-8: khetctl says where, and sends nothing.
+  {
+    std::ofstream out(record_path, std::ios::binary);
+    out << "[Setup \"classic-2\"]\n[Event \"caf\xe9\"]\n\n1. j4-j3 *\n";
+  }
+  const CtlResult latin1 = Ctl(*server_, {"create", "--record", record_path});
+  EXPECT_EQ(latin1.exit_code, 2);
+  EXPECT_THAT(latin1.err, HasSubstr("not UTF-8 text: byte 31 (line 2, column "
+                                    "12) is 0xE9"));
+  EXPECT_THAT(latin1.err, Not(HasSubstr("does not know this call")));
 }
 
 // ---- Concurrent moves
