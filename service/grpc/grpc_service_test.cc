@@ -396,6 +396,36 @@ TEST_P(GrpcServiceTest, CreateGetListDelete) {
   EXPECT_CODE(stub_->GetSession(Context().get(), get, &gone), NOT_FOUND);
 }
 
+// A session needs no name: the core names it after its setup, or after the
+// record it came from.
+TEST_P(GrpcServiceTest, CreateSessionWithoutANameGetsADefault) {
+  auto create = [&](v1::CreateSessionRequest request) {
+    v1::CreateSessionResponse response;
+    const grpc::Status status =
+        stub_->CreateSession(Context().get(), request, &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return response.session().name();
+  };
+  EXPECT_EQ(create({}), "Classic 2 game");
+  v1::CreateSessionRequest osiris;
+  osiris.set_setup_id("osiris");
+  EXPECT_EQ(create(osiris), "Osiris game");
+  v1::CreateSessionRequest custom;
+  custom.set_position("xs4k4/10/10/10/10/10/10/pnw3K4Xn r 2");
+  EXPECT_EQ(create(custom), "Custom position game");
+  v1::CreateSessionRequest from_record;
+  from_record.set_record("[Setup \"classic-2\"]\n\n1. j4-j3 *\n");
+  from_record.set_ply(1);
+  EXPECT_EQ(create(from_record), "Classic 2 game from a record");
+  from_record.set_record(
+      "[Event \"club night\"]\n[Setup \"classic-2\"]\n\n1. j4-j3 *\n");
+  EXPECT_EQ(create(from_record), "club night");
+  from_record.set_record(
+      "[Event \"club night\"]\n[Setup \"classic-2\"]\n[Board \"lunch\"]\n\n"
+      "1. j4-j3 *\n");
+  EXPECT_EQ(create(from_record), "lunch");
+}
+
 TEST_P(GrpcServiceTest, JoinStartsTheGameAndLeaveFreesTheSeat) {
   const Game game = StartGame();
   v1::Session session = Get(game.id);
