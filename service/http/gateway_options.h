@@ -23,8 +23,10 @@ struct HttpGatewayOptions {
   // each holding a long poll, and as many others.
   int max_waiting = 20000;
   // Threads running the routes' calls into the service (which may wait for
-  // the store); the server's I/O threads never do.
-  int serving_threads = 8;
+  // the store); the server's I/O threads never do. 10,000 in-world boards,
+  // a move every 10 s, on SQLite committing in 9 ms (a busy disk) keep
+  // about 9 busy; 8 stalled them (docs/PERFORMANCE.md).
+  int serving_threads = 32;
   // On shutdown, how long requests in flight may take to answer.
   absl::Duration shutdown_grace = absl::Seconds(5);
   // An event stream sends a comment line after this long without events.
