@@ -228,6 +228,21 @@ TEST_F(HttpGatewayTest, CreatesGetsAndListsSessions) {
   EXPECT_EQ(playing.body["sessions"].size(), 0u);
 }
 
+// The same default names as over gRPC: the core gives them.
+TEST_F(HttpGatewayTest, CreatesASessionWithoutAName) {
+  Answer plain = Post("/v1/sessions", "{}");
+  ASSERT_EQ(plain.status, 200) << plain.text;
+  EXPECT_EQ(plain.body["session"]["name"], "Classic 2 game");
+  Answer dynasty = Post("/v1/sessions", R"({"setupId":"dynasty-2"})");
+  ASSERT_EQ(dynasty.status, 200) << dynasty.text;
+  EXPECT_EQ(dynasty.body["session"]["name"], "Dynasty 2 game");
+  json create = {{"record", "[Setup \"classic-2\"]\n\n1. j4-j3 *\n"}};
+  Answer imported = Post("/v1/sessions", create.dump());
+  ASSERT_EQ(imported.status, 200) << imported.text;
+  EXPECT_EQ(imported.body["session"]["name"], "Classic 2 game from a record");
+  EXPECT_EQ(Post("/v1/sessions", R"({"name":"  "})").status, 400);
+}
+
 TEST_F(HttpGatewayTest, PlaysAWholeGameToAPharaohHit) {
   const Game game = NewGame(kShortGame);
   Answer legal = Get("/v1/sessions/" + game.id + "/legalMoves?square=e1");
