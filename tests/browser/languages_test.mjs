@@ -15,11 +15,11 @@
 //
 // usage: node languages_test.mjs --khetd PATH [--chromium PATH]
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startKhetd } from './khetd.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -73,31 +73,13 @@ async function cleanUp() {
   }
 }
 
-// Starts a khetd; resolves with its HTTP base URL. setpriv kills it if
-// this process dies.
-function startKhetd() {
-  return new Promise((resolve, reject) => {
-    const args = ['--listen', '127.0.0.1:0', '--http_listen', '127.0.0.1:0', '--store', 'memory'];
-    const khetd = spawn('setpriv', ['--pdeathsig', 'KILL', '--', flags.khetd, ...args],
-                  { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`khetd did not start in 10 s:\n${out}`)),
-                             10000);
-    servers.push(khetd);
-    khetd.stderr.on('data', (chunk) => { khetdLog += chunk; });
-    khetd.stdout.on('data', (chunk) => {
-      out += chunk;
-      const http = out.match(/http\S*\s.*?(\d+\.\d+\.\d+\.\d+:\d+)/i);
-      if (http && /khetd listening on/.test(out)) {
-        clearTimeout(timer);
-        resolve(`http://${http[1]}`);
-      }
-    });
-    khetd.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`khetd exited with ${code} before it was ready:\n${out}${khetdLog}`));
-    });
+// Starts a khetd (stopped with the others at the end); its HTTP base URL.
+async function startServer() {
+  const { khetd, base } = await startKhetd(flags.khetd, {
+    onLog: (chunk) => { khetdLog += chunk; },
   });
+  servers.push(khetd);
+  return base;
 }
 
 // A call to the khetd at `base`; a record route answers text, others JSON.
@@ -296,7 +278,7 @@ async function ownLanguage(base, page) {
 }
 
 async function main() {
-  const [germanBase, dutchBase] = await Promise.all([startKhetd(), startKhetd()]);
+  const [germanBase, dutchBase] = await Promise.all([startServer(), startServer()]);
   step(`khetd serves ${germanBase} and ${dutchBase}`);
   profiles = fs.mkdtempSync(path.join(os.tmpdir(), 'khet-languages-'));
   browser = await chromium.launch({

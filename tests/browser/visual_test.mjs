@@ -11,11 +11,11 @@
 //
 // usage: node visual_test.mjs --khetd PATH --out DIR [--chromium PATH] [--bless]
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startKhetd } from './khetd.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -62,20 +62,11 @@ const SCREENS = {
 let khetd = null;
 let base = null;
 
-function startKhetd() {
-  return new Promise((resolve, reject) => {
-    const args = ['--listen', '127.0.0.1:0', '--http_listen', '127.0.0.1:0', '--store', 'memory'];
-    khetd = spawn('setpriv', ['--pdeathsig', 'KILL', '--', flags.khetd, ...args],
-                  { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    khetd.stderr.resume();
-    khetd.stdout.on('data', (chunk) => {
-      out += chunk;
-      const http = out.match(/http\S*\s.*?(\d+\.\d+\.\d+\.\d+:\d+)/i);
-      if (http && /khetd listening on/.test(out)) resolve(`http://${http[1]}`);
-    });
-    khetd.on('exit', (code) => reject(new Error(`khetd exited with ${code}:\n${out}`)));
-  });
+// Starts khetd (tests/browser/khetd.mjs); its HTTP base URL.
+async function startServer() {
+  const started = await startKhetd(flags.khetd);
+  khetd = started.khetd;
+  return started.base;
 }
 
 async function post(route, body, token) {
@@ -149,7 +140,7 @@ async function picture(browser, test) {
 }
 
 async function main() {
-  base = await startKhetd();
+  base = await startServer();
   const browser = await chromium.launch({
     executablePath: flags.chromium,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--font-render-hinting=none',

@@ -20,11 +20,11 @@
 //
 // usage: node web_board_play_test.mjs --khetd PATH [--chromium PATH]
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startKhetd } from './khetd.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -64,21 +64,11 @@ function check(condition, text) {
   if (!condition) throw new Error(`check failed: ${text}`);
 }
 
-function startKhetd() {
-  return new Promise((resolve, reject) => {
-    const args = ['--listen', '127.0.0.1:0', '--http_listen', '127.0.0.1:0', '--store', 'memory',
-                  '--calls_per_second', '0'];
-    khetd = spawn('setpriv', ['--pdeathsig', 'KILL', '--', flags.khetd, ...args],
-                  { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    khetd.stderr.resume();
-    khetd.stdout.on('data', (chunk) => {
-      out += chunk;
-      const http = out.match(/http\S*\s.*?(\d+\.\d+\.\d+\.\d+:\d+)/i);
-      if (http && /khetd listening on/.test(out)) resolve(`http://${http[1]}`);
-    });
-    khetd.on('exit', (code) => reject(new Error(`khetd exited with ${code}:\n${out}`)));
-  });
+// Starts khetd (tests/browser/khetd.mjs); its HTTP base URL.
+async function startServer() {
+  const started = await startKhetd(flags.khetd, { extraArgs: ['--calls_per_second', '0'] });
+  khetd = started.khetd;
+  return started.base;
 }
 
 async function call(method, route, body, token) {
@@ -521,7 +511,7 @@ async function contrast(context) {
 }
 
 async function main() {
-  base = await startKhetd();
+  base = await startServer();
   profiles = fs.mkdtempSync(path.join(os.tmpdir(), 'khet-play-'));
   browser = await chromium.launch({
     executablePath: flags.chromium,

@@ -32,11 +32,11 @@
 //
 // usage: node web_board_test.mjs --khetd PATH --screenshots DIR [--chromium PATH]
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startKhetd } from './khetd.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -101,35 +101,17 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-// Starts khetd and resolves with its HTTP base URL once it has printed both
-// of its listening addresses. setpriv kills it if this process dies.
-function startKhetd() {
-  return new Promise((resolve, reject) => {
-    const args = ['--listen', '127.0.0.1:0', '--http_listen', '127.0.0.1:0', '--store', 'memory'];
-    khetd = spawn('setpriv', ['--pdeathsig', 'KILL', '--', flags.khetd, ...args],
-                  { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`khetd did not start in 10 s:\n${out}${err}`)),
-                             10000);
-    khetd.stderr.on('data', (chunk) => {
-      err += chunk;
+// Starts khetd (tests/browser/khetd.mjs); its HTTP base URL. Its log is
+// kept for a failure, and echoed with KHET_TEST_VERBOSE.
+async function startServer() {
+  const started = await startKhetd(flags.khetd, {
+    onLog: (chunk) => {
       khetdLog += chunk;
       if (process.env.KHET_TEST_VERBOSE) process.stderr.write(chunk);
-    });
-    khetd.stdout.on('data', (chunk) => {
-      out += chunk;
-      const http = out.match(/http\S*\s.*?(\d+\.\d+\.\d+\.\d+:\d+)/i);
-      if (http && /khetd listening on/.test(out)) {
-        clearTimeout(timer);
-        resolve(`http://${http[1]}`);
-      }
-    });
-    khetd.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`khetd exited with ${code} before it was ready:\n${out}${err}`));
-    });
+    },
   });
+  khetd = started.khetd;
+  return started.base;
 }
 
 // Waits until fn(arg) is true in the page; fails naming `what`.
@@ -297,7 +279,7 @@ async function play(pages, move, index) {
 }
 
 async function main() {
-  base = await startKhetd();
+  base = await startServer();
   step(`khetd serves ${base}`);
 
   profiles = fs.mkdtempSync(path.join(os.tmpdir(), 'khet-browser-'));
