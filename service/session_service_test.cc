@@ -2291,10 +2291,11 @@ TEST_F(SessionServiceTest, SuggestMoveAnswersInTimeWithTheBestSoFar) {
   control.deadline = absl::Now() + absl::Milliseconds(400);
   absl::StatusOr<v1::SuggestMoveResponse> r = SuggestDeep(b.id, control);
   ASSERT_OK(r);
-  // Cut short by the deadline, not run to its depth. How soon after the
-  // deadline it answers is the scheduler's business on a loaded machine
-  // (a 100 ms margin failed under ThreadSanitizer): only a wide bound here.
-  EXPECT_LT(absl::Now(), control.deadline + absl::Seconds(3));
+  // Cut short by the deadline, not run to its depth (64, which nothing else
+  // ends). How soon after the deadline it answers is the scheduler's
+  // business on a loaded machine (a 100 ms margin failed under
+  // ThreadSanitizer, 3 s beside six builds): only a wide bound here.
+  EXPECT_LT(absl::Now(), control.deadline + absl::Seconds(10));
   EXPECT_TRUE(r->cut_short());
   EXPECT_FALSE(r->move().notation().empty());
   EXPECT_GE(r->principal_variation_size(), 1);
@@ -2306,7 +2307,7 @@ TEST_F(SessionServiceTest, SuggestMoveAnswersInTimeWithTheBestSoFar) {
   r = SuggestDeep(b.id, {});
   ASSERT_OK(r);
   EXPECT_TRUE(r->cut_short());
-  EXPECT_LT(absl::Now() - start, absl::Seconds(3));
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
 }
 
 TEST_F(SessionServiceTest, SuggestMoveHoldsUpNoOtherCall) {
