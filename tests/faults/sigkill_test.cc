@@ -42,6 +42,16 @@ constexpr int kPlayers = 4;
 constexpr absl::Duration kServingBound = absl::Seconds(1);
 constexpr absl::Duration kSlowestBound = absl::Seconds(5);
 
+// "median M, max X" of `durations`, to a tenth of a millisecond.
+std::string MedianAndMax(const std::vector<absl::Duration>& durations) {
+  return absl::StrCat("median ",
+                      absl::FormatDuration(absl::Trunc(
+                          Median(durations), absl::Microseconds(100))),
+                      ", max ",
+                      absl::FormatDuration(absl::Trunc(
+                          Max(durations), absl::Microseconds(100))));
+}
+
 class SigkillTest : public testing::Test {
  protected:
   void SetUp() override {
@@ -179,19 +189,10 @@ class SigkillTest : public testing::Test {
               << absl::FormatDuration(
                      absl::Trunc(absl::Now() - begun, absl::Milliseconds(100)))
               << ", " << ledger.acked() << " moves acknowledged, 0 lost; "
-              << "spawn to first call: median "
-              << absl::FormatDuration(
-                     absl::Trunc(Median(restarts), absl::Microseconds(100)))
-              << ", max "
-              << absl::FormatDuration(
-                     absl::Trunc(Max(restarts), absl::Microseconds(100)))
-              << "; check done to the players' next move: median "
-              << absl::FormatDuration(
-                     absl::Trunc(Median(resumes), absl::Microseconds(100)))
-              << ", max "
-              << absl::FormatDuration(
-                     absl::Trunc(Max(resumes), absl::Microseconds(100)))
-              << "\n  calls: " << Summary(outcomes) << "\n";
+              << "spawn to first call: " << MedianAndMax(restarts)
+              << "; check done to the players' next move: "
+              << MedianAndMax(resumes) << "\n  calls: " << Summary(outcomes)
+              << "\n";
   }
 
   std::string dir_;
