@@ -1,5 +1,7 @@
 // The key to khetctl's boards: `khetctl legend` in full, and the one line
 // under every printed board naming the pieces on it.
+#include "clients/khetctl/legend.h"
+
 #include <iostream>
 #include <set>
 #include <string>
@@ -11,7 +13,6 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "clients/khetctl/khetctl.h"
-#include "clients/khetctl/legend.h"
 
 namespace khet::ctl {
 namespace {
