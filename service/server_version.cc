@@ -9,6 +9,8 @@ v1::GetVersionResponse ServerVersion() {
   out.set_version(kVersion);
   // The package the generated code was compiled from, not a copy of it.
   out.set_api(v1::GetVersionResponse::descriptor()->file()->package());
+  out.set_board_scripts(kBoardScripts);
+  out.set_board_scripts_url("/v1/inworld/");
   return out;
 }
 

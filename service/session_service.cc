@@ -23,6 +23,7 @@
 #include "service/search_tables.h"
 #include "service/seats.h"
 #include "service/service_core.h"
+#include "service/session_access.h"
 #include "service/session_listing.h"
 #include "service/session_registry.h"
 #include "service/session_settings.h"
@@ -195,6 +196,14 @@ class SessionServiceImpl final : public SessionService {
     return khet::DeclineTakeback(core_, request, caller);
   }
 
+  absl::StatusOr<int64_t> AuthorizeOwner(const std::string& session_id,
+                                         const Caller& caller) override {
+    return core_.registry->Read(
+        session_id, [&](SessionEntry& entry) -> absl::StatusOr<int64_t> {
+          KHET_RETURN_IF_ERROR(RequireOwner(entry.session, caller));
+          return entry.session.version();
+        });
+  }
   absl::StatusOr<v1::Session> UpdateSettings(
       const v1::UpdateSettingsRequest& request, const Caller& caller) override {
     return khet::UpdateSettings(core_, request, caller);

@@ -312,6 +312,11 @@ class SessionService {
       const v1::ListSessionsRequest& request) = 0;
   virtual absl::Status DeleteSession(const v1::DeleteSessionRequest& request,
                                      const Caller& caller) = 0;
+  // The session's version if `caller` holds its owner token, for what the
+  // owner alone may do outside the core (registering a board's callback
+  // URL): NOT_FOUND, UNAUTHENTICATED or PERMISSION_DENIED otherwise.
+  virtual absl::StatusOr<int64_t> AuthorizeOwner(const std::string& session_id,
+                                                 const Caller& caller) = 0;
 
   virtual absl::StatusOr<v1::JoinSeatResponse> JoinSeat(
       const v1::JoinSeatRequest& request) = 0;

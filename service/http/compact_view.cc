@@ -10,6 +10,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "service/http/compact_moves.h"
 #include "service/http/http_status.h"
 
 namespace khet {
@@ -21,6 +22,7 @@ enum class Cut {
   kNever,
   kText,   // the announcement loses its end
   kNames,  // player and session names lose their ends
+  kMoves,  // the legal moves give way to "+" (ask for them per square)
   kBeams,  // the laser loses its last beams
 };
 
@@ -44,8 +46,8 @@ class CompactObject {
   }
 
   // The object; fields shrink as Cut says until it fits in `limit`: the
-  // announcement down to kKeptText bytes, then names, then the laser, then
-  // the rest of the announcement.
+  // announcement down to kKeptText bytes, then names, then the legal moves,
+  // then the laser, then the rest of the announcement.
   std::string Build(size_t limit) {
     constexpr size_t kKeptText = 160;
     const struct {
@@ -53,6 +55,7 @@ class CompactObject {
       size_t floor;  // the JSON bytes the field keeps in this pass
     } passes[] = {{Cut::kText, kKeptText},
                   {Cut::kNames, 2},
+                  {Cut::kMoves, 3},
                   {Cut::kBeams, 2},
                   {Cut::kText, 2}};
     for (const auto& pass : passes) {
@@ -64,8 +67,16 @@ class CompactObject {
         const size_t target = std::max(
             pass.floor,
             field.json.size() > excess + 2 ? field.json.size() - excess : 2);
-        field.json = pass.cut == Cut::kBeams ? QuotedBeams(field.raw, target)
-                                             : QuotedText(field.raw, target);
+        switch (pass.cut) {
+          case Cut::kBeams:
+            field.json = QuotedBeams(field.raw, target);
+            break;
+          case Cut::kMoves:
+            field.json = "\"+\"";
+            break;
+          default:
+            field.json = QuotedText(field.raw, target);
+        }
       }
     }
     std::string out = "{";
@@ -277,6 +288,12 @@ void AddResult(const v1::GameResult& result, CompactObject& out) {
 }
 
 // The fields a move shares in a reply and an event.
+// "lm": the side to move's legal moves (compact_moves.h), for a position
+// whose game is in progress; the first field to give way after the names.
+void AddLegalMoves(absl::string_view position, CompactObject& out) {
+  out.String("lm", CompactMoveList(position), Cut::kMoves);
+}
+
 void AddMove(const v1::Move& move, const v1::LaserShot& shot,
              const google::protobuf::RepeatedPtrField<v1::Removal>& removals,
              const v1::GameResult& result, const v1::Board& board,
@@ -289,6 +306,7 @@ void AddMove(const v1::Move& move, const v1::LaserShot& shot,
   out.String("turn", Side(board.side_to_move()));
   AddResult(result, out);
   out.String("pos", board.position());
+  if (!over) AddLegalMoves(board.position(), out);
 }
 
 // The settings a board shows or follows: the colour scheme, quiet, the
@@ -310,6 +328,9 @@ void AddSession(const v1::Session& session, CompactObject& out) {
   out.String("st", StatusLetter(session.status()));
   out.String("turn", Side(session.board().side_to_move()));
   out.String("pos", session.board().position());
+  if (session.status() == v1::IN_PROGRESS) {
+    AddLegalMoves(session.board().position(), out);
+  }
   out.String("last", session.moves().empty() ? "" : *session.moves().rbegin());
   out.String("laser", CompactLaser(session.last_shot()), Cut::kBeams);
   out.String("rm", HitPieces(session.last_shot()));
@@ -456,6 +477,7 @@ std::string CompactEvent(const v1::Event& event, size_t limit) {
         (seat.color() == v1::SILVER ? silver : red) = seat.player_name();
       }
       out.String("pos", event.game_started().board().position());
+      AddLegalMoves(event.game_started().board().position(), out);
       out.String("silver", silver, Cut::kNames);
       out.String("red", red, Cut::kNames);
       break;
@@ -487,6 +509,7 @@ std::string CompactEvent(const v1::Event& event, size_t limit) {
       out.Number("plies", answered.plies());
       out.String("turn", Side(answered.board().side_to_move()));
       out.String("pos", answered.board().position());
+      AddLegalMoves(answered.board().position(), out);
       break;
     }
     case v1::Event::kSettingsChanged: {

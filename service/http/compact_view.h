@@ -14,8 +14,13 @@
 // left out to keep the answer within its size.
 // Every function's answer is at most kCompactLimit bytes: when it would be
 // longer, the announcement is shortened first (ending in "..."), down to
-// its first 160 bytes; then the player and session names; then the laser
-// loses its last beams; then the announcement the rest. Tokens, ids,
+// its first 160 bytes; then the player and session names; then the legal
+// moves ("lm") become "+"; then the laser loses its last beams; then the
+// announcement the rest.
+// While a game is in progress every answer and event that carries "pos"
+// carries "lm" after it: the side to move's legal moves
+// (compact_moves.h), so that a board lights a piece's squares without
+// asking. Tokens, ids,
 // versions and positions are never cut.
 #ifndef KHET_SERVICE_HTTP_COMPACT_VIEW_H_
 #define KHET_SERVICE_HTTP_COMPACT_VIEW_H_
@@ -34,8 +39,8 @@ inline constexpr size_t kCompactLimit = 2048;
 // The laser path string of a shot; "" for none.
 std::string CompactLaser(const v1::LaserShot& shot);
 
-// GetSession: {"id","name","v","st","turn","pos","last","laser","rm",
-// "res","why","silver","red","draw","setup","scheme"}; also the answer of
+// GetSession: {"id","name","v","st","turn","pos","lm","last","laser","rm",
+// "res","why","silver","red","draw","tb","setup","scheme",...}; also the answer of
 // every route that answers a Session.
 std::string CompactSession(const v1::Session& session);
 
@@ -46,7 +51,8 @@ std::string CompactCreated(const v1::CreateSessionResponse& created);
 // CompactSession's fields}.
 std::string CompactJoined(const v1::JoinSeatResponse& joined);
 
-// MakeMove: {"v","move","laser","rm","st","turn","res","why","pos","ann"}.
+// MakeMove: {"v","move","laser","rm","st","turn","res","why","pos","lm",
+// "ann"}.
 std::string CompactMoveReply(const v1::MakeMoveResponse& reply);
 
 // ListLegalMoves: {"moves":"e4-e5 e4R ...","more":false}; "more" is true

@@ -21,6 +21,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "service/convert.h"
+#include "service/http/compact_moves.h"
 #include "service/http/compact_size_cases.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
@@ -165,9 +166,15 @@ class CompactSizeTest : public ::testing::Test {
     longest_laser_ = std::max(longest_laser_, full_laser.size());
     EXPECT_EQ(parsed["pos"], reply->board().position());
     ExpectPathMatches(parsed["laser"], reply->shot());
+    const bool over = parsed["st"] == "F";
+    EXPECT_EQ(parsed.contains("lm"), !over) << what;
     if (whole) {
       EXPECT_EQ(parsed["laser"], full_laser) << what;
       EXPECT_EQ(parsed["ann"], reply->announcement()) << what;
+      if (!over) {
+        EXPECT_EQ(parsed["lm"], CompactMoveList(reply->board().position()))
+            << what;
+      }
     } else {
       ExpectAnnouncementKept(parsed["ann"], reply->announcement());
       if (parsed["laser"] != full_laser) ++cut_lasers_;
@@ -353,6 +360,7 @@ TEST(CompactCutTest, AnOverlongLaserLosesItsLastBeams) {
   EXPECT_THAT(parsed["laser"].get<std::string>(),
               ::testing::StartsWith("j1j4f4y f4f1S"));
   EXPECT_THAT(parsed["laser"].get<std::string>(), EndsWith(" +"));
+  EXPECT_EQ(parsed["lm"], "+");  // gave way before the laser
   EXPECT_EQ(parsed["ann"], "Silver plays j1L.");  // short: kept
   EXPECT_EQ(parsed["pos"], reply.board().position());
 }
@@ -454,6 +462,75 @@ TEST(CompactSettingsTest, LanguageAndHintsAsSet) {
   EXPECT_EQ(CompactEvent(event),
             R"({"v":3,"kind":"settings","scheme":"royal","quiet":true,)"
             R"("scale":6,"lang":"de","hints":false,"ann":""})");
+}
+
+// Reads "lm" back into move notations: "j4-j3-i3R" is j4-j3, j4-i3, j4R.
+std::vector<std::string> ExpandMoveList(const std::string& lm) {
+  std::vector<std::string> out;
+  for (absl::string_view entry : absl::StrSplit(lm, ' ', absl::SkipEmpty())) {
+    const std::string from(entry.substr(0, 2));
+    size_t i = 2;
+    while (i < entry.size()) {
+      const char c = entry[i];
+      const size_t n = (c == 'R' || c == 'L') ? 1 : 3;
+      out.push_back(absl::StrCat(from, entry.substr(i, n)));
+      i += n;
+    }
+  }
+  return out;
+}
+
+// On every setup's start and after each of its first moves, "lm" reads back
+// to exactly the engine's legal moves, in its order.
+TEST(CompactMovesTest, ReadsBackToEveryLegalMoveOfEverySetup) {
+  int positions = 0;
+  size_t longest = 0;
+  for (const SetupInfo& setup : AllSetups()) {
+    const Position start = SetupPosition(setup.id).value();
+    std::vector<Position> positions_to_check = {start};
+    MoveList first;
+    GenerateMoves(start, &first);
+    for (const Move m : first) {
+      Position next = start;
+      if (MakeMove(&next, m) != 0) continue;  // a Pharaoh hit: game over
+      positions_to_check.push_back(next);
+    }
+    for (const Position& pos : positions_to_check) {
+      MoveList moves;
+      GenerateMoves(pos, &moves);
+      std::vector<std::string> expected;
+      for (const Move m : moves) expected.push_back(FormatMove(pos, m));
+      const std::string lm = CompactMoveList(FormatPosition(pos));
+      std::vector<std::string> got = ExpandMoveList(lm);
+      std::vector<std::string> sorted_expected = expected;
+      std::sort(got.begin(), got.end());
+      std::sort(sorted_expected.begin(), sorted_expected.end());
+      ASSERT_EQ(got, sorted_expected) << FormatPosition(pos) << "\n" << lm;
+      longest = std::max(longest, lm.size());
+      ++positions;
+    }
+  }
+  std::cout << "legal move lists of " << positions
+            << " positions; the longest " << longest << " bytes\n";
+}
+
+TEST(CompactMovesTest, ExampleAndNonsense) {
+  // Classic 2's start: Silver's Sphinx on j1 turns, its Scarabs step, turn
+  // and swap.
+  const std::string lm =
+      CompactMoveList(FormatPosition(SetupPosition("classic-2").value()));
+  EXPECT_THAT(lm, HasSubstr("j1L"));
+  EXPECT_EQ(CompactMoveList("not a position"), "");
+}
+
+TEST(CompactMovesTest, SessionCarriesThemOnlyInAGame) {
+  v1::Session session;
+  session.set_status(v1::IN_PROGRESS);
+  *session.mutable_board() = BoardToProto(SetupPosition("classic-2").value());
+  const json playing = json::parse(CompactSession(session));
+  EXPECT_EQ(playing["lm"], CompactMoveList(session.board().position()));
+  session.set_status(v1::FINISHED);
+  EXPECT_FALSE(json::parse(CompactSession(session)).contains("lm"));
 }
 
 TEST(CompactLegalMovesTest, ListsAndCutsWithMore) {

@@ -8,6 +8,7 @@
 
 #include "absl/time/time.h"
 #include "service/caller_budgets.h"
+#include "service/http/board_pushes.h"
 #include "service/http/http_server.h"
 #include "service/json_request_log.h"
 #include "service/metrics/metrics.h"
@@ -18,6 +19,10 @@ struct HttpGatewayOptions {
   // The server's limits, timeouts and TLS files (service/http/http_server.h);
   // server.max_body_bytes is the largest request body (beyond: 413).
   HttpServerOptions server;
+  // Whether boards may register URLs to have their session's events pushed
+  // to (board_pushes.h), and with what limits.
+  bool push_events = true;
+  PushOptions pushes;
   // Long polls and event streams at once; beyond: 429 RESOURCE_EXHAUSTED.
   // A waiting request holds no thread. Sized for 10,000 in-world boards,
   // each holding a long poll, and as many others.

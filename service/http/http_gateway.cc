@@ -10,6 +10,7 @@
 
 #include "boost/asio/post.hpp"
 #include "boost/asio/thread_pool.hpp"
+#include "service/http/board_pushes.h"
 #include "service/http/http_metrics.h"
 #include "service/http/http_routes.h"
 #include "service/http/http_server.h"
@@ -83,6 +84,13 @@ class HttpGateway::Server {
     context.run_on_worker = [this](std::function<void()> task) {
       boost::asio::post(workers_, std::move(task));
     };
+    if (options_.push_events) {
+      KHET_ASSIGN_OR_RETURN(
+          pushes_, BoardPushes::Create(core_, http_->executor(),
+                                       context.run_on_worker, options_.pushes,
+                                       options_.metrics));
+      context.pushes = pushes_.get();
+    }
     dispatcher_ = std::make_unique<RouteDispatcher>(
         ApiRoutes(context), &recorder_, options_.callers);
     return http_->Start(listen);
@@ -93,6 +101,7 @@ class HttpGateway::Server {
     // Long polls answer 503 and streams end at once; other requests in
     // flight may finish within the grace; then every connection closes.
     waiting_.Shutdown();
+    if (pushes_ != nullptr) pushes_->Shutdown();
     if (http_ != nullptr) http_->Shutdown(options_.shutdown_grace);
     workers_.stop();
     workers_.join();
@@ -145,6 +154,8 @@ class HttpGateway::Server {
   WaitingRequests waiting_;
   std::unique_ptr<RouteDispatcher> dispatcher_;
   std::unique_ptr<HttpServer> http_;
+  // After http_: destroyed before the loop it runs on.
+  std::unique_ptr<BoardPushes> pushes_;
   // After http_: destroyed first, with the exchanges its tasks hold.
   boost::asio::thread_pool workers_;
   std::atomic<bool> shut_down_{false};

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "service/http/board_svg.h"
+#include "service/http/callback_routes.h"
 #include "service/http/compact_view.h"
 #include "service/http/http_events.h"
 #include "service/http/http_request.h"
@@ -451,6 +452,7 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
         Reply(call, ToJson(response));
         return absl::OkStatus();
       }));
+  for (Route& route : CallbackRoutes(context)) routes.push_back(std::move(route));
   return routes;
 }
 

@@ -21,6 +21,8 @@
 
 namespace khet {
 
+class BoardPushes;
+
 // One request as a handler sees it.
 struct HttpCall {
   const HttpRequest& request;
@@ -68,6 +70,8 @@ struct RouteContext {
   boost::asio::any_io_executor timers;
   // Runs a task on the threads that may call the service.
   std::function<void(std::function<void()>)> run_on_worker;
+  // Pushes events to boards' URLs; null when khetd does not.
+  BoardPushes* pushes = nullptr;
 };
 
 // Every API route under /v1/.

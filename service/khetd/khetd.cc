@@ -44,6 +44,7 @@
 #include "service/http/http_gateway.h"
 #include "service/json_request_log.h"
 #include "service/khetd/khetd_metrics.h"
+#include "service/khetd/push_flags.h"
 #include "service/mutex.h"
 #include "service/session_service.h"
 #include "service/store/memory_store.h"
@@ -526,6 +527,9 @@ int Run(const sigset_t& stop_signals) {
                      ": must be text or json"));
   }
   http_options.log_format = log_format;
+  if (absl::Status pushes = ReadPushFlags(http_options); !pushes.ok()) {
+    return UsageError(pushes.message());
+  }
   // Declared before everything it measures, so that it outlives them.
   KhetdMetrics metrics;
   if (absl::GetFlag(FLAGS_metrics)) http_options.metrics = metrics.registry();
