@@ -51,6 +51,7 @@ packages=(
   libcpp-httplib-dev       # cpp-httplib 0.11: the HTTP client of tools and tests
   nlohmann-json3-dev       # JSON for the compact view and tests' HTTP clients
   python3-yaml             # the build turns docs/openapi.yaml into the JSON khetd serves; the deploy test reads deploy/'s YAML
+  python3-pil              # JPEG 2000 textures: the build makes the board's OAR khetd serves (clients/lsl/make_oar.py); the in-world tests' board pictures
   # The Python client and the chat bot (built by scripts/run.sh too):
   python3-grpcio           # Python gRPC runtime
   python3-protobuf         # Python protobuf runtime
@@ -66,7 +67,6 @@ test_packages=(
   postgresql               # PostgreSQL 15 server for the shared store's tests
   nginx                    # gRPC load balancer in front of two replicas
   mono-complete            # runs OpenSimulator and builds the in-world tests' avatar client (tests/inworld/)
-  python3-pil              # JPEG 2000 textures for clients/lsl/make_oar.py; the in-world tests' board pictures
   fakeroot                 # the package test installs the .deb into a scratch root, unprivileged (tests/release/)
   # Fuzzing (fuzz/, the `fuzz` preset, scripts/fuzz.sh, docs/FUZZING.md):
   clang-14                 # clang for -fsanitize=fuzzer; the rest builds with g++

@@ -1415,5 +1415,35 @@ TEST_F(HttpGatewayTest, MetricsByRoutePatternAndJsonLog) {
                        R"("route":"/v1/sessions/{id}:move","status":200)")));
 }
 
+// A board maker's files: the scripts whose version /v1/version names, and
+// the board's OAR; anything else is 404 naming what there is.
+TEST_F(HttpGatewayTest, ServesTheInworldBoardsScriptsAndOar) {
+  const Answer version = Get("/v1/version");
+  ASSERT_EQ(version.status, 200);
+  const std::string scripts = version.body["boardScripts"];
+  EXPECT_EQ(version.body["boardScriptsUrl"], "/v1/inworld/");
+  httplib::Result board = client_->Get("/v1/inworld/khet_board.lsl");
+  ASSERT_TRUE(board);
+  EXPECT_EQ(board->status, 200);
+  EXPECT_THAT(board->get_header_value("Content-Type"),
+              ::testing::StartsWith("text/plain"));
+  EXPECT_THAT(board->body,
+              HasSubstr(absl::StrCat("string BOARD_SCRIPTS = \"", scripts,
+                                     "\";")));
+  for (const char* script :
+       {"khet_render.lsl", "khet_words.lsl", "khet_keep.lsl"}) {
+    EXPECT_EQ(client_->Get(absl::StrCat("/v1/inworld/", script))->status, 200)
+        << script;
+  }
+  httplib::Result oar = client_->Get("/v1/inworld/khet-board.oar");
+  ASSERT_TRUE(oar);
+  EXPECT_EQ(oar->status, 200);
+  ASSERT_GE(oar->body.size(), 2u);
+  EXPECT_EQ(oar->body.substr(0, 2), "\x1f\x8b");  // gzip
+  const Answer missing = Get("/v1/inworld/..%2fkhetd");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_THAT(missing.text, HasSubstr("khet_board.lsl"));
+}
+
 }  // namespace
 }  // namespace khet

@@ -4,6 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "service/http/board_svg.h"
 #include "service/http/callback_routes.h"
@@ -12,6 +13,7 @@
 #include "service/http/http_request.h"
 #include "service/http/json_codec.h"
 #include "service/http/openapi_document.h"
+#include "service/http/web_assets.h"
 #include "service/quoted_input.h"
 #include "service/server_version.h"
 #include "service/status_macros.h"
@@ -155,6 +157,27 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
     KHET_RETURN_IF_ERROR(NoQuery(call));
     Reply(call, ToJson(ServerVersion()));
     return absl::OkStatus();
+  }));
+  // The in-world board's scripts and OAR, for a board maker and a board's
+  // Settings > Update (web_assets.h).
+  routes.push_back(Get("/v1/inworld/{file}", [](HttpCall& call) {
+    KHET_RETURN_IF_ERROR(NoQuery(call));
+    const std::string file = std::move(call.session_id);
+    call.session_id.clear();  // a file, not a session, in the log
+    std::vector<std::string> names;
+    for (const WebAsset& asset : BoardAssets()) {
+      names.emplace_back(asset.path);
+      if (asset.path != file) continue;
+      Reply(call, std::string(asset.body), "");
+      call.response.content_type = std::string(asset.content_type);
+      call.response.headers.emplace_back(
+          "Content-Disposition",
+          absl::StrCat("attachment; filename=\"", file, "\""));
+      return absl::OkStatus();
+    }
+    return absl::NotFoundError(absl::StrCat(
+        "no in-world board file ", QuoteInput(file), "; there are ",
+        absl::StrJoin(names, ", ")));
   }));
   routes.push_back(Get("/v1/setups", [core](HttpCall& call) {
     KHET_RETURN_IF_ERROR(NoQuery(call));
