@@ -9,10 +9,12 @@ part above (written by hand) refers to it or to a message that uses it. The mapp
 (service/http/json_printer.h): lowerCamelCase names, enums by name, 64-bit
 integers as strings, Timestamps in RFC 3339, and every singular scalar and
 repeated field printed even at its default. Hence, for messages only answers
-hold, those fields are `required`; messages a request may hold require
-nothing (a request leaves out what it does not set) and take 64-bit integers
-as numbers too. Every message schema closes with additionalProperties: false,
-so an answer with a field the proto does not have fails validation.
+hold, those fields are `required`; messages a request may hold (an RPC's
+input, or a message a request body of the hand-written part refers to, such
+as the HTTP-only CallbackRegistration, and what they use) require nothing (a
+request leaves out what it does not set) and take 64-bit integers as numbers
+too. Every message schema closes with additionalProperties: false, so an
+answer with a field the proto does not have fails validation.
 
   scripts/openapi_schemas.py           rewrites docs/openapi.yaml's part
   scripts/openapi_schemas.py --check   exits 1 if that part's schemas differ
@@ -67,7 +69,9 @@ def comment(locations, path):
 class Schemas:
     """The khet.v1 messages and enums of a descriptor set, as schemas."""
 
-    def __init__(self, files):
+    def __init__(self, files, request_bodies=()):
+        # request_bodies: schema names of messages sent as request bodies
+        # besides the RPCs' inputs.
         self.messages = {}  # full name -> (descriptor, locations, path)
         self.enums = {}
         self.methods = []
@@ -83,8 +87,9 @@ class Schemas:
                                                          [5, i])
             for service in file.service:
                 self.methods.extend(service.method)
-        self.from_requests = self._reachable(m.input_type
-                                             for m in self.methods)
+        self.from_requests = self._reachable(
+            [m.input_type for m in self.methods] +
+            [f".{PACKAGE}.{name}" for name in request_bodies])
 
     def _add_message(self, message, scope, locations, path):
         name = f"{scope}.{message.name}"
@@ -222,10 +227,26 @@ class Schemas:
         return out
 
 
+def referred(text):
+    return set(re.findall(r"#/components/schemas/([A-Za-z0-9_.]+)", text))
+
+
+def request_bodies(head):
+    """The schemas the hand-written part's request bodies refer to."""
+    document = yaml.safe_load(head)
+    bodies = list(document.get("components", {})
+                  .get("requestBodies", {}).values())
+    for item in document.get("paths", {}).values():
+        bodies.extend(operation["requestBody"] for operation in item.values()
+                      if isinstance(operation, dict) and
+                      "requestBody" in operation)
+    return referred(yaml.safe_dump(bodies))
+
+
 def generated_part(head):
     # The schemas the hand-written part refers to, and what those use.
-    names = set(re.findall(r"#/components/schemas/([A-Za-z0-9_.]+)", head))
-    schemas = Schemas(descriptor_set().file).schemas(names)
+    schemas = Schemas(descriptor_set().file,
+                      request_bodies(head)).schemas(referred(head))
     text = yaml.safe_dump(schemas, sort_keys=False, allow_unicode=True,
                           width=88, default_flow_style=False)
     return "".join(f"    {line}" if line.strip() else line

@@ -89,8 +89,9 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
           {"reason"});
       latency_ = &metrics->AddHistogram(
           "khet_push_delivery_seconds",
-          "From an event's commit to the board's 2xx answer to the delivery "
-          "holding it.",
+          "From an event's time (stamped as khetd commits it, before the "
+          "store's write) to the board's 2xx answer to the delivery holding "
+          "it.",
           {}, {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10});
       metrics->AddGaugeCallback(
           "khet_push_boards", "Boards with a URL events are pushed to.", {},
@@ -157,6 +158,30 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
       return absl::InternalError("no random bytes for a callback secret");
     }
     board->delivered = after_version;
+    // What the session holds after after_version is read here, on the
+    // caller's thread (it may wait for the store), never on the strand;
+    // more than a delivery backlog's worth gives way to the latest state.
+    while (true) {
+      absl::StatusOr<SharedEventPtr> next =
+          stream->NextShared(absl::ZeroDuration());
+      if (next.ok() && *next == nullptr) break;
+      if (!next.ok() && !absl::IsResourceExhausted(next.status())) {
+        board->ended = true;  // deleted meanwhile
+        break;
+      }
+      if (next.ok() && board->pending.size() < kMaxPending) {
+        board->pending.push_back(*std::move(next));
+        continue;
+      }
+      v1::GetSessionRequest get;
+      get.set_session_id(session_id);
+      KHET_ASSIGN_OR_RETURN(const v1::Session session, core_->GetSession(get));
+      board->state_body = CompactSession(session);
+      board->state_version = session.version();
+      board->pending.clear();
+      watch.set_after_version(session.version());
+      KHET_ASSIGN_OR_RETURN(stream, core_->Watch(watch));
+    }
     board->stream = std::move(stream);
     const std::string secret = board->secret;
     const absl::Status installed =
@@ -301,7 +326,8 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
 
   // Forgets the board; a delivery in flight ends unheard. `reason` counts
   // it (none on shutdown).
-  void Drop(const std::shared_ptr<Board>& board, absl::string_view reason) {
+  void Drop(std::shared_ptr<Board> board, absl::string_view reason) {
+    // By value: the caller's may be the map's own, erased below.
     if (board->gone) return;
     board->gone = true;
     board->retry.cancel();
@@ -413,7 +439,9 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
            i < board->pending.size() && i < kEventsPerDelivery; ++i) {
         events.push_back(board->pending[i]->event());
       }
-      const CompactEventList list = CompactEvents(events, board->delivered);
+      const CompactEventList list = CompactEvents(
+          events, board->delivered,
+          /*events_follow=*/board->pending.size() > events.size());
       board->body = list.json;
       board->body_events = static_cast<size_t>(list.count);
       board->body_version = events[list.count - 1].version();

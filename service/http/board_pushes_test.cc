@@ -514,6 +514,32 @@ TEST_F(BoardPushesTest, ABoardThatFailedOnceGetsTheSameEventsAgain) {
   EXPECT_EQ(CallbackStatus(game), 200);
 }
 
+// A board registering far behind (more events than a delivery backlog)
+// gets the latest state first, then the events after it.
+TEST_F(BoardPushesTest, ABoardFarBehindGetsTheLatestStateFirst) {
+  Receiver board;
+  const Game game = NewGame();
+  for (int i = 0; i < 300; ++i) {
+    v1::UpdateSettingsRequest update;
+    update.set_session_id(game.id);
+    update.mutable_settings()->set_quiet(i % 2 == 0);
+    ASSERT_TRUE(core_->UpdateSettings(update, Caller{game.owner}).ok());
+  }
+  const int64_t now = Version(game);
+  RegisterOk(game, board.url(), 0);
+  Move(game, game.silver, "j1L");
+  const std::vector<Receiver::Delivery> got =
+      board.WaitFor(2, absl::Seconds(5));
+  ASSERT_GE(got.size(), 2u);
+  const json state = json::parse(got[0].body);
+  EXPECT_EQ(state["id"], game.id);
+  EXPECT_FALSE(state.contains("events"));
+  EXPECT_EQ(state["v"], now);
+  const json next = json::parse(got[1].body);
+  EXPECT_EQ(next["events"][0]["v"], now + 1);
+  EXPECT_EQ(next["events"][0]["kind"], "move");
+}
+
 // 10,000 registrations from one caller: each is answered, the limit holds
 // beyond them, and khetd keeps serving.
 TEST_F(BoardPushesTest, TenThousandRegistrationsMeetTheLimit) {

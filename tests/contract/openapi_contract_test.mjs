@@ -3,26 +3,35 @@
 // /v1/openapi.json, and drives a scripted session through every operation
 // of it, errors included; every request (path, query, headers, body) and
 // every answer (status, content type, headers, body) is validated against
-// the document with Ajv (JSON Schema 2020-12, OpenAPI 3.1's dialect). It
-// fails on an answer the document does not describe (a status, a field: the
-// schemas forbid fields they do not name), on an operation the session did
-// not reach, and when the document and the route table
-// (service/http/http_routes.cc) or docs/http-api.md's table differ.
+// the document with Ajv (JSON Schema 2020-12, OpenAPI 3.1's dialect), and so
+// is every event khetd pushes to a board's URL (a receiver of this test on
+// loopback), with its signature. It fails on an answer the document does not
+// describe (a status, a field: the schemas forbid fields they do not name),
+// on an operation the session did not reach, and when the document and the
+// route table (every file given as --routes) or docs/http-api.md's table
+// differ.
 //
 // node openapi_contract_test.mjs --khetd PATH --routes http_routes.cc
+//                                [--routes callback_routes.cc ...]
 //                                --http-api docs/http-api.md
 
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, arg, i, all) =>
-    (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []));
+// --name value; --routes may come more than once (its files in a list).
+const args = { routes: [] };
+for (let i = 2; i < process.argv.length; i += 2) {
+  const name = process.argv[i].replace(/^--/, '');
+  if (name === 'routes') args.routes.push(process.argv[i + 1]);
+  else args[name] = process.argv[i + 1];
+}
 for (const name of ['khetd', 'routes', 'http-api']) {
-  if (!args[name]) throw new Error(`--${name} is missing`);
+  if (!args[name]?.length) throw new Error(`--${name} is missing`);
 }
 
 const failures = [];
@@ -287,21 +296,109 @@ async function readStream(path, query, headers, until) {
   return events;
 }
 
+// ---- a board's URL, for pushed events -------------------------------------------
+
+// A server on loopback standing in for an in-world board's URL: records each
+// request khetd sends it ({ method, url, headers, body: the raw bytes }) and
+// answers 200.
+async function startReceiver() {
+  const deliveries = [];
+  let wake = () => {};
+  const server = createServer((request, response) => {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      deliveries.push({
+        method: request.method,
+        url: new URL(request.url, 'http://board'),
+        headers: request.headers,
+        body: Buffer.concat(chunks),
+      });
+      response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+      wake();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    deliveries,
+    // The first delivery from `from` on that `until` takes, or undefined
+    // after `ms`.
+    async wait(from, until, ms) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const found = deliveries.slice(from).find(until);
+        if (found || Date.now() >= deadline) return found;
+        await new Promise((resolve) => {
+          const timer = setTimeout(resolve, deadline - Date.now());
+          wake = () => { clearTimeout(timer); resolve(); };
+        });
+      }
+    },
+    close() {
+      server.close();
+      server.closeAllConnections();
+    },
+  };
+}
+
+// Validates a delivery against registerCallback's `delivery` callback (the
+// sig parameter, the content type, the body) and checks its signature:
+// SHA-256 of secret + body + secret. Answers the body as JSON.
+function checkDelivery(delivery, secret) {
+  const operation = doc.paths['/v1/sessions/{id}/callback']?.post?.callbacks?.delivery?.['{$request.body#/url}']?.post;
+  if (!check(operation, 'registerCallback has no delivery callback in the document')) return undefined;
+  const what = 'a pushed delivery';
+  check(delivery.method === 'POST', `${what} was a ${delivery.method}`);
+  const sig = delivery.url.searchParams.get('sig');
+  const sigParam = operation.parameters.map(resolve).find((p) => p.in === 'query' && p.name === 'sig');
+  if (check(sig !== null, `${what} has no sig`)) validate(sigParam.schema, sig, `${what}: sig`);
+  const expected = createHash('sha256').update(secret).update(delivery.body).update(secret).digest('hex');
+  check(sig === expected, `${what}: sig ${sig} is not SHA-256 of secret + body + secret (${expected})`);
+  const type = (delivery.headers['content-type'] ?? '').split(';')[0].trim();
+  const media = resolve(operation.requestBody).content[type];
+  if (!check(media, `${what}: content type ${type} not in the document`)) return undefined;
+  let json;
+  try {
+    json = JSON.parse(delivery.body.toString('utf8'));
+  } catch {
+    fail(`${what}: not JSON`);
+    return undefined;
+  }
+  validate(media.schema, json, `${what}: body`);
+  check(delivery.body.length <= 2048, `${what} is ${delivery.body.length} bytes`);
+  return json;
+}
+
 // ---- the document against the route table and docs/http-api.md ---------------
 
 const documented = new Set(operations.map((o) => `${o.method.toUpperCase()} ${o.template}`));
-const routeTable = readFileSync(args.routes, 'utf8');
+// A route is Get("path", ...) or Post("path", ...), or a Route written out:
+// {"DELETE", "path", ...}, or {"POST", kPath, ...} with the path a constant
+// of its file (constexpr char kPath[] = "...").
 const routes = new Set();
-for (const [, method, path] of routeTable.matchAll(/(Get|Post)\(\s*"([^"]+)"/g)) {
-  routes.add(`${method.toUpperCase()} ${path}`);
+for (const file of args.routes) {
+  const source = readFileSync(file, 'utf8');
+  const constants = new Map(
+    [...source.matchAll(/constexpr\s+char\s+(k\w+)\[\]\s*=\s*"([^"]+)"/g)].map(([, name, value]) => [name, value]));
+  let found = 0;
+  for (const [, method, path] of source.matchAll(/\b(Get|Post)\(\s*"([^"]+)"/g)) {
+    routes.add(`${method.toUpperCase()} ${path}`);
+    found += 1;
+  }
+  for (const [, method, path, constant] of source.matchAll(/\{"(GET|POST|DELETE)",\s*(?:"([^"]+)"|(k\w+))\s*,/g)) {
+    if (!check(path || constants.has(constant), `${file}: ${method} route with an unknown path ${constant}`)) continue;
+    routes.add(`${method} ${path || constants.get(constant)}`);
+    found += 1;
+  }
+  check(found > 0, `read no route from ${file}`);
 }
-for (const [, path] of routeTable.matchAll(/\{"DELETE",\s*"([^"]+)"/g)) routes.add(`DELETE ${path}`);
-check(routes.size >= 30, `read only ${routes.size} routes from ${args.routes}`);
+check(routes.size >= 30, `read only ${routes.size} routes from ${args.routes.join(', ')}`);
 for (const route of routes) check(documented.has(route), `route ${route} is not in the document`);
 const beyondRoutes = new Set(['GET /metrics', 'GET /', 'GET /{file}']);
 for (const operation of documented) {
   check(routes.has(operation) || beyondRoutes.has(operation),
-        `the document's ${operation} is no route of ${args.routes}`);
+        `the document's ${operation} is no route of ${args.routes.join(', ')}`);
 }
 const prose = readFileSync(args['http-api'], 'utf8');
 let rows = 0;
@@ -340,7 +437,14 @@ check(rows >= 30, `read only ${rows} routes from docs/http-api.md`);
 const S = (id) => `/v1/sessions/${encodeURIComponent(id)}`;
 
 // The catalog, the document itself, metrics and the web board.
-await expect(200, 'GET', '/v1/version');
+const version = await expect(200, 'GET', '/v1/version');
+// The board scripts whose version it names, and the board's OAR.
+const boardScript = await call('GET', `${version.boardScriptsUrl}khet_board.lsl`);
+check(boardScript.status === 200 &&
+      boardScript.text.includes(`string BOARD_SCRIPTS = "${version.boardScripts}";`),
+      'GET /v1/inworld/khet_board.lsl is not the script whose version /v1/version names');
+await expect(200, 'GET', `${version.boardScriptsUrl}khet-board.oar`);
+await expect(404, 'GET', `${version.boardScriptsUrl}no-such-script.lsl`, {}, 'NOT_FOUND');
 await expect(200, 'GET', '/v1/setups');
 await expect(200, 'GET', '/v1/colorSchemes');
 await expect(200, 'GET', '/v1/levels');
@@ -453,6 +557,68 @@ for (let i = 0; i < 100 && analysis?.state !== 'DONE'; ++i) {
 }
 check(analysis?.state === 'DONE', `the analysis is ${analysis?.state} after 10 s`);
 await expect(200, 'GET', `${S(id)}/games/current`);
+
+// Pushed events: a URL on this test's receiver registered, a move delivered
+// signed; the errors; removal.
+{
+  const pushed = await expect(200, 'POST', '/v1/sessions', { body: { name: 'pushed' } });
+  const P = S(pushed.session.id);
+  const boardOwner = pushed.ownerToken;
+  const frank = await expect(200, 'POST', `${P}:join`, { body: { playerName: 'frank', color: 'SILVER' } });
+  const gina = await expect(200, 'POST', `${P}:join`, { body: { playerName: 'gina' } });
+  const receiver = await startReceiver();
+  const url = `${receiver.url}/board?object=1`;
+  const callback = `${P}/callback`;
+  await expect(401, 'POST', callback, { body: { url } }, 'UNAUTHENTICATED');
+  await expect(403, 'POST', callback, { token: frank.playerToken, body: { url } }, 'PERMISSION_DENIED');
+  await expect(403, 'POST', callback, { token: boardOwner, body: { url: 'http://192.0.2.1/' } }, 'PERMISSION_DENIED');
+  await expect(400, 'POST', callback, { token: boardOwner, body: { url: 'ftp://127.0.0.1/' } }, 'INVALID_ARGUMENT');
+  await expect(400, 'POST', callback, { token: boardOwner, body: { url: `${url}#top` } }, 'INVALID_ARGUMENT');
+  await expect(400, 'POST', callback, { token: boardOwner, body: { url, afterVersion: 99 } }, 'INVALID_ARGUMENT');
+  await expect(400, 'POST', callback, { token: boardOwner, body: { url, bogus: 1 }, bad: true }, 'INVALID_ARGUMENT');
+  await expect(413, 'POST', callback, { token: boardOwner, raw: JSON.stringify({ url: `${url}&${'x'.repeat(70000)}` }) }, 'RESOURCE_EXHAUSTED');
+  await expect(404, 'POST', `${S('no-such-session')}/callback`, { token: boardOwner, body: { url } }, 'NOT_FOUND');
+  await expect(404, 'GET', callback, { token: boardOwner }, 'NOT_FOUND');
+  check(receiver.deliveries.length === 0, 'a refused registration was delivered to');
+
+  // The game began at version 3; a number is a valid afterVersion.
+  const registered = await expect(200, 'POST', callback, { token: boardOwner, body: { url, afterVersion: 3 } });
+  const secret = registered?.secret ?? '';
+  check(registered?.version === '3', `the registration answered version ${registered?.version}, not 3`);
+  await expect(200, 'POST', `${P}:move`, { token: frank.playerToken, body: { move: { notation: 'j1L' } } });
+  const first = await receiver.wait(0, () => true, 5000);
+  if (check(first, 'no delivery within 5 s of a move')) {
+    check(first.url.pathname === '/board' && first.url.searchParams.get('object') === '1',
+          `a delivery went to ${first.url.pathname}${first.url.search}, not the URL's path and query`);
+    const body = checkDelivery(first, secret);
+    const move = body?.events?.find((e) => e.v === 4);
+    check(move?.kind === 'move' && typeof move.lm === 'string' && move.lm.length > 0,
+          `the first delivery holds no move event with lm at version 4: ${first.body.toString().slice(0, 300)}`);
+  }
+  // The board's 200 reaches khetd a moment after the delivery reached us.
+  let state;
+  for (let i = 0; i < 50; ++i) {
+    const answer = await call('GET', callback, { token: boardOwner });
+    state = answer.json;
+    if (answer.status !== 200 || state?.delivered === '4') break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  check(state?.url === url && state?.version === '4' && state?.delivered === '4' && state?.failures === 0,
+        `GET .../callback answered ${JSON.stringify(state)}`);
+  await expect(401, 'GET', callback, {}, 'UNAUTHENTICATED');
+  await expect(403, 'GET', callback, { token: gina.playerToken }, 'PERMISSION_DENIED');
+
+  // Removed: no more deliveries.
+  await expect(401, 'DELETE', callback, {}, 'UNAUTHENTICATED');
+  await expect(403, 'DELETE', callback, { token: frank.playerToken }, 'PERMISSION_DENIED');
+  await expect(200, 'DELETE', callback, { token: boardOwner });
+  await expect(404, 'DELETE', callback, { token: boardOwner }, 'NOT_FOUND');
+  await expect(404, 'GET', callback, { token: boardOwner }, 'NOT_FOUND');
+  const seen = receiver.deliveries.length;
+  await expect(200, 'POST', `${P}:move`, { token: gina.playerToken, body: { move: { notation: 'a8L' } } });
+  check(!(await receiver.wait(seen, () => true, 1000)), 'a delivery came after DELETE .../callback');
+  receiver.close();
+}
 
 // The budget of sessions nobody joined: 429 with Retry-After.
 let refused;
