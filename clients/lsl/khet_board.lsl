@@ -1,15 +1,18 @@
 // khet_board.lsl: an in-world Khet board played through khetd's HTTP/JSON
 // gateway (docs/http-api.md). The board's first script, in its root prim:
-// the requests and the long poll, the game's state (position, seats and
+// the requests, and the events khetd pushes to the board's URL (or, when
+// it cannot, the long poll), the game's state (position, seats and
 // tokens, offers, clocks, the last moves), what a touch does, and which
 // menu or message whom gets. Three more scripts in the same prim do the
 // rest: khet_render.lsl draws (pieces, laser, markers, sparks, tint,
-// scale) and finds the square and piece a touch lands on,
+// scale) and finds the square, piece and legal moves a touch lands on,
 // khet_words.lsl speaks (every word the board says, its dialogs and hover
 // text, in the session's language), khet_keep.lsl keeps a copy of what
 // must outlive a reset of this script (the session, its tokens, the
-// seats). A re-rez or a region restart keeps this script's state: it drops
-// the requests in flight and reads the board again from the server.
+// seats) and holds the board's URL, checking each delivery's signature. A
+// re-rez or a region restart keeps this script's state: it drops the
+// requests in flight, reads the board again from the server and asks for
+// a new URL.
 //
 // The protocol between the scripts: llMessageLinked(LINK_THIS, number,
 // text, key); a script hears its own messages too, so each acts only on
@@ -17,13 +20,18 @@
 // text holds.
 //   to khet_render.lsl: 7101 board "<edge>|<position>", 7102 look
 //     "<scheme> <metres>", 7103 laser, 7104 hits, 7105 targets "e5 f5",
-//     7106 debug
+//     7106 debug, 7107 moves (the side to move's legal moves, khetd's
+//     "lm"), 7108 pick (a chosen piece's moves; key: who chose it)
 //   from khet_render.lsl: 7201 ready (send everything again), 7202 refused
 //     "<metres> <size>" (a scale the region refused: told to the owner and
-//     the server's setting put back), 7203 touched "<square>|<token>"
-//     (key: who touched)
-//   to khet_keep.lsl: 7301 save (the state, see save()), 7302 ask
-//   from khet_keep.lsl: 7401 kept (the state it keeps; "" none)
+//     the server's setting put back), 7203 touched "<square>|<token>|
+//     <moves>|<ends>" (key: who touched; moves "+": ask khetd; ends: the
+//     moves of the piece they chose that end there)
+//   to khet_keep.lsl: 7301 save (the state, see save()), 7302 ask, 7303
+//     url ("1": a new URL for pushed updates, "": none), 7304 secret
+//   from khet_keep.lsl: 7401 kept (the state it keeps; "" none), 7402 url
+//     (granted, or "" denied), 7403 pushed (a delivery, its signature
+//     checked)
 //   to khet_words.lsl: 7501 say, 7502 menu (key: the person), 7503 status,
 //     7504 lang
 //   from khet_words.lsl: 7601 pressed (a button's id; key: the person),
@@ -34,6 +42,10 @@
 // other names in braces are filled in by route()); the replay test
 // (clients/lsl/test/) checks these templates against its transcript.
 
+// The version of the board's four scripts: khetd's build reads it from
+// this line and names it in GET /v1/version (Settings > Update).
+string BOARD_SCRIPTS = "2026.11.29";
+
 // ---- Link messages -------------------------------------------------------------
 integer KR_BOARD = 7101;     // to khet_render.lsl
 integer KR_LOOK = 7102;
@@ -41,12 +53,18 @@ integer KR_LASER = 7103;
 integer KR_HITS = 7104;
 integer KR_TARGETS = 7105;
 integer KR_DEBUG = 7106;
+integer KR_MOVES = 7107;
+integer KR_PICK = 7108;
 integer KB_READY = 7201;     // from khet_render.lsl
 integer KB_REFUSED = 7202;
 integer KB_TOUCHED = 7203;
 integer KK_SAVE = 7301;      // to khet_keep.lsl
 integer KK_ASK = 7302;
+integer KK_URL = 7303;
+integer KK_SECRET = 7304;
 integer KB_KEPT = 7401;      // from khet_keep.lsl
+integer KB_URL = 7402;
+integer KB_PUSHED = 7403;
 integer KW_SAY = 7501;       // to khet_words.lsl
 integer KW_MENU = 7502;
 integer KW_STATUS = 7503;
@@ -60,6 +78,8 @@ float   WINDOW = 20.0;
 integer MAX_TRIES = 5;       // attempts of one action on 429/499/5xx
 float   LOST = 65.0;         // a request unanswered this long is lost
 float   KEEPER = 5.0;        // how long start() waits for khet_keep.lsl
+float   QUIET = 60.0;        // pushes silent this long: ask khetd whether it still pushes
+float   AGAIN = 600.0;       // no pushes: ask for a URL again after this long
 integer HINT_MS = 5000;      // a hint's search deadline (suggest's timeoutMs)
 // Every request but a hint asks for the compact view (?view=compact),
 // whose answers are at most 2048 bytes: LSL's default body limit, never
@@ -78,6 +98,7 @@ integer K_MOVES = 9;
 integer K_MOVE = 10;
 integer K_GAME = 11;         // resign, draws, takebacks
 integer K_HINT = 12;
+integer K_VERSION = 13;      // Settings > Update
 
 // ---- State -------------------------------------------------------------------
 string  gServer;           // base URL, no trailing slash
@@ -113,6 +134,16 @@ key     gPollKey = NULL_KEY;
 float   gPollDue = -1.0;   // when to poll next; -1: not scheduled
 float   gPollSent;
 integer gPollFails;
+// The poll's slot also carries the requests about pushed updates: what is
+// in it, 0 the long poll, 1 registering gUrl, 2 asking whether khetd still
+// pushes. While khetd pushes (gPushed) the board does not long-poll.
+integer gPollKind;
+string  gUrl;              // a URL for pushed updates to register, or ""
+integer gPushed;           // khetd pushes this board's events to its URL
+float   gPushAt;           // when a push (or the answer that it still pushes) came
+float   gUrlDue = -1.0;    // when to ask for a URL again; -1: not scheduled
+integer gPushTold;         // the owner has heard why the board polls
+integer gPushGot;          // a delivery came since the URL was registered
 
 key     gActKey = NULL_KEY;  // the action in flight, or NULL_KEY
 float   gActDue = -1.0;      // a retry waiting for its time; -1: none
@@ -128,10 +159,7 @@ string  gActArg;           // the setup id, side, square or move
 string  gRetryMove;        // a move refused as stale, to send again
 string  gRetryPos;
 
-string  gPick;             // the square of the piece chosen to move, or ""
-list    gPickMoves;        // its legal moves
-key     gPickWho;          // who chose it
-string  gLit;              // the squares lit (targets or a hint), or ""
+integer gLit;              // a chosen piece's targets or a hint are lit
 integer gNotecardLine;
 float   gRestoreDue = -1.0;  // waiting for khet_keep.lsl's copy until then
 
@@ -197,13 +225,32 @@ backOff() {
     schedule();
 }
 
+// What the poll's slot sends next: the registration of a URL granted for
+// pushed updates; while khetd pushes, after QUIET seconds without a push,
+// whether it still does; else the long poll.
 poll() {
     if (gId == "" || gPollKey != NULL_KEY) return;
-    gPollKey = send("GET", route(
-        "/v1/sessions/{id}/events?afterVersion={after}&waitSeconds={wait}&view=compact",
-        ["{after}", gVersion, "{wait}", gWait]), "", "");
-    gPollSent = llGetTime();
     gPollDue = -1.0;
+    gPollKind = 0;
+    if (gUrl != "") {
+        gPollKind = 1;
+        gPollKey = send("POST", route("/v1/sessions/{id}/callback", []),
+            llList2Json(JSON_OBJECT, ["url", gUrl, "afterVersion", gVersion]),
+            gOwnerToken);
+    } else if (gPushed) {
+        if (llGetTime() < gPushAt + QUIET) {
+            gPollDue = gPushAt + QUIET;
+            schedule();
+            return;
+        }
+        gPollKind = 2;
+        gPollKey = send("GET", route("/v1/sessions/{id}/callback", []), "", gOwnerToken);
+    } else {
+        gPollKey = send("GET", route(
+            "/v1/sessions/{id}/events?afterVersion={after}&waitSeconds={wait}&view=compact",
+            ["{after}", gVersion, "{wait}", gWait]), "", "");
+    }
+    gPollSent = llGetTime();
     if (gPollKey == NULL_KEY) pollLater();
 }
 
@@ -225,9 +272,37 @@ refresh(key who) {
         "", "", "");
 }
 
+// The board is read again, unless an action is under way (then the next
+// poll or check finds what is missing).
+reread() {
+    if (gActKey == NULL_KEY && gActDue < 0.0) refresh(NULL_KEY);
+}
+
+// Asks khet_keep.lsl for a URL for pushed updates (its answer: 7402 url);
+// the board long-polls until khetd pushes.
+askUrl() {
+    gUrl = "";
+    gPushed = FALSE;
+    gUrlDue = -1.0;
+    llMessageLinked(LINK_THIS, KK_URL, "1", NULL_KEY);
+}
+
+// No pushed updates (the region gave no URL, or khetd refused it): the
+// board long-polls, asks for a URL again after AGAIN seconds, and the
+// owner hears `why` once.
+noPush(string why, string message) {
+    gUrl = "";
+    gPushed = FALSE;
+    gUrlDue = llGetTime() + AGAIN;
+    if (!gPushTold) say(NULL_KEY, why, [message]);
+    gPushTold = TRUE;
+    poll();
+    schedule();
+}
+
 // The timer fires at the earliest pending retry or poll, the moment a
-// request in flight counts as lost, or the end of the wait for
-// khet_keep.lsl's copy.
+// request in flight counts as lost, the end of the wait for
+// khet_keep.lsl's copy, or the time to ask for a URL again.
 schedule() {
     float now = llGetTime();
     float next = -1.0;
@@ -238,6 +313,7 @@ schedule() {
         next = gPollSent + LOST;
     if (gPollDue >= 0.0 && (next < 0.0 || gPollDue < next)) next = gPollDue;
     if (gRestoreDue >= 0.0 && (next < 0.0 || gRestoreDue < next)) next = gRestoreDue;
+    if (gUrlDue >= 0.0 && (next < 0.0 || gUrlDue < next)) next = gUrlDue;
     if (next < 0.0) llSetTimerEvent(0.0);
     else if (next - now < 0.1) llSetTimerEvent(0.1);
     else llSetTimerEvent(next - now);
@@ -335,12 +411,14 @@ save() {
 // The board is gone on the server: start again from nothing.
 forget(key who, string why, list args) {
     say(who, why, args);
+    newGame();
     gId = ""; gOwnerToken = ""; gPlayers = []; gVersion = 0; gStatus = "";
-    gPos = ""; gRetryMove = ""; gSilver = ""; gRed = "";
-    gDraw = ""; gTakeback = ""; gClk = ""; gLast = [];
+    gPos = ""; gRetryMove = ""; gSilver = ""; gRed = ""; gClk = "";
     unpick();
     gPollKey = NULL_KEY;  // a late answer about the old board is ignored
     gPollDue = -1.0;
+    gUrl = ""; gPushed = FALSE; gUrlDue = -1.0;
+    llMessageLinked(LINK_THIS, KK_URL, "", NULL_KEY);  // no URL any more
     save();
     show();
     laser("");
@@ -368,23 +446,6 @@ string sideOf(string token) {
     if (token == "") return "";
     if (llSubStringIndex("KPAXSEO", llGetSubString(token, 0, 0)) >= 0) return "s";
     return "r";
-}
-
-// The square a move ends on: "e4-e5", "f4=g3", "d1^d2" their second square,
-// a turn ("j1L") its own.
-string targetOf(string move) {
-    if (llStringLength(move) >= 5) return llGetSubString(move, 3, 4);
-    return llGetSubString(move, 0, 1);
-}
-
-// The chosen piece's moves that end on `sq`.
-list movesTo(string sq) {
-    list out = [];
-    integer i;
-    for (i = 0; i < llGetListLength(gPickMoves); ++i)
-        if (targetOf(llList2String(gPickMoves, i)) == sq)
-            out += llList2List(gPickMoves, i, i);
-    return out;
 }
 
 // May `side` choose a piece with `token` to move now?
@@ -417,37 +478,38 @@ laser(string path) {
         llOwnerSay("laser " + path + "; board memory used " + (string)llGetUsedMemory());
 }
 
-// Lights `squares` ("e5 f5"; "" none): a chosen piece's targets or a hint.
+// Lights a hint's `squares` ("e5 f5"); "" puts out what is lit and ends
+// a choice.
 light(string squares) {
-    gLit = squares;
+    gLit = squares != "";
     render(KR_TARGETS, squares);
 }
 
-// The piece on `sq` is chosen: the render script lights its targets.
-pick(key who, string sq, list moves) {
-    gPick = sq; gPickMoves = moves; gPickWho = who;
-    list squares = [];
-    integer i;
-    for (i = 0; i < llGetListLength(moves); ++i) {
-        string target = targetOf(llList2String(moves, i));
-        if (llListFindList(squares, [target]) < 0) squares += [target];
+// `who` chose the piece on `sq`, whose moves are `moves` ("e4-e5 e4R"; ""
+// none): the render script lights the squares they end on and, when `who`
+// touches next, reports the moves that end there (touched()).
+choose(key who, string sq, string moves) {
+    if (moves == "") {
+        say(who, "stuck", []);
+        return;
     }
-    light(llDumpList2String(squares, " "));
-    say(who, "touch", [sq, llDumpList2String(moves, " ")]);
+    gLit = TRUE;
+    llMessageLinked(LINK_THIS, KR_PICK, moves, who);
+    say(who, "touch", [sq, moves]);
 }
 
 // Ends a choice and puts out what is lit.
 unpick() {
-    if (gLit != "") light("");
-    gPick = ""; gPickMoves = []; gPickWho = NULL_KEY;
+    if (gLit) light("");
 }
 
-// Everything the render script shows, sent again (it has just started).
+// Everything the render script shows, sent again (it has just started,
+// nothing lit and no piece chosen).
 showAll() {
     render(KR_DEBUG, (string)gDebug);
     show();
     laser("");
-    render(KR_TARGETS, gLit);
+    gLit = FALSE;
 }
 
 // A message from khet_render.lsl (the protocol at the top).
@@ -477,11 +539,17 @@ readSettings(string json) {
     }
 }
 
-// A compact session or move: position, side to move, status, names,
-// result, a draw offered, settings.
+// A compact session or move: position (and with it the legal moves, "lm":
+// none when absent), side to move, status, names, result, a draw offered,
+// settings; the pieces and the hover text shown together.
 applyBoard(string json) {
     string pos = llJsonGetValue(json, ["pos"]);
-    if (pos != JSON_INVALID && pos != "") gPos = pos;
+    if (pos != JSON_INVALID && pos != "") {
+        gPos = pos;
+        pos = llJsonGetValue(json, ["lm"]);
+        if (pos == JSON_INVALID) pos = "";
+        render(KR_MOVES, pos);
+    }
     gTurn = llList2String(llParseString2List(gPos, [" "], []), 1);
     string v = llJsonGetValue(json, ["st"]);
     if (v != JSON_INVALID && v != "") gStatus = v;
@@ -507,13 +575,21 @@ played(string move) {
     if (llGetListLength(gLast) > 3) gLast = llDeleteSubList(gLast, 0, 0);
 }
 
-// One event of a long poll (docs/http-api.md, compact view).
-applyEvent(string ev) {
-    string kind = llJsonGetValue(ev, ["kind"]);
+// A game is set up or begins, or the board is reset: no offers, no last
+// moves, waiting for players.
+newGame() {
+    gStatus = "W"; gDraw = ""; gTakeback = ""; gLast = []; gEnded = FALSE;
+}
+
+// One event of `kind` from a long poll or a push (docs/http-api.md,
+// compact view); or, as kind "mine", the answer to the board's own move,
+// which has a move event's fields but "by" (the side that was to move).
+applyEvent(string ev, string kind) {
     string by = llJsonGetValue(ev, ["by"]);
+    if (kind == "mine") by = gTurn;
     // Any change but an offer ends a choice the change may have outdated.
     if (kind != "draw" && kind != "seat" && kind != "takeback") unpick();
-    if (kind == "move") {
+    if (kind == "move" || kind == "mine") {
         if (by != gDraw) gDraw = "";  // the offer's opponent declines it
         gTakeback = "";               // a move lapses a takeback request
         played(llJsonGetValue(ev, ["move"]));
@@ -543,15 +619,10 @@ applyEvent(string ev) {
             showStatus();
         }
     } else if (kind == "setup" || kind == "start") {
-        gDraw = "";
-        gTakeback = "";
-        gLast = [];
-        gStatus = "W";
-        if (kind == "start") {
+        if (kind == "start")
             rematched(llJsonGetValue(ev, ["silver"]), llJsonGetValue(ev, ["red"]));
-            gStatus = "P";
-        }
-        gEnded = FALSE;
+        newGame();
+        if (kind == "start") gStatus = "P";
         applyBoard(ev);
         laser("");
     } else if (kind == "over") {
@@ -574,11 +645,7 @@ applyEvent(string ev) {
         gPlayers = [];
         gSilver = "";
         gRed = "";
-        gStatus = "W";
-        gDraw = "";
-        gTakeback = "";
-        gLast = [];
-        gEnded = FALSE;
+        newGame();
         save();
         showStatus();
         laser("");
@@ -592,7 +659,10 @@ applyEvent(string ev) {
         forget(NULL_KEY, "closed", []);
         return;
     }
-    announce(llJsonGetValue(ev, ["ann"]), kind == "over");
+    // A quiet board says results only: the end, or a move of its own
+    // that ended the game (its announcement says so).
+    announce(llJsonGetValue(ev, ["ann"]), kind == "over" ||
+             (kind == "mine" && gStatus == "F"));
 }
 
 // ---- Answers ---------------------------------------------------------------------
@@ -603,7 +673,61 @@ sessionClocks(string body) {
     if (gClk == JSON_INVALID) gClk = "";
 }
 
+// The events of a long poll's answer or of a delivery, each applied and
+// announced once, in version order (those at or below gVersion were shown
+// already). In a delivery (`pushed`) each must follow the one before:
+// after a gap (a delivery lost) the board is read again instead. Answers
+// the number of events.
+integer applyEvents(string body, integer pushed) {
+    integer n = 0;
+    string ev = llJsonGetValue(body, ["events", n]);
+    while (ev != JSON_INVALID) {
+        integer v = (integer)llJsonGetValue(ev, ["v"]);
+        if (pushed && v > gVersion + 1) {
+            // Read again now, or after the action under way: khetd is
+            // asked at once whether it still pushes, and from what.
+            gPushAt = -QUIET;
+            gPollDue = -1.0;
+            reread();
+            return n;
+        }
+        if (v > gVersion) {
+            // The clocks as they stood after the event; an event without
+            // them comes from a game without clocks (a setup chosen after
+            // a game with them must not keep showing theirs).
+            gClk = llJsonGetValue(ev, ["clk"]);
+            if (gClk == JSON_INVALID) gClk = "";
+            applyEvent(ev, llJsonGetValue(ev, ["kind"]));
+            if (gId == "") return n;
+            gVersion = v;
+        }
+        ev = llJsonGetValue(body, ["events", ++n]);
+    }
+    showStatus();
+    return n;
+}
+
+// A compact session read whole (a refresh, or pushed when the board fell
+// too far behind), unless it is older than what the board shows: what the
+// poll would have told, had it not missed it.
+reload(string body) {
+    integer v = (integer)llJsonGetValue(body, ["v"]);
+    if (v < gVersion) return;
+    gVersion = v;
+    if (llJsonGetValue(body, ["st"]) == "P")
+        rematched(llJsonGetValue(body, ["silver"]), llJsonGetValue(body, ["red"]));
+    gTakeback = llJsonGetValue(body, ["tb"]);
+    string last = llJsonGetValue(body, ["last"]);
+    if (last == "") gLast = [];
+    else if (llList2String(gLast, -1) != last) gLast = [last];
+    sessionClocks(body);
+    applyBoard(body);
+    laser(llJsonGetValue(body, ["laser"]));
+}
+
+// The answer in the poll's slot (gPollKind says what it was).
 onPoll(integer code, string body) {
+    string error = llJsonGetValue(body, ["error", "message"]);
     if (code == 200) {
         // The server answers again: an action waiting to be retried goes
         // now.
@@ -612,34 +736,52 @@ onPoll(integer code, string body) {
             sendAction();
         }
         gPollFails = 0;
-        integer n = 0;
-        string ev = llJsonGetValue(body, ["events", n]);
-        while (ev != JSON_INVALID) {
-            integer v = (integer)llJsonGetValue(ev, ["v"]);
-            // The clocks as they stood after each event; an event without
-            // them comes from a game without clocks (a setup chosen after
-            // a game with them must not keep showing theirs).
-            gClk = llJsonGetValue(ev, ["clk"]);
-            if (gClk == JSON_INVALID) gClk = "";
-            if (v > gVersion) {   // skip what an answer already showed
-                applyEvent(ev);
-                if (gId == "") return;
-                gVersion = v;
-            }
-            ev = llJsonGetValue(body, ["events", ++n]);
-        }
-        integer last = (integer)llJsonGetValue(body, ["v"]);
-        if (last > gVersion) gVersion = last;
-        showStatus();
-        // An answer in under a second with nothing new: pause, don't spin.
-        if (n == 0 && llGetTime() - gPollSent < 1.0) {
-            gPollDue = llGetTime() + 2.0;
-            schedule();
+        gPushAt = llGetTime();
+        if (gPollKind == 1) {
+            // Registered: khetd pushes what follows gVersion, signed with
+            // the secret, which khet_keep.lsl checks.
+            llMessageLinked(LINK_THIS, KK_SECRET, llJsonGetValue(body, ["secret"]),
+                            NULL_KEY);
+            gUrl = "";
+            gPushed = TRUE;
+            gPushGot = FALSE;
+        } else if (gPollKind == 2) {
+            // Still pushed; a push lost meanwhile: the board is read again.
+            // (The session's version is "v"; khetd's full JSON would name
+            // it "version".)
+            string v = llJsonGetValue(body, ["v"]);
+            if (v == JSON_INVALID) v = llJsonGetValue(body, ["version"]);
+            if ((integer)v > gVersion) reread();
         } else {
+            integer n = applyEvents(body, FALSE);
+            if (gId == "") return;
+            // An answer in under a second with nothing new: pause, don't
+            // spin.
+            if (n == 0 && llGetTime() - gPollSent < 1.0) {
+                gPollDue = llGetTime() + 2.0;
+                schedule();
+                return;
+            }
+        }
+        poll();
+    } else if (gPollKind == 1 && code >= 400 && code < 500 && code != 499) {
+        // khetd refused the URL (403: not a host it sends to): polls.
+        if (code == 403) noPush("pushhost", error);
+        else noPush("nopush", error);
+    } else if (gPollKind == 2 && code >= 400 && code < 500 && code != 429 &&
+               code != 499) {
+        // khetd no longer pushes (404: it dropped the URL after failed
+        // deliveries): a new URL, long polls meanwhile; but if none of
+        // its deliveries ever came (an https URL whose certificate khetd
+        // does not trust, say), the board polls and tries again later.
+        if (gPushGot) {
+            askUrl();
             poll();
+        } else {
+            noPush("nopush", error);
         }
     } else if (code == 404) {
-        forget(NULL_KEY, "gone", [llJsonGetValue(body, ["error", "message"])]);
+        forget(NULL_KEY, "gone", [error]);
     } else if (code >= 400 && code < 500 && code != 429 && code != 499 &&
                gActKey == NULL_KEY && gActDue < 0.0) {
         refresh(NULL_KEY);  // the poll itself was refused: start over from now
@@ -663,46 +805,48 @@ onAction(integer code, string body) {
     if (gPollFails > 0 && gPollDue >= 0.0) poll();
     string error = llJsonGetValue(body, ["error", "message"]);
     if (code != 200) {
-        if (kind == K_MOVE && llJsonGetValue(body, ["error", "code"]) == "ABORTED") {
+        string why = llJsonGetValue(body, ["error", "code"]);
+        if (kind == K_MOVE && why == "ABORTED") {
             // The board changed since the move was chosen: look again.
             gRetryMove = gActArg;
             gRetryPos = gPos;
             refresh(who);
-        } else if (code == 404 && kind != K_CREATE) {
+            return;
+        }
+        if (code == 404 && kind != K_CREATE && kind != K_VERSION) {
             forget(who, "gone", [error]);
+            return;
+        }
+        if (kind == K_SETUP && why == "FAILED_PRECONDITION") {
+            // A game is in progress after all: reset it first?
+            gStatus = "P";
+            chooseSetup(who, gActArg);
         } else {
             say(who, "error", [error]);
-            keepPolling();
         }
+        keepPolling();
         return;
     }
     if (kind == K_CREATE) {
-        // The owner token and the new board, as GetSession's compact view.
+        // The owner token and the new board, as GetSession's compact view;
+        // then a URL for pushed updates.
         gId = llJsonGetValue(body, ["id"]);
         gOwnerToken = llJsonGetValue(body, ["owner"]);
-        gVersion = (integer)llJsonGetValue(body, ["v"]);
         save();
-        sessionClocks(body);
-        applyBoard(body);
-        laser(llJsonGetValue(body, ["laser"]));
+        reload(body);
+        askUrl();
     } else if (kind == K_JOIN) {
         gPlayers += [who, gActArg, llJsonGetValue(body, ["token"])];
         save();
         say(who, "youplay", [gActArg]);
     } else if (kind == K_LEAVE) {
         dropSide(gActArg);
+    } else if (kind == K_RESET && gActArg != "") {
+        // Reset so that the setup chosen during the game follows.
+        gStatus = "W";
+        chooseSetup(who, gActArg);
     } else if (kind == K_REFRESH) {
-        gVersion = (integer)llJsonGetValue(body, ["v"]);
-        // What the poll would have told, had it not missed it.
-        if (llJsonGetValue(body, ["st"]) == "P")
-            rematched(llJsonGetValue(body, ["silver"]), llJsonGetValue(body, ["red"]));
-        gTakeback = llJsonGetValue(body, ["tb"]);
-        string last = llJsonGetValue(body, ["last"]);
-        if (last == "") gLast = [];
-        else if (llList2String(gLast, -1) != last) gLast = [last];
-        sessionClocks(body);
-        applyBoard(body);
-        laser(llJsonGetValue(body, ["laser"]));
+        reload(body);
         string move = gRetryMove;
         gRetryMove = "";
         if (move != "") {
@@ -711,24 +855,18 @@ onAction(integer code, string body) {
         }
         poll();
     } else if (kind == K_MOVES) {
-        list moves = llParseString2List(llJsonGetValue(body, ["moves"]), [" "], []);
-        if (moves == []) say(who, "stuck", []);
-        else pick(who, gActArg, moves);
+        choose(who, gActArg, llJsonGetValue(body, ["moves"]));
     } else if (kind == K_MOVE) {
-        // The long poll may bring the move, and what followed it, before
-        // the move's own answer (OpenSimulator runs both requests at once
-        // when its HTTP pool has grown): then it is shown already.
+        // Shown at once when it is the board's next change (the move, and
+        // the game's end if the move ended it). Otherwise the long poll or
+        // a push brings what came before it, and then the move itself, in
+        // order; or it brought them already (OpenSimulator runs a poll and
+        // a move at once when its HTTP pool has grown).
         integer after = (integer)llJsonGetValue(body, ["v"]);
-        if (after > gVersion) {
+        if (after == gVersion + 1 + (llJsonGetValue(body, ["res"]) != "")) {
             gVersion = after;
-            if (gDraw != gTurn) gDraw = "";  // the mover's opponent declines
-            gTakeback = "";
-            played(llJsonGetValue(body, ["move"]));
             sessionClocks(body);  // the move's answer has the clocks after it
-            applyBoard(body);
-            laser(llJsonGetValue(body, ["laser"]));
-            render(KR_HITS, llJsonGetValue(body, ["rm"]));
-            announce(llJsonGetValue(body, ["ann"]), llJsonGetValue(body, ["res"]) != "");
+            applyEvent(body, "mine");
         }
     } else if (kind == K_HINT) {
         // The suggestion's squares: where the piece stands and, unless it
@@ -737,8 +875,21 @@ onAction(integer code, string body) {
         light(llStringTrim(llJsonGetValue(body, ["move", "from"]) + " "
             + llJsonGetValue(body, ["move", "to"]), STRING_TRIM));
         say(who, "hinted", [llJsonGetValue(body, ["move", "notation"])]);
+    } else if (kind == K_VERSION) {
+        // The board scripts khetd serves (a date, "2026.11.29"): newer
+        // than these, or not.
+        string have = llJsonGetValue(body, ["boardScripts"]);
+        if (stamp(have) > stamp(BOARD_SCRIPTS))
+            say(who, "newer", [have, gServer + llJsonGetValue(body, ["boardScriptsUrl"]),
+                               BOARD_SCRIPTS]);
+        else say(who, "current", [BOARD_SCRIPTS]);
     }
     keepPolling();
+}
+
+// A version "2026.11.29" as a number to compare (20261129); 0 for none.
+integer stamp(string version) {
+    return (integer)llDumpList2String(llParseString2List(version, ["."], []), "");
 }
 
 // ---- Actions ---------------------------------------------------------------------
@@ -759,19 +910,27 @@ string clockRules(string clock) {
         + ",\"incrementMs\":" + (string)(llList2Integer(f, 1) * 1000) + "}";
 }
 
-// A new game from a setup (`field` "setupId", with the chosen clock) or a
-// preset ("preset", with its own rules): a new board if there is none yet.
-chooseSetup(key who, string field, string value) {
-    list body = [field, value];
-    if (field == "setupId" && gClock != "none")
-        body += ["rules", "{\"timeControl\":" + clockRules(gClock) + "}"];
+// A new game from a setup ("use <id>", with the chosen clock) or a preset
+// ("preset <id>", with its own rules): a new board if there is none yet.
+// During a game the owner is asked first whether to reset it.
+chooseSetup(key who, string button) {
+    list f = llParseString2List(button, [" "], []);
+    string value = llList2String(f, 1);
+    list body = ["preset", value];
+    if (llList2String(f, 0) == "use") {
+        body = ["setupId", value];
+        if (gClock != "none")
+            body += ["rules", "{\"timeControl\":" + clockRules(gClock) + "}"];
+    }
     if (gId == "")
         act(K_CREATE, who, "POST", route("/v1/sessions?view=compact", []),
             llList2Json(JSON_OBJECT, ["name", llGetObjectName()] + body),
             "", value);
+    else if (gStatus == "P")
+        menu(who, "resetq", ["resetsetup " + button, "cancel"]);
     else
         act(K_SETUP, who, "POST", route("/v1/sessions/{id}:chooseSetup?view=compact", []),
-            llList2Json(JSON_OBJECT, body), gOwnerToken, value);
+            llList2Json(JSON_OBJECT, body), gOwnerToken, button);
 }
 
 settings(key who, string update) {
@@ -781,12 +940,15 @@ settings(key who, string update) {
 }
 
 // A touch by `who` on `sq` ("" off the squares) holding `token` ("" none),
-// as khet_render.lsl reports it: the target of the piece they chose plays
-// that move (a dialog when two moves end there: a stack moved whole or its
-// top alone, a turn either way); one of their pieces on their turn is
-// chosen; anything else opens the menu. Until a reset script has read its
-// board again, a touch is told the board is busy.
-touched(key who, string sq, string token) {
+// whose legal moves are `moves`, as khet_render.lsl reports it (from the
+// "lm" of the board's last position; "+": ask khetd), with `ends`, the
+// moves of the piece `who` chose that end there (their touch ended the
+// choice): one plays it (a dialog when two do: a stack moved whole or its
+// top alone, a turn either way); else one of their pieces on their turn is
+// chosen, its targets lit at once; anything else opens the menu. Until a
+// reset script has read its board again, a touch is told the board is
+// busy.
+touched(key who, string sq, string token, string moves, string ends) {
     // Reset, this script has its session back but not the board yet: it
     // is read (act() says "busy" while that is under way).
     if (gId != "" && gStatus == "") {
@@ -794,27 +956,26 @@ touched(key who, string sq, string token) {
         return;
     }
     string side = seatOf(who);
-    if (gPick != "" && who == gPickWho) {
-        list moves = movesTo(sq);
-        unpick();
-        if (llGetListLength(moves) == 1) {
-            sendMove(who, llList2String(moves, 0));
-            return;
-        }
-        if (moves != []) {
-            menu(who, "whichq", ["move " + llList2String(moves, 0),
-                                 "move " + llList2String(moves, 1)]);
-            return;
-        }
+    list end = llParseString2List(ends, [" "], []);
+    if (llGetListLength(end) == 1) {
+        sendMove(who, ends);
+        return;
+    }
+    if (end != []) {
+        menu(who, "whichq", ["move " + llList2String(end, 0),
+                             "move " + llList2String(end, 1)]);
+        return;
     }
     if (canPick(side, token)) {
         if (side != gTurn) {
             say(who, "turn", [gTurn]);
             return;
         }
-        act(K_MOVES, who, "GET", route(
-            "/v1/sessions/{id}/legalMoves?square={square}&view=compact",
-            ["{square}", sq]), "", "", sq);
+        if (moves == "+")  // khetd left its moves out of the answer
+            act(K_MOVES, who, "GET", route(
+                "/v1/sessions/{id}/legalMoves?square={square}&view=compact",
+                ["{square}", sq]), "", "", sq);
+        else choose(who, sq, moves);
         return;
     }
     list buttons = ["play"];
@@ -849,43 +1010,29 @@ onButton(key who, string button) {
         b = llGetSubString(button, 0, space - 1);
         v = llGetSubString(button, space + 1, -1);
     }
-    if (b == "use" && owner) {
-        chooseSetup(who, "setupId", v);
-    } else if (b == "preset" && owner) {
-        chooseSetup(who, "preset", v);
+    // A seated player's button for a game's action, and the action's name
+    // in its route.
+    list games = ["yesresign", "resign", "offer", "offerDraw", "accept", "acceptDraw",
+                  "claim", "claimRepetitionDraw", "takeback", "requestTakeback",
+                  "yes", "acceptTakeback", "decline", "declineTakeback"];
+    integer game = llListFindList(games, [b]);
+    if (game % 2) game = -1;  // an action's name is no button
+    if ((b == "use" || b == "preset") && owner) {
+        chooseSetup(who, button);
     } else if (b == "clock" && owner) {
         gClock = v;
         save();
         say(who, "clockset", [v]);
     } else if (b == "play") {
         playMenu(who, side);
-    } else if (b == "yesresign" && side != "") {
-        act(K_GAME, who, "POST", route("/v1/sessions/{id}:resign?view=compact", []),
-            "{}", tokenOf(who), "");
-    } else if (b == "offer" && side != "") {
-        act(K_GAME, who, "POST", route("/v1/sessions/{id}:offerDraw?view=compact", []),
-            "{}", tokenOf(who), "");
-    } else if (b == "accept" && side != "") {
-        act(K_GAME, who, "POST", route("/v1/sessions/{id}:acceptDraw?view=compact", []),
-            "{}", tokenOf(who), "");
-    } else if (b == "claim" && side != "") {
-        act(K_GAME, who, "POST",
-            route("/v1/sessions/{id}:claimRepetitionDraw?view=compact", []),
-            "{}", tokenOf(who), "");
-    } else if (b == "takeback" && side != "") {
-        act(K_GAME, who, "POST",
-            route("/v1/sessions/{id}:requestTakeback?view=compact", []),
-            "{}", tokenOf(who), "");
+    } else if (game >= 0 && side != "") {
+        // yes and decline answer a takeback as the other side's player
+        string token = tokenOf(who);
+        if (game >= 10) token = tokenAs(who, other(gTakeback));
+        act(K_GAME, who, "POST", route("/v1/sessions/{id}:{action}?view=compact",
+            ["{action}", llList2String(games, game + 1)]), "{}", token, "");
     } else if (b == "answer" && side != "") {
         menu(who, "takebackq " + gTakeback, ["yes", "decline"]);
-    } else if (b == "yes" && side != "") {
-        act(K_GAME, who, "POST",
-            route("/v1/sessions/{id}:acceptTakeback?view=compact", []),
-            "{}", tokenAs(who, other(gTakeback)), "");
-    } else if (b == "decline" && side != "") {
-        act(K_GAME, who, "POST",
-            route("/v1/sessions/{id}:declineTakeback?view=compact", []),
-            "{}", tokenAs(who, other(gTakeback)), "");
     } else if (b == "hint" && side == gTurn && gStatus == "P") {
         act(K_HINT, who, "POST", route("/v1/sessions/{id}:suggest?timeoutMs={ms}",
             ["{ms}", HINT_MS]), "{}", "", "");
@@ -906,21 +1053,19 @@ onButton(key who, string button) {
     } else if (b == "wait" && owner) {
         if (v == "0") settings(who, "{\"timeoutEnabled\":false}");
         else settings(who, "{\"timeoutEnabled\":true,\"timeoutSeconds\":" + v + "}");
-    } else if ((b == "quieton" || b == "quietoff") && owner) {
-        settings(who, "{\"quiet\":" + llList2String(["false", "true"], b == "quieton")
-                 + "}");
+    } else if ((b == "quiet" || b == "hints") && owner) {
+        settings(who, "{\"" + b + "\":" + v + "}");  // v "true" or "false"
     } else if (b == "size" && owner) {
         settings(who, "{\"scaleMeters\":" + v + "}");
-    } else if (b == "scheme" && owner) {
-        settings(who, "{\"colorScheme\":\"" + v + "\"}");
-    } else if (b == "lang" && owner) {
-        settings(who, "{\"language\":\"" + v + "\"}");
-    } else if ((b == "hinton" || b == "hintoff") && owner) {
-        settings(who, "{\"hints\":" + llList2String(["false", "true"], b == "hinton")
-                 + "}");
-    } else if (b == "reset" && owner && gId != "") {
+    } else if ((b == "scheme" || b == "lang") && owner) {
+        settings(who, "{\"" + llList2String(["language", "colorScheme"], b == "scheme")
+                 + "\":\"" + v + "\"}");
+    } else if ((b == "reset" || b == "resetsetup") && owner && gId != "") {
+        // Reset, or Reset then Setup (the setup chosen during the game)
         act(K_RESET, who, "POST", route("/v1/sessions/{id}:reset?view=compact", []), "{}",
-            gOwnerToken, "");
+            gOwnerToken, v);
+    } else if (b == "update" && owner) {
+        act(K_VERSION, who, "GET", route("/v1/version", []), "", "", "");
     } else if ((b == "move" || b == "typed") && side != "" && gId != "") {
         sendMove(who, v);  // a move button or a typed move
     }
@@ -977,20 +1122,27 @@ restore(string saved) {
         gPlayers += [llList2Key(f, i), llList2String(f, i + 1),
                      llList2String(f, i + 2)];
     if (gId == "") forget(NULL_KEY, "ready", []);
-    else refresh(NULL_KEY);
+    else {
+        refresh(NULL_KEY);
+        askUrl();
+    }
 }
 
 // Rezzed again or the region restarted: the script's state is as it was,
-// but the requests in flight are gone for good, and the region counts its
-// request budget afresh. The board is read again from the server and the
-// long poll starts over from it.
+// but the requests in flight are gone for good, so is the URL for pushed
+// updates, and the region counts its request budget afresh. The board is
+// read again from the server, the long poll starts over from it, and a new
+// URL is asked for.
 resume() {
     gActKey = NULL_KEY;
     gActDue = -1.0;
     gPollKey = NULL_KEY;
     gPollDue = -1.0;
     gSent = [];
-    if (gId != "") refresh(NULL_KEY);
+    if (gId != "") {
+        refresh(NULL_KEY);
+        askUrl();
+    }
 }
 
 default {
@@ -1034,12 +1186,40 @@ default {
         } else if (num == KB_KEPT) {
             // khet_keep.lsl's copy, asked for by start(); or, when not
             // waiting for one, the keeper has just started empty and gets
-            // the state again.
+            // the state again (and asked for a URL again).
             if (gRestoreDue >= 0.0) restore(text);
-            else if (gServer != "") save();
+            else if (gServer != "") {
+                save();
+                // Its URL went with it: a new one, long polls meanwhile.
+                if (gId != "") {
+                    askUrl();
+                    gPollDue = -1.0;
+                    poll();
+                }
+            }
         } else if (num == KB_TOUCHED) {
             list f = llParseStringKeepNulls(text, ["|"], []);
-            touched(id, llList2String(f, 0), llList2String(f, 1));
+            touched(id, llList2String(f, 0), llList2String(f, 1), llList2String(f, 2),
+                    llList2String(f, 3));
+        } else if (num == KB_URL && gId != "") {
+            // khet_keep.lsl's URL for pushed updates ("" none granted): it
+            // is registered next in the poll's slot, and a long poll
+            // waiting there is dropped (what it would bring is pushed, or
+            // polled again if the registration fails).
+            if (text == "") noPush("nourlin", "");
+            else {
+                gUrl = text;
+                gPollKey = NULL_KEY;
+                poll();
+            }
+        } else if (num == KB_PUSHED && gId != "") {
+            // A delivery khetd pushed, its signature checked by
+            // khet_keep.lsl: events as a long poll's answer has them, or
+            // the compact session when the board fell too far behind.
+            gPushAt = llGetTime();
+            gPushGot = TRUE;
+            if (llJsonGetValue(text, ["events"]) == JSON_INVALID) reload(text);
+            else applyEvents(text, TRUE);
         } else if (num == KB_WORDS) {
             // khet_words.lsl (re)started: the language and the hover text
             // again, and for a board without a session the owner's cue,
@@ -1077,6 +1257,7 @@ default {
             sendAction();
         }
         if (gPollDue >= 0.0 && now >= gPollDue) poll();
+        if (gUrlDue >= 0.0 && now >= gUrlDue) askUrl();
         if (gRestoreDue >= 0.0 && now >= gRestoreDue) {
             say(NULL_KEY, "nokeep", []);
             restore("");

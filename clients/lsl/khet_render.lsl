@@ -5,8 +5,9 @@
 // HTTP request and keeps no game: it lies in the root prim next to
 // khet_board.lsl, which tells it what to show in link messages
 // (clients/lsl/README.md, "The scripts"). It also finds where a touch
-// lands: the square, from the prim touched or the face's coordinates, and
-// the piece drawn there.
+// lands: the square, from the prim touched or the face's coordinates, the
+// piece drawn there and that piece's legal moves (from the board's last
+// "lm"), so that a touch lights a piece's targets without a request.
 //
 // The protocol. Every message is llMessageLinked(LINK_THIS, number, text,
 // key) to the scripts of the root prim, the key NULL_KEY unless said; a
@@ -23,18 +24,32 @@
 //     7103 laser    the compact laser string ("j1j4h4 f4f2x"); "" takes
 //                   the beams down, and markers showing hits with them
 //     7104 hits     the compact "rm" ("f8k e5s\"): sparks on those squares
-//     7105 targets  squares to light: a chosen piece's targets or a
-//                   hint's squares ("e5 f5"; "" none)
+//     7105 targets  squares to light: a hint's ("e5 f5"); "" puts out what
+//                   is lit and ends a choice
 //     7106 debug    "1": tell the owner the laser and this script's memory
+//     7107 moves    the side to move's legal moves, khetd's compact "lm"
+//                   for the position of the last 7101 ("j4-j3-i3R
+//                   e1-e2=f2 d1^d2-d2": per piece that can move, its
+//                   square then each move: -sq a step, =sq a swap, ^sq an
+//                   Obelisk stack's top, R or L a turn); "" none, "+" left
+//                   out by khetd (the board asks it per square)
+//     7108 pick     "<moves>", key who chose the piece: its legal moves in
+//                   full ("e4-e5 e4R"); the squares they end on are lit,
+//                   and that person's next touch ends the choice
 //   khet_render.lsl -> khet_board.lsl
 //     7201 ready    "": this script (re)started and shows nothing; the
 //                   board answers with debug, look, board, laser, targets
 //     7202 refused  "<metres> <size>": the region refused to scale the
 //                   linkset to <metres>; it stays <size> m long (both as
 //                   a person writes them: "6", "2.5")
-//     7203 touched  "<square>|<token>", key the toucher: a touch landed on
-//                   that square ("" off the squares), which holds that
-//                   piece as the position writes it ("" none)
+//     7203 touched  "<square>|<token>|<moves>|<ends>", key the toucher: a
+//                   touch landed on that square ("" off the squares),
+//                   which holds that piece as the position writes it (""
+//                   none), whose legal moves are those in full ("j4-j3
+//                   j4-i3 j4R"; "" none, "+" not known here: ask khetd);
+//                   ends: when the toucher had chosen a piece (7108), its
+//                   moves that end on that square ("" none: the choice
+//                   ends all the same)
 // Pieces are drawn one prim at a time straight from the position string,
 // so no list longer than one prim's parameters is ever built. At rotation
 // zero a piece's texture faces north (+y): an Anubis, Sphinx or Pharaoh
@@ -51,6 +66,8 @@ integer KR_LASER = 7103;
 integer KR_HITS = 7104;
 integer KR_TARGETS = 7105;
 integer KR_DEBUG = 7106;
+integer KR_MOVES = 7107;
+integer KR_PICK = 7108;
 integer KB_READY = 7201;
 integer KB_REFUSED = 7202;
 integer KB_TOUCHED = 7203;
@@ -68,6 +85,9 @@ list    gPieceLinks;       // link numbers of piece prims
 list    gBeamLinks;        // link numbers of beam prims
 list    gMarkLinks;        // link numbers of marker prims (targets, hits)
 integer gHitMarks;         // the markers show hits, not targets
+string  gLm = "+";         // the legal moves (7107); "+" unknown: ask khetd
+key     gPickWho = NULL_KEY; // who chose a piece (7108), or NULL_KEY
+string  gPickMoves;        // that piece's moves
 
 // Scheme id, Silver, Red, beam (as the server's ListColorSchemes).
 list SCHEMES = ["classic", <0.75, 0.75, 0.75>, <0.61, 0.07, 0.12>, <1.0, 0.13, 0.13>,
@@ -256,6 +276,36 @@ string touchedSquare() {
     return stSquare(llDetectedTouchST(0));
 }
 
+// The legal moves of the piece on `sq` in full, from gLm: its entry
+// "j4-j3-i3R" gives "j4-j3 j4-i3 j4R"; "" none, "+" unknown.
+string movesOn(string sq) {
+    if (gLm == "+") return "+";
+    integer at = llSubStringIndex(" " + gLm, " " + sq);
+    if (at < 0) return "";
+    string entry = llList2String(llParseString2List(llGetSubString(gLm, at, -1),
+                                                    [" "], []), 0);
+    string out = "";
+    integer i = 2;
+    while (i < llStringLength(entry)) {
+        string c = llGetSubString(entry, i, i);
+        if (c == "R" || c == "L") {
+            out += " " + sq + c;
+            ++i;
+        } else {
+            out += " " + sq + llGetSubString(entry, i, i + 2);
+            i += 3;
+        }
+    }
+    return llGetSubString(out, 1, -1);
+}
+
+// The square a move ends on: "e4-e5", "f4=g3", "d1^d2" their second square,
+// a turn ("j1L") its own.
+string targetOf(string move) {
+    if (llStringLength(move) >= 5) return llGetSubString(move, 3, 4);
+    return llGetSubString(move, 0, 1);
+}
+
 // Walks gRanks ("k9/..."), putting a piece prim on every occupied square
 // and parking the rest; tints the board's edge with the colour to move, or
 // all of it with the winner's.
@@ -391,7 +441,7 @@ scaleTo(float metres) {
 }
 
 // A message from khet_board.lsl (the protocol at the top).
-onMessage(integer num, string text) {
+onMessage(integer num, string text, key id) {
     if (num == KR_BOARD) {
         list f = llParseStringKeepNulls(text, ["|"], []);
         gEdge = llList2String(f, 0);
@@ -414,10 +464,26 @@ onMessage(integer num, string text) {
     } else if (num == KR_HITS) {
         hits(text);
     } else if (num == KR_TARGETS) {
+        gPickWho = NULL_KEY;
         gHitMarks = FALSE;
         mark(llParseString2List(text, [" "], []), <0.2, 1.0, 0.2>);
+    } else if (num == KR_PICK) {
+        // A piece chosen: the squares its moves end on, each once.
+        gPickWho = id;
+        gPickMoves = text;
+        list moves = llParseString2List(text, [" "], []);
+        list squares = [];
+        integer i;
+        for (i = 0; i < llGetListLength(moves); ++i) {
+            string target = targetOf(llList2String(moves, i));
+            if (llListFindList(squares, [target]) < 0) squares += [target];
+        }
+        gHitMarks = FALSE;
+        mark(squares, <0.2, 1.0, 0.2>);
     } else if (num == KR_DEBUG) {
         gDebug = (integer)text;
+    } else if (num == KR_MOVES) {
+        gLm = text;
     }
 }
 
@@ -436,14 +502,31 @@ default {
     }
 
     link_message(integer sender, integer num, string text, key id) {
-        onMessage(num, text);
+        onMessage(num, text, id);
     }
 
     touch_start(integer n) {
         string sq = touchedSquare();
         string token = "";
-        if (sq != "") token = tokenOn(sq);
-        llMessageLinked(LINK_THIS, KB_TOUCHED, sq + "|" + token, llDetectedKey(0));
+        string moves = "";
+        if (sq != "") {
+            token = tokenOn(sq);
+            moves = movesOn(sq);
+        }
+        // The chooser's touch ends the choice: the chosen piece's moves
+        // that end here go with it.
+        string ends = "";
+        if (llDetectedKey(0) == gPickWho) {
+            list chosen = llParseString2List(gPickMoves, [" "], []);
+            integer i;
+            for (i = 0; i < llGetListLength(chosen); ++i)
+                if (targetOf(llList2String(chosen, i)) == sq)
+                    ends += " " + llList2String(chosen, i);
+            gPickWho = NULL_KEY;
+            mark([], ZERO_VECTOR);
+        }
+        llMessageLinked(LINK_THIS, KB_TOUCHED, sq + "|" + token + "|" + moves + "|"
+                        + llGetSubString(ends, 1, -1), llDetectedKey(0));
     }
 
     timer() {

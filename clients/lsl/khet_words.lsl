@@ -36,7 +36,9 @@
 // A button that opens a submenu (Setup's and Settings' choices, the
 // computer's levels, Resign's confirmation, the move text box) is
 // answered here: only the final choice goes to the board, which checks
-// that the person may make it.
+// that the person may make it; "no" and "cancel" just close the dialog.
+// Every script in the prim hears every link message, the board's pushed
+// deliveries (2 KB) too: this script splits only its own.
 //
 // Words: texts() gives each id's text in the four languages,
 // "English|Deutsch|Français|Nederlands", or one text for all of them. In a
@@ -57,8 +59,9 @@ integer KR_DEBUG = 7106;
 
 integer gLang;             // the language: 0 en, 1 de, 2 fr, 3 nl
 integer gChannel;          // the dialogs' channel
-list    gOpen;             // [person, labels, buttons] for each open dialog,
-                           // labels and buttons "\n"-joined; at most 8
+list    gOpen;             // [person, buttons] for each open dialog, the
+                           // buttons "\n"-joined ("typed" for the text
+                           // box); at most 8
 list    gStatus;           // the fields of the last status message
 float   gAt;               // llGetTime() when its clocks' reading came
 integer gDebug;            // debug=1: the owner hears the memory after a shot
@@ -88,6 +91,11 @@ string texts(string id) {
     if (id == "noscale") return "The board cannot be scaled to {D1} m here; it stays {D2} m.|Das Brett kann hier nicht auf {D1} m skaliert werden; es bleibt {D2} m.|Le plateau ne peut pas passer à {D1} m ici ; il reste à {D2} m.|Het bord kan hier niet naar {D1} m geschaald worden; het blijft {D2} m.";
     if (id == "error") return "Khet: {1}";
     if (id == "hinted") return "Hint: {1}; its squares are lit.|Tipp: {1}; seine Felder leuchten.|Conseil : {1} ; ses cases sont éclairées.|Tip: {1}; de velden ervan zijn verlicht.";
+    if (id == "current") return "This board's scripts ({1}) are current.|Die Skripte dieses Bretts ({1}) sind aktuell.|Les scripts de ce plateau ({1}) sont à jour.|De scripts van dit bord ({1}) zijn actueel.";
+    if (id == "newer") return "Newer board scripts ({1}) are available from {2}; this board has {3}.|Neuere Brett-Skripte ({1}) gibt es unter {2}; dieses Brett hat {3}.|Scripts plus récents ({1}) sur {2} ; ce plateau a {3}.|Nieuwere bordscripts ({1}) staan op {2}; dit bord heeft {3}.";
+    if (id == "nourlin") return "No URL from the region: the board polls the Khet server.|Keine URL von der Region: das Brett fragt den Khet-Server ab.|Pas d'URL de la région : le plateau interroge le serveur Khet.|Geen URL van de regio: het bord vraagt de Khet-server zelf.";
+    if (id == "pushhost") return "khetd does not accept this region's URL: ask its operator to add the simulator's host to --inworld_callback_hosts. The board polls.|khetd nimmt die URL dieser Region nicht an: sein Betreiber muss den Host des Simulators in --inworld_callback_hosts aufnehmen. Das Brett fragt selbst.|khetd refuse l'URL de cette région : son administrateur doit ajouter l'hôte du simulateur à --inworld_callback_hosts. Le plateau interroge.|khetd weigert de URL van deze regio: de beheerder moet de host van de simulator aan --inworld_callback_hosts toevoegen. Het bord vraagt zelf.";
+    if (id == "nopush") return "No pushed updates from the Khet server ({1}); the board polls.|Keine Neuigkeiten vom Khet-Server zugestellt ({1}); das Brett fragt selbst.|Pas de nouveautés envoyées par le serveur Khet ({1}) ; le plateau interroge.|Geen updates van de Khet-server ({1}); het bord vraagt zelf.";
     if (id == "clockset") return "The setups chosen next play with: {W1}.|Die nächsten Aufstellungen spielen mit: {W1}.|Les prochaines configurations se jouent avec : {W1}.|De volgende opstellingen spelen met: {W1}.";
     // the hover text
     if (id == "noboard") return "Khet: touch Setup to start a board|Khet: berühre Aufstellung, um ein Brett zu beginnen|Khet : touchez Configuration pour commencer un plateau|Khet: raak Opstelling aan om een bord te beginnen";
@@ -119,6 +127,7 @@ string texts(string id) {
     if (id == "hintsq") return "Hints: the player to move may ask the computer for a move|Tipps: wer am Zug ist, darf den Computer nach einem Zug fragen|Conseils : le joueur au trait peut demander un coup à l'ordinateur|Tips: wie aan zet is, mag de computer om een zet vragen";
     if (id == "whichq") return "Which move?|Welcher Zug?|Quel coup ?|Welke zet?";
     if (id == "typeq") return "Type a move, e.g. e4-e5, f4=g3 or j1L|Gib einen Zug ein, z. B. e4-e5, f4=g3 oder j1L|Saisissez un coup, p. ex. e4-e5, f4=g3 ou j1L|Typ een zet, bv. e4-e5, f4=g3 of j1L";
+    if (id == "resetq") return "A game is in progress. Reset it, then choose the setup?|Ein Spiel läuft. Zurücksetzen und dann die Aufstellung wählen?|Une partie est en cours. La réinitialiser, puis choisir la configuration ?|Er loopt een spel. Opnieuw beginnen en dan de opstelling kiezen?";
     if (id == "takebackq") return "{W1} asks for a takeback. Accept?|{W1} bittet um eine Zugrücknahme. Annehmen?|{W1} demande une reprise. Accepter ?|{W1} vraagt een terugname. Accepteren?";
     // buttons
     if (id == "setup") return "Setup|Aufstellung|Configuration|Opstelling";
@@ -159,8 +168,8 @@ string texts(string id) {
     if (id == "wait 7200") return "2 h";
     if (id == "wait 21600") return "6 h";
     if (id == "quiet") return "Quiet|Leise|Discret|Stil";
-    if (id == "quieton") return "Quiet on|Leise an|Discret : oui|Stil aan";
-    if (id == "quietoff") return "Quiet off|Leise aus|Discret : non|Stil uit";
+    if (id == "quiet true") return "Quiet on|Leise an|Discret : oui|Stil aan";
+    if (id == "quiet false") return "Quiet off|Leise aus|Discret : non|Stil uit";
     if (id == "scale") return "Scale|Maßstab|Échelle|Schaal";
     if (id == "size") return "{1} m";
     if (id == "colours") return "Colours|Farben|Couleurs|Kleuren";
@@ -171,9 +180,12 @@ string texts(string id) {
     if (id == "fr") return "Français";
     if (id == "nl") return "Nederlands";
     if (id == "hints") return "Hints|Tipps|Conseils|Tips";
-    if (id == "hinton") return "Hints on|Tipps an|Conseils : oui|Tips aan";
-    if (id == "hintoff") return "Hints off|Tipps aus|Conseils : non|Tips uit";
+    if (id == "hints true") return "Hints on|Tipps an|Conseils : oui|Tips aan";
+    if (id == "hints false") return "Hints off|Tipps aus|Conseils : non|Tips uit";
     if (id == "reset") return "Reset|Zurücksetzen|Réinitialiser|Opnieuw beginnen";
+    if (id == "resetsetup") return "Reset then Setup|Neustart + Aufstellung|Réinit. + configuration|Opnieuw + opstelling";
+    if (id == "cancel") return "Cancel|Abbrechen|Annuler|Annuleren";
+    if (id == "update") return "Update|Aktualisieren|Mise à jour|Bijwerken";
     return "";
 }
 
@@ -186,13 +198,13 @@ string submenu(string button) {
     if (button == "khet1") return "setups 1.0\nuse classic-1\nuse imhotep-1\nuse dynasty-1\nuse classic-1b\nuse imhotep-1b\nuse dynasty-1b";
     if (button == "presets") return "presetq\npreset casual\npreset club\npreset tournament-2009";
     if (button == "clocks") return "clockq\nclock none\nclock 5+3\nclock 15+10\nclock 1d";
-    if (button == "settings") return "settingsq\ntimeout\nquiet\nscale\ncolours\nlanguage\nhints\nreset";
+    if (button == "settings") return "settingsq\ntimeout\nquiet\nscale\ncolours\nlanguage\nhints\nreset\nupdate";
     if (button == "timeout") return "timeoutq\nwait 0\nwait 900\nwait 1800\nwait 3600\nwait 7200\nwait 21600";
-    if (button == "quiet") return "quietq\nquieton\nquietoff";
+    if (button == "quiet") return "quietq\nquiet true\nquiet false";
     if (button == "scale") return "scaleq\nsize 1\nsize 2\nsize 3\nsize 4\nsize 5\nsize 6\nsize 8\nsize 10\nsize 15\nsize 20\nsize 30";
     if (button == "colours") return "coloursq\nscheme classic\nscheme deflexion\nscheme nile\nscheme royal";
     if (button == "language") return "languageq\nlang en\nlang de\nlang fr\nlang nl";
-    if (button == "hints") return "hintsq\nhinton\nhintoff";
+    if (button == "hints") return "hintsq\nhints true\nhints false";
     if (button == "computer") return "levelq\nlevel 1\nlevel 2\nlevel 3\nlevel 4\nlevel 5";
     if (button == "resign") return "resignq\nyesresign\nno";
     if (button == "type") return "typeq";
@@ -257,26 +269,32 @@ tell(key who, string text) {
 }
 
 // Shows `who` a dialog as a menu message's `fields` say (a text box when
-// there are no buttons) and notes its buttons for listen.
+// there are no buttons) and notes its buttons for listen (not their
+// labels, which listen makes again: a dialog answered after the language
+// changed is not taken).
 dialog(key who, list fields) {
     list head = llParseString2List(llList2String(fields, 0), [" "], []);
     string text = fill(word(llList2String(head, 0)), llDeleteSubList(head, 0, 0));
     list buttons = llDeleteSubList(fields, 0, 0);
-    list labels = [];
     if (buttons == []) {
         buttons = ["typed"];
         llTextBox(who, text, gChannel);
     } else {
-        integer i;
-        for (i = 0; i < llGetListLength(buttons); ++i)
-            labels += [label(llList2String(buttons, i))];
-        llDialog(who, text, labels, gChannel);
+        llDialog(who, text, labels(buttons), gChannel);
     }
     integer at = llListFindList(gOpen, [who]);
-    if (at >= 0) gOpen = llDeleteSubList(gOpen, at, at + 2);
-    if (llGetListLength(gOpen) >= 24) gOpen = llDeleteSubList(gOpen, 0, 2);
-    gOpen += [who, llDumpList2String(labels, "\n"),
-              llDumpList2String(buttons, "\n")];
+    if (at >= 0) gOpen = llDeleteSubList(gOpen, at, at + 1);
+    if (llGetListLength(gOpen) >= 16) gOpen = llDeleteSubList(gOpen, 0, 1);
+    gOpen += [who, llDumpList2String(buttons, "\n")];
+}
+
+// The labels of `buttons`, as label() makes each.
+list labels(list buttons) {
+    list out = [];
+    integer i;
+    for (i = 0; i < llGetListLength(buttons); ++i)
+        out += [label(llList2String(buttons, i))];
+    return out;
 }
 
 // A clock's seconds as "4:47" or "1:02:03".
@@ -346,7 +364,11 @@ default {
 
     // A message from khet_board.lsl (the protocol at the top).
     link_message(integer sender, integer num, string text, key id) {
-        list fields = llParseStringKeepNulls(text, ["\n"], []);
+        // (Split only a message meant for this script: the others, such as
+        // a pushed delivery for the board, may be 2 KB long.)
+        list fields;
+        if (num >= KW_SAY && num <= KW_STATUS)
+            fields = llParseStringKeepNulls(text, ["\n"], []);
         if (num == KW_SAY) {
             tell(id, fill(word(llList2String(fields, 0)), llDeleteSubList(fields, 0, 0)));
         } else if (num == KW_MENU) {
@@ -375,18 +397,18 @@ default {
     listen(integer channel, string name, key id, string message) {
         integer at = llListFindList(gOpen, [id]);
         if (at < 0) return;
-        list labels = llParseString2List(llList2String(gOpen, at + 1), ["\n"], []);
-        list buttons = llParseString2List(llList2String(gOpen, at + 2), ["\n"], []);
-        gOpen = llDeleteSubList(gOpen, at, at + 2);
+        list buttons = llParseString2List(llList2String(gOpen, at + 1), ["\n"], []);
+        gOpen = llDeleteSubList(gOpen, at, at + 1);
         string button = "typed " + llStringTrim(message, STRING_TRIM);
-        if (labels != []) {
-            integer i = llListFindList(labels, [message]);
+        if (llList2String(buttons, 0) != "typed") {
+            integer i = llListFindList(labels(buttons), [message]);
             if (i < 0) return;
             button = llList2String(buttons, i);
         }
         string menu = submenu(button);
         if (menu != "") dialog(id, llParseStringKeepNulls(menu, ["\n"], []));
-        else if (button != "no") llMessageLinked(LINK_THIS, KB_PRESSED, button, id);
+        else if (button != "no" && button != "cancel")
+            llMessageLinked(LINK_THIS, KB_PRESSED, button, id);
     }
 
     timer() {

@@ -76,22 +76,45 @@ def request(base, method, path, body=None):
 
 
 def server_moves(base, position):
-    """{square: [moves]} for the side to move in `position`."""
+    """{square: [moves]} for the side to move in `position`, and the "lm"
+    of the compact session khetd answered when the game began (None when
+    it had none)."""
     body = {"name": "board test", "position": position}
     if position.endswith(" f"):
         body["rules"] = {"physicalFacings": True}
     session = request(base, "POST", "/v1/sessions?view=compact", body)
     sid = session["id"]
     for colour in ("SILVER", "RED"):
-        request(base, "POST", f"/v1/sessions/{sid}:join?view=compact",
-                {"color": colour, "playerName": colour})
+        joined = request(base, "POST", f"/v1/sessions/{sid}:join?view=compact",
+                         {"color": colour, "playerName": colour})
     return {sq: request(base, "GET", f"/v1/sessions/{sid}/legalMoves?"
                         f"square={sq}&view=compact")["moves"].split()
-            for sq in SQUARES}
+            for sq in SQUARES}, joined.get("lm")
+
+
+def check_lm(board, lm, moves, failures, where):
+    """khetd's "lm" for a position, as the render script reads it for each
+    square, is the moves khetd lists for that square (in any order)."""
+    if lm is None or lm == "+":
+        failures.append(f"{where}: the compact session has lm {lm!r}")
+        return
+    board.render.set("gLm", lm)
+    for sq in SQUARES:
+        got = board.render.call("movesOn", sq)
+        if sorted(got.split()) != sorted(moves[sq]):
+            failures.append(f"{where}: lm {lm!r} gives {sq} {got!r}, khetd "
+                            f"lists {moves[sq]}")
 
 
 def destination(move, square):
     return square if move[-1] in "LR" else move[-2:]
+
+
+def compact_moves(by_square):
+    """{square: [moves]} as khetd's compact "lm": each square with moves,
+    then each move without its square ("j4-j3-i3R e1-e2=f2")."""
+    return " ".join(sq + "".join(m[2:] for m in moves)
+                    for sq, moves in by_square.items() if moves)
 
 
 def tokens(position):
@@ -178,6 +201,7 @@ class Board:
 
     def __init__(self, text, render_text, keep_text, words_text):
         self.text = text
+        self.render_text = render_text
         self.keep_text = keep_text
         self.words_text = words_text
         self.owner = OWNER
@@ -237,6 +261,7 @@ class Board:
             "llJsonGetValue": json_value,
             "llList2Json": list_to_json,
             "llGetObjectName": lambda: "Khet board",
+            "llGenerateKey": lambda: Key("77777777-7777-4777-8777-777777777777"),
             "llGetEnv": lambda name: self.sim_channel,
             "llSameGroup": lambda k: 0,
             "llSetTimerEvent": lambda seconds: None,
@@ -253,7 +278,22 @@ class Board:
         }
         self.sim_channel = "Second Life Server"
         self.lsl = lsl_eval.Interpreter(text, self.board_world)
-        self.keep = lsl_eval.Interpreter(keep_text, world)
+        # The keeper's HTTP-in: URLs asked for and released, and the
+        # answers it gives to requests made to its URL.
+        self.asked = []          # "secure" / "plain" for each URL request
+        self.released = []
+        self.responses = []      # (request id, status, body)
+        self.query = ""          # x-query-string of the request in hand
+        self.keep = lsl_eval.Interpreter(keep_text, {
+            **world,
+            "llRequestSecureURL": lambda: self.ask_url("secure"),
+            "llRequestURL": lambda: self.ask_url("plain"),
+            "llReleaseURL": self.released.append,
+            "llHTTPResponse": lambda k, status, body:
+                self.responses.append((k, status, body)),
+            "llGetHTTPHeader": lambda k, name:
+                self.query if name == "x-query-string" else "",
+        })
         self.words = lsl_eval.Interpreter(words_text, {
             **world,
             "llListen": lambda channel, name, who, text: 1,
@@ -272,6 +312,20 @@ class Board:
         self.render.event("state_entry")
         self.words.event("state_entry")
         self.deliver()
+
+    def ask_url(self, kind):
+        self.asked.append(kind)
+        return Key(f"00000000-0000-4000-9000-{len(self.asked):012d}")
+
+    def url_answer(self, method, url=""):
+        """The region's answer to the keeper's last URL request; the calls
+        it led to."""
+        self.calls.clear()
+        self.keep.event("http_request",
+                        Key(f"00000000-0000-4000-9000-{len(self.asked):012d}"),
+                        method, url)
+        self.deliver()
+        return list(self.calls)
 
     def act(self, kind, who, method, path, body, token, arg):
         self.sent.append((method, path, body, token))
@@ -327,11 +381,14 @@ class Board:
             if sent > 1000:
                 raise AssertionError("the scripts keep messaging each other")
 
-    def load(self, position):
-        """The board script holds `position`; the render script draws it."""
+    def load(self, position, lm="+"):
+        """The board script holds `position`; the render script draws it,
+        with the side to move's legal moves `lm` (khetd's compact "lm";
+        "+": unknown, ask khetd)."""
         self.lsl.set("gPos", position)
         self.lsl.set("gTurn", position.split()[1])
         self.lsl.call("show")
+        self.lsl.call("render", self.lsl.get("KR_MOVES"), lm)
         self.deliver()
 
     def run(self, name, *args):
@@ -358,14 +415,28 @@ class Board:
 
     def event(self, **fields):
         """A long poll's event applied."""
-        return self.run("applyEvent", json.dumps(fields))
+        return self.run("applyEvent", json.dumps(fields), fields["kind"])
 
-    def answer(self, kind, body, who=ALICE, arg=""):
-        """The answer to an action of `kind` for `who`."""
+    def answer(self, kind, body, who=ALICE, arg="", code=200):
+        """The answer (status `code`) to an action of `kind` for `who`."""
         for name, value in (("gActKind", self.lsl.get(kind)),
                             ("gActWho", who), ("gActArg", arg)):
             self.lsl.set(name, value)
-        return self.run("onAction", 200, json.dumps(body))
+        return self.run("onAction", code, json.dumps(body))
+
+    def deliver_push(self, body, query=None, method="POST", rid="d"):
+        """khetd's delivery of `body` to the keeper's URL, signed with the
+        keeper's secret unless `query` says otherwise; the keeper's answer
+        (status, body) and the calls it led to."""
+        secret = self.keep.get("gSecret")
+        self.query = query if query is not None else "sig=" + \
+            lsl_eval.LIBRARY["llSHA256String"](secret + body + secret)
+        self.calls.clear()
+        self.responses.clear()
+        self.keep.event("http_request", Key(rid), method, body)
+        self.deliver()
+        answered = [r[1:] for r in self.responses if r[0] == rid]
+        return (answered[0] if answered else None), list(self.calls)
 
     def dialog(self, who):
         """The last dialog `who` was shown: (text, labels), or None."""
@@ -459,18 +530,24 @@ def check_position(board, position, moves, failures, where):
             if got != sq:
                 failures.append(f"{where}: touch at {f + dx},{r + dy} "
                                 f"lands on {got}, not {sq}")
-    # Touching: the side to move picks a piece, then a target square.
+    # Touching: the side to move picks a piece, its targets lit at once
+    # from the legal moves the board holds ("lm", no request), then a
+    # target square. The lm is made from the server's moves for each
+    # square (check_lm holds the server's own "lm" to them).
     turn = position.split()[1]
     who, other = (ALICE, BOB) if turn == "s" else (BOB, ALICE)
-    k_moves = lsl.get("K_MOVES")
+    board.load(position, compact_moves(moves[turn]))
     for sq in SQUARES:
         legal = moves[turn][sq]
         if not legal:
             continue
-        if board.touch(who, sq) != [("act", k_moves, sq)]:
-            failures.append(f"{where}: touching {sq} did {board.calls}")
-        lsl.call("pick", who, sq, legal)
-        board.deliver()
+        # (A choice left by the last piece's targets, another piece chosen,
+        # ends: this touch is a fresh one.)
+        board.render.set("gPickWho", Key(CONST["NULL_KEY"]))
+        told = board.touch(who, sq)
+        if len(told) != 1 or told[0][:2] != ("tell", who) or \
+                not told[0][2].startswith(f"Touch a lit square to move {sq} ("):
+            failures.append(f"{where}: touching {sq} did {told}")
         marked = sorted(board.touched(link) for link in board.placed(MARKS))
         if marked != sorted({destination(m, sq) for m in legal}):
             failures.append(f"{where}: {sq} lights {marked} for {legal}")
@@ -479,25 +556,29 @@ def check_position(board, position, moves, failures, where):
         near = [t for t in SQUARES if max(abs(ord(t[0]) - ord(sq[0])),
                                           abs(int(t[1]) - int(sq[1]))) <= 2]
         for target in near:
-            for name, value in (("gPick", sq), ("gPickMoves", legal),
-                                ("gPickWho", who)):
-                lsl.set(name, value)
+            # The piece chosen again (as the render script holds a choice).
+            board.render.set("gPickWho", who)
+            board.render.set("gPickMoves", " ".join(legal))
             ends = [m for m in legal if destination(m, sq) == target]
             got = board.touch(who, target)
+            chosen = False
             if len(ends) == 1:
                 want = [("move", ends[0])]
             elif ends:
                 want = [("dialog", who, "Which move?", ends)]
             elif moves[turn][target]:
-                want = [("act", k_moves, target)]
+                chosen = True   # another of their pieces: chosen instead
+                want = [("tell", who, f"Touch a lit square to move {target} ("
+                         f"{' '.join(moves[turn][target])}), or the piece "
+                         f"itself to turn it.")]
             else:
                 want = [("dialog", who, "Khet", ["Play"])]
             if got != want:
                 failures.append(f"{where}: {sq} then {target}: {got}, "
                                 f"wanted {want}")
-        if board.placed(MARKS):
-            failures.append(f"{where}: markers still lit after {sq}'s choice "
-                            f"ended")
+            if not chosen and board.placed(MARKS):
+                failures.append(f"{where}: markers still lit after {sq}'s "
+                                f"choice ended on {target}")
     for sq in SQUARES:
         if moves["r" if turn == "s" else "s"][sq]:
             told = board.touch(other, sq)
@@ -566,7 +647,7 @@ def check_protocol(board, position, failures):
         if shown != want:
             failures.append(f"protocol: the tint for edge {edge!r} is {shown}, "
                             f"not {want}")
-    board.run("pick", ALICE, "e5", ["e5-e6"])
+    board.run("choose", ALICE, "e5", "e5-e6")
     lsl.call("laser", "j1j4x")
     board.deliver()
     board.render.event("timer")
@@ -579,8 +660,11 @@ def check_protocol(board, position, failures):
 
 def check_setup_menu(board, failures):
     """Setup's setups, presets and clocks, through the words script's
-    dialogs: each choice's request body."""
+    dialogs: each choice's request body. During a game the owner is asked
+    whether to reset it first (Reset then Setup: the reset, then the setup
+    chosen), as when khetd refuses the setup for a game in progress."""
     lsl = board.lsl
+    lsl.set("gStatus", "W")
     bodies = {"K_CREATE": {"name": "Khet board"}, "K_SETUP": {}}
     five_three = {"timeControl": {"kind": "FISCHER", "baseMs": 300000,
                                   "incrementMs": 3000}}
@@ -615,7 +699,9 @@ def check_setup_menu(board, failures):
                 if rules and field == "setupId":
                     want["rules"] = rules   # a preset keeps its own
                 sent = json.loads(board.sent[-1][2]) if board.sent else {}
-                if calls != [("act", lsl.get(kind), value)] or sent != want:
+                arg = value if kind == "K_CREATE" else \
+                    ("use " if field == "setupId" else "preset ") + value
+                if calls != [("act", lsl.get(kind), arg)] or sent != want:
                     failures.append(f"setup: {clock}, {path} with gId "
                                     f"{board_id!r} did {calls} with {sent}")
                 checked += 1
@@ -623,7 +709,44 @@ def check_setup_menu(board, failures):
     shown = board.dialog(OWNER)
     if shown is None or shown[1] != ["Casual", "Club 15+10", "Tournament 2009"]:
         failures.append(f"setup: the Presets menu was {shown}")
-    return checked
+    # A game in progress: the owner is asked first; Cancel does nothing,
+    # Reset then Setup resets and then chooses the setup.
+    lsl.set("gId", "s1")
+    lsl.set("gOwnerToken", "to")
+    lsl.set("gClock", "none")
+    asked = ("A game is in progress. Reset it, then choose the setup?",
+             ["Reset then Setup", "Cancel"])
+    for game in ("in progress here", "in progress on the server"):
+        if game == "in progress here":
+            lsl.set("gStatus", "P")
+            calls = board.menus(OWNER, "Setup", "Khet 2.0", "classic-2")
+        else:
+            lsl.set("gStatus", "W")
+            board.menus(OWNER, "Setup", "Khet 2.0", "classic-2")
+            calls = board.answer("K_SETUP", {"error": {
+                "code": "FAILED_PRECONDITION", "message": "a game is in "
+                "progress in session \"s1\"; reset the game first"}},
+                who=OWNER, arg="use classic-2", code=400)
+        if board.dialog(OWNER) != asked or [c for c in calls if c[0] != "dialog"]:
+            failures.append(f"setup: a game {game}: {calls}")
+    if board.press(OWNER, "Cancel"):
+        failures.append(f"setup: Cancel did {board.calls}")
+    board.menus(OWNER, "Setup", "Presets", "Club 15+10")
+    calls = board.press(OWNER, "Reset then Setup")
+    if calls != [("act", lsl.get("K_RESET"), "preset club")] or \
+            board.sent[-1] != ("POST", "/v1/sessions/s1:reset?view=compact",
+                               "{}", "to"):
+        failures.append(f"setup: Reset then Setup did {calls}, "
+                        f"{board.sent[-1:]}")
+    calls = board.answer("K_RESET", {"v": 9, "st": "W", "silver": "",
+                                     "red": ""}, who=OWNER, arg="preset club")
+    if calls != [("act", lsl.get("K_SETUP"), "preset club")] or \
+            board.sent[-1][:2] != ("POST",
+                                   "/v1/sessions/s1:chooseSetup?view=compact") \
+            or json.loads(board.sent[-1][2]) != {"preset": "club"}:
+        failures.append(f"setup: after the reset the board did {calls}, "
+                        f"{board.sent[-1:]}")
+    return checked + 4
 
 
 def check_settings(board, position, failures):
@@ -789,7 +912,8 @@ def check_rematch(board, position, failures):
     swapped = [ALICE, "r", "ta", BOB, "s", "tb"]
     alice, bob = "Alice Resident", "Bob Resident"
     over = {"kind": "over", "res": "S", "why": "resignation", "ann": ""}
-    start = {"kind": "start", "pos": position, "ann": ""}
+    # ("lm" "+": khetd left the moves out; a touch asks for them)
+    start = {"kind": "start", "pos": position, "lm": "+", "ann": ""}
     cases = [
         ("rematch", [over, dict(start, silver=bob, red=alice)], swapped),
         ("setup chosen", [over, {"kind": "setup", "setup": "classic-2",
@@ -805,8 +929,9 @@ def check_rematch(board, position, failures):
         for ev in events:
             if ev == "refresh":
                 board.answer("K_REFRESH", {
-                    "v": 9, "st": "P", "pos": position, "silver": bob,
-                    "red": alice, "tb": "", "last": "", "laser": ""},
+                    "v": 9, "st": "P", "pos": position, "lm": "+",
+                    "silver": bob, "red": alice, "tb": "", "last": "",
+                    "laser": ""},
                     who=Key(CONST["NULL_KEY"]))
             else:
                 board.event(**ev)
@@ -1040,6 +1165,361 @@ def check_outage(board, position, failures):
     return 4
 
 
+class Live:
+    """The board script with its own act() and send(): the requests it
+    sends are recorded in `sent` as (method, path, body, token), each
+    given a key of its own, and answered by answer()."""
+
+    def __init__(self, board, position, version=5):
+        self.board = board
+        self.sent = []
+
+        def send(method, path, body, token):
+            self.sent.append((method, path, body, token))
+            return Key(f"00000000-0000-4000-8000-{len(self.sent):012d}")
+        world = {name: stub for name, stub in board.board_world.items()
+                 if name not in ("act", "sendMove")}
+        world["send"] = send
+        self.lsl = board.lsl = lsl_eval.Interpreter(board.text, world)
+        for name, value in (("gServer", "https://khet.example.org"),
+                            ("gId", "s1"), ("gOwnerToken", "to"),
+                            ("gStatus", "P"), ("gWait", 25),
+                            ("gVersion", version),
+                            ("gPlayers", [ALICE, "s", "ta", BOB, "r", "tb"])):
+            self.lsl.set(name, value)
+        board.load(position)
+
+    def key(self, n=None):
+        """The key of request `n` (from 0; the last one sent by default)."""
+        n = len(self.sent) - 1 if n is None else n
+        return Key(f"00000000-0000-4000-8000-{n + 1:012d}")
+
+    def answer(self, key, code, body):
+        """The answer to the request `key`; the calls it led to."""
+        self.board.calls.clear()
+        self.lsl.event("http_response", key, code, [],
+                       body if isinstance(body, str) else json.dumps(body))
+        self.board.deliver()
+        return list(self.board.calls)
+
+    def paths(self, since=0):
+        return [(m, p) for m, p, _, _ in self.sent[since:]]
+
+
+def said(calls):
+    """What the board said in local chat (the server's announcements)."""
+    return [c[1] for c in calls if c[0] == "chat"]
+
+
+def told(calls, who=OWNER):
+    return [c[2] for c in calls if c[0] == "tell" and c[1] == who] + \
+        [c[1] for c in calls if c[0] == "owner" and who == OWNER]
+
+
+def check_moves(board, position, later, failures):
+    """The legal moves the board holds ("lm"): taken with every position
+    (none when a position comes without them), kept when an event brings
+    no position; "+" (left out by khetd) asks khetd for the touched
+    square, as before."""
+    lsl = board.lsl
+    lsl.set("gId", "s1")
+    pos = " ".join([position.split()[0], "s"] + position.split()[2:])
+    piece = next(sq for sq, t in sorted(tokens(pos).items()) if t[0] in "PAS")
+    board.load(pos, "+")
+    calls = board.touch(ALICE, piece)
+    if calls != [("act", lsl.get("K_MOVES"), piece)]:
+        failures.append(f"moves: with lm + a touch on {piece} did {calls}")
+    calls = board.answer("K_MOVES", {"moves": f"{piece}R {piece}L",
+                                     "more": False}, arg=piece)
+    lit = sorted(board.touched(link) for link in board.placed(MARKS))
+    if lit != [piece] or not told(calls, ALICE):
+        failures.append(f"moves: khetd's moves for {piece} lit {lit}, did {calls}")
+    shot = dict(laser="", rm="", st="P", res="", why="", ann="")
+    board.event(kind="move", v=1, by="r", move="a8-a7", turn="s", pos=pos,
+                lm=f"{piece}-a3R", **shot)
+    calls = board.touch(ALICE, piece)
+    lit = sorted(board.touched(link) for link in board.placed(MARKS))
+    if [c[0] for c in calls] != ["tell"] or lit != sorted({"a3", piece}):
+        failures.append(f"moves: from the event's lm {piece} did {calls}, "
+                        f"lit {lit}")
+    board.event(kind="seat", color="r", name="Carol", joined=True, computer=0,
+                ann="")
+    board.touch(ALICE, "")
+    calls = board.touch(ALICE, piece)
+    if [c[0] for c in calls] != ["tell"] or "a3" not in calls[0][2]:
+        failures.append(f"moves: after a seat event {piece} did {calls}")
+    board.touch(ALICE, "")
+    board.event(kind="takeback-answer", by="r", accepted=True, plies=1,
+                turn="s", pos=pos, ann="")
+    calls = board.touch(ALICE, piece)
+    if calls != [("tell", ALICE, "That piece cannot move now.")]:
+        failures.append(f"moves: a position without lm, then {piece}: {calls}")
+    return 4
+
+
+def check_push(board, position, later, failures):
+    """Pushed updates: the URL asked for (https, then http), registered
+    with the owner token from the board's version; deliveries signed right
+    applied, others refused with nothing changed; the long poll stopped
+    while khetd pushes, and whether it still does asked after 60 s without
+    a push (404: a new URL, polling meanwhile; or, when no delivery ever
+    came, as refused); no URL or a refused one: polling, the owner told
+    once, a new URL asked for after 10 minutes."""
+    live = Live(board, position)
+    lsl, keep = live.lsl, board.keep
+    secret = "0123456789abcdef" * 4
+    url = "http://127.0.0.1:9000/lslhttp/5d3f0c2e-8a6b-4c1e-9f2d-7b4a1e6c3d20"
+    shot = dict(laser="", rm="", st="P", res="", why="")
+    # A delivery before the URL is registered: not taken yet.
+    status, calls = board.deliver_push('{"v":6,"events":[]}', query="sig=x")
+    if status != (503, "not registered yet") or calls:
+        failures.append(f"push: a delivery before registering: {status} {calls}")
+    board.run("askUrl")
+    board.url_answer("URL_REQUEST_DENIED")
+    board.url_answer("URL_REQUEST_GRANTED", url)
+    body = {"url": url, "afterVersion": 5}
+    if board.asked != ["secure", "plain"] or not live.sent or \
+            live.sent[-1][:2] != ("POST", "/v1/sessions/s1/callback") or \
+            json.loads(live.sent[-1][2]) != body or live.sent[-1][3] != "to":
+        failures.append(f"push: asked {board.asked}, sent {live.sent[-1:]}")
+    # A grant that comes after its request was given up is released.
+    keep.event("http_request", Key("99999999-0000-4000-9000-000000000001"),
+               "URL_REQUEST_GRANTED", url + "x")
+    if board.released[-1:] != [url + "x"] or keep.get("gUrl") != url:
+        failures.append(f"push: a stale grant left {board.released}")
+    before = len(live.sent)
+    live.answer(live.key(), 200, {"secret": secret, "v": 5})
+    if keep.get("gSecret") != secret or not lsl.get("gPushed") or \
+            len(live.sent) != before or \
+            abs(lsl.get("gPollDue") - (board.now + 60.0)) > 0.01:
+        failures.append(f"push: registered, the board sent "
+                        f"{live.sent[before:]}, checks at "
+                        f"{lsl.get('gPollDue')}")
+    # A delivery signed right: answered at once, applied as a poll's answer.
+    move = json.dumps({"v": 6, "events": [dict(
+        v=6, kind="move", by="s", move="a1-a2", turn="r", pos=later,
+        lm="", ann="Silver plays a1-a2.", **shot)], "more": False})
+    status, calls = board.deliver_push(move)
+    drawn = sorted(board.touched(link) for link in board.placed(PIECES))
+    if status != (200, "ok") or lsl.get("gVersion") != 6 or \
+            said(calls) != ["Silver plays a1-a2."] or \
+            drawn != sorted(tokens(later)) or len(live.sent) != before:
+        failures.append(f"push: a good delivery: {status}, version "
+                        f"{lsl.get('gVersion')}, said {said(calls)}")
+    # Signed wrong, unsigned, or not a POST: refused, nothing changed.
+    draw = json.dumps({"v": 7, "events": [{"v": 7, "kind": "draw", "by": "r",
+                                           "ann": "Red offers a draw."}]})
+    for query, method, want in (("sig=" + "0" * 64, "POST", (403, "bad signature")),
+                                ("", "POST", (403, "bad signature")),
+                                (None, "GET", (405, "POST only"))):
+        status, calls = board.deliver_push(draw, query=query, method=method)
+        if status != want or calls or lsl.get("gVersion") != 6:
+            failures.append(f"push: {method} with {query!r}: {status} {calls}")
+    # The URL's own query before the signature: "&sig=".
+    status, calls = board.deliver_push(draw, query="board=1&sig=" + lsl_eval.LIBRARY[
+        "llSHA256String"](secret + draw + secret))
+    if status != (200, "ok") or said(calls) != ["Red offers a draw."] or \
+            lsl.get("gDraw") != "r":
+        failures.append(f"push: a delivery after a query: {status} {calls}")
+    # The board fell too far behind: the compact session, applied whole.
+    session = json.dumps({"id": "s1", "v": 12, "st": "P", "turn": "s",
+                          "pos": position, "lm": "", "last": "b1-b2",
+                          "laser": "", "silver": "Alice Resident",
+                          "red": "Bob Resident", "draw": "", "tb": ""})
+    status, calls = board.deliver_push(session)
+    if status != (200, "ok") or lsl.get("gVersion") != 12 or \
+            lsl.get("gLast") != ["b1-b2"]:
+        failures.append(f"push: a pushed session: {status}, version "
+                        f"{lsl.get('gVersion')}")
+    # A delivery lost (13 missing): not applied out of order; read again.
+    gap = json.dumps({"v": 14, "events": [{"v": 14, "kind": "draw", "by": "s",
+                                           "ann": "Silver offers a draw."}]})
+    status, calls = board.deliver_push(gap)
+    if status != (200, "ok") or said(calls) or lsl.get("gVersion") != 12 or \
+            live.paths()[-1] != ("GET", "/v1/sessions/s1?view=compact"):
+        failures.append(f"push: a gap: {status} {said(calls)}, sent "
+                        f"{live.paths()[-1:]}")
+    live.answer(live.key(), 200, json.loads(session) | {"v": 14})
+    # khetd asked at once whether it still pushes (the gap).
+    if live.paths()[-1] != ("GET", "/v1/sessions/s1/callback") or \
+            live.sent[-1][3] != "to":
+        failures.append(f"push: after a gap the board sent {live.sent[-1:]}")
+    live.answer(live.key(), 200, {"url": url, "v": 14})
+    # 60 s without a push: asked again; still pushing, nothing missed.
+    before = len(live.sent)
+    board.now += 61.0
+    lsl.event("timer")
+    board.deliver()
+    if live.paths(before) != [("GET", "/v1/sessions/s1/callback")]:
+        failures.append(f"push: after 60 s quiet the board sent "
+                        f"{live.paths(before)}")
+    live.answer(live.key(), 200, {"url": url, "v": 15})   # one missed
+    if live.paths()[-1] != ("GET", "/v1/sessions/s1?view=compact"):
+        failures.append(f"push: a push missed, the board sent {live.paths()[-1:]}")
+    live.answer(live.key(), 200, json.loads(session) | {"v": 15})
+    # (khetd's full JSON would name the version "version", a string.)
+    board.now += 61.0
+    lsl.event("timer")
+    board.deliver()
+    live.answer(live.key(), 200, {"url": url, "version": "16", "delivered": "15",
+                                  "failures": 0})
+    if live.paths()[-1] != ("GET", "/v1/sessions/s1?view=compact"):
+        failures.append(f"push: a missed push named as version: "
+                        f"{live.paths()[-1:]}")
+    live.answer(live.key(), 200, json.loads(session) | {"v": 16})
+    # khetd dropped the URL (404): a new one asked for, long polls meanwhile.
+    board.now += 61.0
+    lsl.event("timer")
+    board.deliver()
+    asked = len(board.asked)
+    live.answer(live.key(), 404, {"error": {"code": "NOT_FOUND",
+                                            "message": "no callback"}})
+    if len(board.asked) != asked + 1 or lsl.get("gPushed") or \
+            not live.paths()[-1][1].startswith("/v1/sessions/s1/events?afterVersion=16"):
+        failures.append(f"push: the URL dropped, the board asked "
+                        f"{board.asked[asked:]} and sent {live.paths()[-1:]}")
+    # Denied both ways: polling on, the owner told once; again after 10 min.
+    board.url_answer("URL_REQUEST_DENIED")
+    first = told(board.url_answer("URL_REQUEST_DENIED"))
+    board.run("askUrl")
+    board.calls.clear()
+    board.url_answer("URL_REQUEST_DENIED")
+    board.url_answer("URL_REQUEST_DENIED")
+    if first != ["No URL from the region: the board polls the Khet server."] or \
+            told(board.calls) or lsl.get("gPushed"):
+        failures.append(f"push: denied, the owner heard {first}, then "
+                        f"{told(board.calls)}")
+    asked = len(board.asked)
+    board.now += 601.0
+    lsl.event("timer")
+    board.deliver()
+    if board.asked[asked:] != ["secure"]:
+        failures.append(f"push: 10 minutes after a denial it asked "
+                        f"{board.asked[asked:]}")
+    # khetd refuses the region's URL (403): the owner hears why, once.
+    live = Live(Board(board.text, board.render_text, board.keep_text,
+                      board.words_text), position)
+    live.board.run("askUrl")
+    live.board.url_answer("URL_REQUEST_GRANTED",
+                          "https://sim.example.org:12043/cap/1")
+    calls = live.answer(live.key(), 403, {"error": {
+        "code": "PERMISSION_DENIED", "message": "host not accepted"}})
+    if told(calls) != ["khetd does not accept this region's URL: ask its "
+                       "operator to add the simulator's host to "
+                       "--inworld_callback_hosts. The board polls."] or \
+            not live.paths()[-1][1].startswith("/v1/sessions/s1/events?"):
+        failures.append(f"push: a URL refused: {calls}, {live.paths()[-1:]}")
+    # Registered, but khetd dropped the URL before any delivery came (an
+    # https URL whose certificate it does not trust): no new URL at once,
+    # the board polls and the owner hears why.
+    live = Live(Board(board.text, board.render_text, board.keep_text,
+                      board.words_text), position)
+    live.board.run("askUrl")
+    live.board.url_answer("URL_REQUEST_GRANTED", "https://sim.example.org:12043/cap/2")
+    live.answer(live.key(), 200, {"secret": secret, "v": 5})
+    live.board.now += 61.0
+    live.lsl.event("timer")
+    live.board.deliver()
+    calls = live.answer(live.key(), 404, {"error": {
+        "code": "NOT_FOUND", "message": "no URL is registered"}})
+    if told(calls) != ["No pushed updates from the Khet server (no URL is "
+                       "registered); the board polls."] or \
+            live.board.asked != ["secure"] or \
+            not live.paths()[-1][1].startswith("/v1/sessions/s1/events?"):
+        failures.append(f"push: dropped before any delivery: {calls}, asked "
+                        f"{live.board.asked}, sent {live.paths()[-1:]}")
+    return 13
+
+
+def check_order(board, position, later, failures):
+    """Announcements in version order, each once, whichever way the events
+    come: a move's answer after events the board has not seen waits for
+    them; a delivery and the long poll bringing the same events. The hover
+    text goes with the pieces (KW_STATUS right after KR_BOARD)."""
+    live = Live(board, position, version=5)
+    lsl = live.lsl
+    shot = dict(laser="", rm="", res="", why="")
+    # Alice's move comes back as version 7: 6 (the computer taking Red)
+    # came first, unseen yet. Nothing is said until the poll brings both.
+    lsl.call("sendMove", ALICE, "a1-a2")
+    calls = live.answer(live.key(), 200, dict(v=7, move="a1-a2", st="P",
+                                              turn="r", pos=later,
+                                              ann="Silver plays a1-a2.", **shot))
+    if said(calls) or lsl.get("gVersion") != 5:
+        failures.append(f"order: a move's answer ahead of the events said "
+                        f"{said(calls)}")
+    poll = [i for i, (m, p) in enumerate(live.paths()) if "/events?" in p]
+    calls = live.answer(live.key(poll[-1]) if poll else live.key(), 200, {
+        "v": 7, "more": False, "events": [
+            {"v": 6, "kind": "seat", "color": "r", "name": "A'NOOB'IS",
+             "joined": True, "computer": 1,
+             "ann": "The computer (level 1, A'NOOB'IS) takes the Red seat."},
+            dict(v=7, kind="move", by="s", move="a1-a2", st="P", turn="r",
+                 pos=later, ann="Silver plays a1-a2.", **shot)]})
+    if said(calls) != ["The computer (level 1, A'NOOB'IS) takes the Red seat.",
+                       "Silver plays a1-a2."] or lsl.get("gVersion") != 7:
+        failures.append(f"order: the poll's events said {said(calls)}")
+    # A push and the poll bring the same events: each said once, in order.
+    board.keep.set("gSecret", "s" * 64)
+    seat_start = json.dumps({"v": 9, "events": [
+        {"v": 8, "kind": "seat", "color": "s", "name": "Alice", "joined": True,
+         "computer": 0, "ann": "Alice takes the Silver seat."},
+        {"v": 9, "kind": "start", "pos": position, "silver": "Alice",
+         "red": "A'NOOB'IS", "ann": "A new game of Classic 2 begins."}]})
+    _, calls = board.deliver_push(seat_start)
+    board.calls.clear()
+    lsl.set("gPollKey", Key("00000000-0000-4000-8000-0000000000aa"))
+    more = live.answer(Key("00000000-0000-4000-8000-0000000000aa"), 200,
+                       seat_start)
+    if said(calls) != ["Alice takes the Silver seat.",
+                       "A new game of Classic 2 begins."] or said(more):
+        failures.append(f"order: pushed then polled said {said(calls)}, "
+                        f"then {said(more)}")
+    # The hover text in the same step as the pieces: for a move event and
+    # for a move's own answer.
+    for what, run in (
+            ("event", lambda: lsl.call("applyEvents", json.dumps({
+                "v": 10, "events": [dict(v=10, kind="move", by="s",
+                                         move="b1-b2", st="P", turn="r",
+                                         pos=later, ann="", **shot)]}), 0)),
+            ("answer", lambda: (lsl.set("gActKind", lsl.get("K_MOVE")),
+                                lsl.call("onAction", 200, json.dumps(dict(
+                                    v=11, move="b8-b7", st="P", turn="s",
+                                    pos=position, ann="", **shot)))))):
+        board.queue.clear()
+        run()
+        nums = [num for num, _, _ in board.queue]
+        board.deliver()
+        at = nums.index(lsl.get("KR_BOARD")) if lsl.get("KR_BOARD") in nums else -2
+        if at < 0 or nums[at + 1:at + 2] != [lsl.get("KW_STATUS")]:
+            failures.append(f"order: a move's {what} sent {nums}")
+    return 4
+
+
+def check_update(board, failures):
+    """Settings > Update: khetd's /v1/version names the board scripts it
+    serves; the owner hears whether they are newer than these."""
+    lsl = board.lsl
+    mine = lsl.get("BOARD_SCRIPTS")
+    calls = board.menus(OWNER, "Settings", "Update")
+    if calls != [("act", lsl.get("K_VERSION"), "")] or \
+            board.sent[-1] != ("GET", "/v1/version", "", ""):
+        failures.append(f"update: Update did {calls}, {board.sent[-1:]}")
+    base = {"version": "1.0.0", "api": "khet.v1",
+            "boardScriptsUrl": "/v1/inworld/"}
+    for have, want in (
+            (mine, f"This board's scripts ({mine}) are current."),
+            ("2000.01.01", f"This board's scripts ({mine}) are current."),
+            ("2999.12.24", f"Newer board scripts (2999.12.24) are available "
+             f"from https://khet.example.org/v1/inworld/; this board has {mine}.")):
+        lsl.set("gServer", "https://khet.example.org")
+        calls = board.answer("K_VERSION", dict(base, boardScripts=have),
+                             who=OWNER)
+        if told(calls) != [want]:
+            failures.append(f"update: khetd has {have}: {calls}")
+    return 3
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--khetd", required=True)
@@ -1066,11 +1546,15 @@ def main():
             fields = position.split()
             to_move = {side: " ".join([fields[0], side] + fields[2:])
                        for side in "sr"}
-            moves = {side: server_moves(base, at)
-                     for side, at in to_move.items()}
+            listed = {side: server_moves(base, at)
+                      for side, at in to_move.items()}
+            moves = {side: listed[side][0] for side in listed}
             for side, at in to_move.items():
+                where = f"{name} ({side} to move)"
+                check_lm(Board(*texts), listed[side][1], moves[side], failures,
+                         where)
                 pieces += check_position(Board(*texts), at, moves, failures,
-                                         f"{name} ({side} to move)")
+                                         where)
         first = positions[0][1]
         later = positions[-1][1]
         paths = check_protocol(Board(*texts), first, failures)
@@ -1083,6 +1567,10 @@ def main():
         paths += check_config(Board(*texts), failures)
         paths += check_keeping(Board(*texts), failures)
         paths += check_outage(Board(*texts), first, failures)
+        paths += check_moves(Board(*texts), first, later, failures)
+        paths += check_push(Board(*texts), first, later, failures)
+        paths += check_order(Board(*texts), first, later, failures)
+        paths += check_update(Board(*texts), failures)
     finally:
         proc.kill()
         proc.wait()

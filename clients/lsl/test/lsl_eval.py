@@ -4,15 +4,18 @@ Interpreter(text, stubs) parses the script (lsl_lang.py), sets its globals
 to their initial values, and call(name, *args) runs one of its functions
 with LSL's semantics for what the board's logic uses: integer arithmetic
 with C division, string and list functions with LSL's index rules, casts,
-vectors, list comparison by length, && and || evaluating both sides. The
-library functions with effects in a world (prims, chat, HTTP) are given by
-`stubs` (name -> Python function); so may be any of the script's own
-functions, to record what the code under test would do. Anything else not
-implemented here raises NotImplementedError, so a test cannot pass by
-skipping code.
+vectors, list comparison by length, && and || evaluating both sides, the
+hashes (llSHA256String...). The library functions with effects in a world
+(prims, chat, HTTP, HTTP-in: llRequestURL, llHTTPResponse,
+llGetHTTPHeader...) are given by `stubs` (name -> Python function); so may
+be any of the script's own functions, to record what the code under test
+would do. event(name, ...) runs one of the default state's events (an
+http_request too) as the world would. Anything else not implemented here
+raises NotImplementedError, so a test cannot pass by skipping code.
 """
 
 import functools
+import hashlib
 import math
 import re
 
@@ -195,6 +198,11 @@ LIBRARY = {
     "llRound": lambda f: _i32(math.floor(f + 0.5)),
     "llPow": math.pow,
     "llVecMag": lambda v: math.sqrt(sum(x * x for x in v)),
+    # the hashes: lowercase hex of the string's UTF-8 bytes
+    "llSHA256String": lambda s: hashlib.sha256(s.encode("utf-8")).hexdigest(),
+    "llSHA1String": lambda s: hashlib.sha1(s.encode("utf-8")).hexdigest(),
+    "llMD5String": lambda s, nonce: hashlib.md5(
+        f"{s}:{nonce}".encode("utf-8")).hexdigest(),
 }
 
 

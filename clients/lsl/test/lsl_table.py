@@ -12,7 +12,12 @@ table it lacks; lsl_check.py reports any use of those. Found by comparing
 the table with OpenSimulator 0.9.2.2's ILSL_Api.cs (its functions) and
 LSL_Constants.cs (its constants), OpenSim/Region/ScriptEngine/Shared/Api/;
 every other name here is in both. Checking a name added here means looking
-it up there too.
+it up there too. The HTTP-in names (llRequestURL, llRequestSecureURL,
+llReleaseURL, llHTTPResponse, llGetHTTPHeader, llGetFreeURLs, the
+http_request event, URL_REQUEST_GRANTED and URL_REQUEST_DENIED) and the
+hashes (llMD5String, llSHA1String, llSHA256String) were checked in
+0.9.2.2's built assemblies (OpenSim.Region.ScriptEngine.Shared.Api.dll and
+.Api.Runtime.dll): all there. It has no llHMAC and no llComputeHash.
 """
 
 I, F, S, K, V, R, L = ("integer", "float", "string", "key", "vector",
@@ -95,6 +100,18 @@ FUNCTIONS = {
     "llListen": (I, [I, S, K, S]),
     # HTTP
     "llHTTPRequest": (K, [S, L, S]),
+    # HTTP-in: a URL of the object's own, and the requests made to it
+    "llRequestURL": (K, []),
+    "llRequestSecureURL": (K, []),
+    "llReleaseURL": ("", [S]),
+    "llGetFreeURLs": (I, []),
+    "llHTTPResponse": ("", [K, I, S]),
+    "llGetHTTPHeader": (S, [K, S]),
+    # hashes (lowercase hex of the UTF-8 bytes; llMD5String's nonce is
+    # appended as ":<nonce>")
+    "llMD5String": (S, [S, I]),
+    "llSHA1String": (S, [S]),
+    "llSHA256String": (S, [S]),
     # Second Life only (NOT_IN_OPENSIM): linkset data, and newer list,
     # notecard and hash functions
     "llLinksetDataWrite": (I, [S, S]),
@@ -137,6 +154,8 @@ CONSTANTS = {
     "HTTP_METHOD": (I, 0), "HTTP_MIMETYPE": (I, 1),
     "HTTP_BODY_MAXLENGTH": (I, 2), "HTTP_VERIFY_CERT": (I, 3),
     "HTTP_CUSTOM_HEADER": (I, 5),
+    "URL_REQUEST_GRANTED": (S, "URL_REQUEST_GRANTED"),
+    "URL_REQUEST_DENIED": (S, "URL_REQUEST_DENIED"),
     "CHANGED_INVENTORY": (I, 0x1), "CHANGED_LINK": (I, 0x20),
     "CHANGED_OWNER": (I, 0x80), "CHANGED_REGION_START": (I, 0x400),
     "INVENTORY_SOUND": (I, 1), "INVENTORY_NOTECARD": (I, 7),
@@ -176,6 +195,7 @@ EVENTS = {
     "listen": [I, S, K, S],
     "dataserver": [K, S],
     "http_response": [K, I, L, S],
+    "http_request": [K, S, S],
     "link_message": [I, I, S, K],
     "linkset_data": [I, S, S],       # Second Life only (NOT_IN_OPENSIM)
 }

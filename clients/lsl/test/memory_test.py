@@ -13,23 +13,30 @@ each part:
   elements: integer and float 16 bytes, vector 24, rotation 28, key 102,
   string 18 + 2 a character). The board script: the position of the most
   crowded setup (30 pieces), both seats, the longest names, the request
-  budget full, a chosen piece's 16 moves. The render script: 30 piece, 16 beam and 10
-  marker prims, the crowded position's string. The words script: its four
-  languages' words, 8 dialogs of 12 buttons open, a status with the
-  longest names;
+  budget full, a URL being registered. The render script: 30 piece, 16
+  beam and 10 marker prims, the crowded position's string, legal moves
+  ("lm") for 15 pieces of 8 steps and two turns each, a chosen piece's 16
+  moves. The words script: its four languages' words, 8 dialogs of
+  12 buttons open, a status with the longest names. The keeper: the state,
+  a URL and the secret;
 - the largest list: the script's own code runs in lsl_eval.py on the most
   crowded board and the longest laser, and the largest list any expression
-  builds is measured (the board script: a move event applied; the render
-  script: the link messages that move made the board script send, then
-  targets on 10 squares, a new colour scheme and a touch on the last
-  square; the keeper: keeping the
-  board script's state with both seats held; the words script: the
-  messages of that move, then French (its longest words), the fullest
-  hover text, 8 Play menus and a long error told);
-- what arrives: the board script a 2048-byte answer and an event cut from
-  it; the render script the texts of the link messages one move sends,
-  all queued at once; the keeper the state, sent twice; the words script
-  the messages of one move and a menu of 12 buttons, queued.
+  builds is measured (the board script: a long poll's answer with a move
+  applied; the render script: the link messages that move made the board
+  script send, then targets on 10 squares, a new colour scheme, a piece
+  of 16 moves chosen and a touch on the last square, whose moves it reads
+  from "lm"; the keeper: keeping
+  the board script's state with both seats held, and a 2048-byte delivery
+  checked and handed on; the words script: the messages of that move,
+  then French (its longest words), the fullest hover text, 8 Play menus
+  and a long error told);
+- what arrives: the board script a 2048-byte answer (or delivery) and an
+  event cut from it; the render script the texts of the link messages one
+  move sends and a delivery handed to the board (every script in the prim
+  hears it), all queued at once; the keeper the state, sent twice, and a
+  delivery: its body, the two strings its signature is computed from, and
+  the body handed on (which it hears too); the words script the messages
+  of one move, a delivery and a menu of 12 buttons, queued.
 Fails when a script's total passes 64 KB less a 4 KB stack reserve, or
 when the run did not draw the 30 pieces and 16 beams it should.
 Usage: memory_test.py BOARD_SCRIPT RENDER_SCRIPT KEEP_SCRIPT WORDS_SCRIPT
@@ -58,6 +65,16 @@ CROWDED = "/".join(["pswpswpswpswpswpswpswpswpswpsw"] + ["10"] * 5 +
                    ["PnePnePnePnePnePnePnePnePnePne"] * 2) + " s 2"
 # A laser of 24 straight runs: more than the 16 beam prims.
 LASER = " ".join(["a1a8b8b1c1c8d8d1e1N"] * 3)
+# Legal moves ("lm") for 15 pieces, each with 8 steps and both turns (more
+# than any position has: a compact answer holding them stays within 2 KB).
+LM = " ".join(sq + "-a3-b3-c3-d3-e3-f3-g3-h3RL" for sq in
+              ["j1", "i1", "h1", "g1", "f1", "e1", "d1", "c1", "b1", "a1",
+               "a2", "b2", "c2", "d2", "e2"])
+# A delivery khetd pushes (at most 2048 bytes), as the board gets it.
+DELIVERY = '{"v":8,"events":[{"v":8,"kind":"seat","ann":"' + "a" * 1990 + '"}]}'
+SECRET = "5" * 64
+URL = "https://simhost-0123456789abcdef0.agni.secondlife.io:12043/cap/" + \
+    "11111111-2222-3333-4444-555555555555"
 ALICE = Key("11111111-1111-1111-1111-111111111111")
 NAME = "n" * 128    # 64 characters outside the BMP, as UTF-16
 POS = lsl_eval.lsl_table.CONSTANTS["PRIM_POS_LOCAL"][1]
@@ -148,13 +165,14 @@ def board_script(text):
     lsl.set("gLast", ["d1^d2", "d1^d2"])
     lsl.set("gClock", "15+10")
     lsl.set("gPos", CROWDED)
-    lsl.call("pick", ALICE, "e4", ["d1-d2", "d1^d2"] * 8)
-    moves = lsl.get("gPickMoves")
-    lsl.call("applyEvent", json.dumps({
-        "kind": "move", "v": 7, "by": "s", "pos": CROWDED, "laser": LASER,
-        "rm": "a1p", "ann": "Silver: e4-e5, the laser takes a1",
-        "clk": "287 300 r"}))
-    lsl.set("gPickMoves", moves)   # the largest globals: a piece chosen
+    lsl.set("gVersion", 6)
+    lsl.call("applyEvents", json.dumps({"v": 7, "events": [{
+        "kind": "move", "v": 7, "by": "s", "pos": CROWDED, "lm": LM,
+        "laser": LASER, "rm": "a1p", "ann": "Silver: e4-e5, the laser takes a1",
+        "clk": "287 300 r"}], "more": False}), 0)
+    if lsl.get("gVersion") != 7:
+        raise AssertionError("the board script did not apply the move")
+    lsl.set("gUrl", URL)           # the largest globals: a URL being registered
     lsl.call("save")               # the state the keeper holds
     return lsl, {"answer": 2 * (18 + 2 * ANSWER)}, sent
 
@@ -195,9 +213,18 @@ def render_script(text, messages):
     lsl.event("link_message", 1, lsl.get("KR_TARGETS"),
               "a1 b1 c1 d1 e1 f1 g1 h1 i1 j1", Key(""))
     lsl.event("link_message", 1, lsl.get("KR_LOOK"), "royal 0", Key(""))
-    lsl.event("touch_start", 1)
-    queued = sum(18 + 2 * len(msg) + 16 + 102 for _, msg in messages)
-    return lsl, {"link messages of one move, queued": queued}, (pieces, beams)
+    lsl.event("link_message", 1, lsl.get("KR_PICK"),
+              " ".join(["d1-d2", "d1^d2"] * 8), ALICE)
+    touched = []
+    lsl.stubs["llMessageLinked"] = lambda link, num, msg, k: touched.append(msg)
+    lsl.event("touch_start", 1)   # j1, whose moves it reads from "lm"
+    if not touched or not touched[0].startswith("j1|Pne|j1-a3 j1-b3") or \
+            lsl.get("gPickWho") != lsl_eval.lsl_table.CONSTANTS["NULL_KEY"][1]:
+        raise AssertionError(f"the render script reported {touched}")
+    queued = sum(18 + 2 * len(msg) + 16 + 102
+                 for msg in [m for _, m in messages] + [DELIVERY])
+    return lsl, {"link messages of one move and a delivery, queued": queued}, \
+        (pieces, beams)
 
 
 def words_script(text, messages):
@@ -233,21 +260,43 @@ def words_script(text, messages):
                   Key(f"{n:08d}-1111-1111-1111-111111111111"))
     lsl.event("link_message", 1, lsl.get("KW_SAY"), "gone\n" + "e" * 300,
               ALICE)
+    lsl.event("link_message", 1, 7403, DELIVERY, Key(""))
     queued = sum(18 + 2 * len(msg) + 16 + 102
-                 for msg in [m for _, m in messages] + [play])
-    return lsl, {"link messages of one move and a menu, queued": queued}, said
+                 for msg in [m for _, m in messages] + [DELIVERY, play])
+    return lsl, {"link messages of one move, a delivery and a menu, queued":
+                 queued}, said
 
 
 def keep_script(text, messages):
-    """The keeper keeping the largest state the board script sent."""
-    lsl = Measuring(text, {"llMessageLinked": lambda link, num, msg, k: None})
+    """The keeper keeping the largest state the board script sent, and
+    checking a delivery and handing it on."""
+    handed = []
+    answered = []
+    sig = lsl_eval.LIBRARY["llSHA256String"](SECRET + DELIVERY + SECRET)
+    lsl = Measuring(text, {
+        "llMessageLinked": lambda link, num, msg, k: handed.append(num),
+        "llHTTPResponse": lambda k, status, body: answered.append(status),
+        "llGetHTTPHeader": lambda k, name: "sig=" + sig,
+        "llRequestSecureURL": lambda: Key("k"),
+        "llReleaseURL": lambda url: None,
+    })
     lsl.event("state_entry")
     kept = [msg for num, msg in messages if num == lsl.get("KK_SAVE")]
     for msg in kept:
         lsl.event("link_message", 1, lsl.get("KK_SAVE"), msg, Key(""))
     lsl.event("link_message", 1, lsl.get("KK_ASK"), "", Key(""))
+    lsl.event("link_message", 1, lsl.get("KK_URL"), "1", Key(""))
+    lsl.event("http_request", Key("k"), "URL_REQUEST_GRANTED", URL)
+    lsl.event("link_message", 1, lsl.get("KK_SECRET"), SECRET, Key(""))
+    lsl.event("http_request", Key("d"), "POST", DELIVERY)
+    if answered != [200] or lsl.get("KB_PUSHED") not in handed:
+        raise AssertionError(f"the keeper answered {answered}, sent {handed}")
     queued = 2 * sum(18 + 2 * len(msg) + 16 + 102 for msg in kept[-1:])
-    return lsl, {"the state, sent twice and queued": queued}, bool(kept)
+    body = 18 + 2 * len(DELIVERY)
+    signed = 18 + 2 * len(SECRET + DELIVERY + SECRET)
+    return lsl, {"the state, sent twice and queued": queued,
+                 "a delivery, signed twice and handed on": 2 * body + 2 * signed
+                 + 16 + 102}, bool(kept)
 
 
 def report(name, text, lsl, arriving, budget):

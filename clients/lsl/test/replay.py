@@ -9,8 +9,16 @@ would, and checks the status, the fields, the content type and that each
 answer the script receives fits in LSL's default 2048-byte body, every one
 without exception (the script never raises HTTP_BODY_MAXLENGTH, which this
 checks too). It also checks that the script and the transcript use the same
-routes, so the two cannot drift apart, and that the board's other script
-(--quiet_script khet_render.lsl) sends no request at all.
+routes, so the two cannot drift apart, and that the board's other scripts
+(--quiet_script khet_render.lsl ...) send no request at all.
+
+Pushed updates go the other way: khetd POSTs deliveries to a URL the board
+registered. The runner plays the region's part with listeners of its own
+on loopback (an OpenSimulator region's http URL, "/lslhttp/<uuid>"), and
+checks each delivery as the board's khet_keep.lsl would: its signature
+(sig= in the query: the lowercase hex SHA-256 of secret + body + secret),
+its size (at most 2048 bytes, LSL's limit for a request's body), and the
+fields the script reads.
 
 Transcript format (one directive a line, '#' starts a comment):
   ## title                  a new step
@@ -27,18 +35,32 @@ Transcript format (one directive a line, '#' starts a comment):
   expect PATH present       ... is there
   check PATH ...            as expect, for a field the script does not read
                             (the server's side of the scenario)
+  expect PATH absent        ... is not there
   save NAME PATH            keeps a field's value for later steps
-  repeat N                  send again (after 0.2 s) until the expects
-                            hold, at most N times
+  repeat N                  send again (after 0.2 s) until the status and
+                            the expects hold, at most N times
   background                the request stays open (a long poll) while
                             the next step runs; checked after that step
+  set NAME @listener        a new listener on loopback: NAME holds its URL
+  listener NAME CODE        from this step on, the listener answers CODE
+                            (200 "ok" until then; 500: it no longer does)
+  RECEIVE NAME              in place of a request: the step takes the
+                            deliveries that came to listener NAME, in turn,
+                            until one meets the expects (waiting up to 30 s
+                            for more); each must be signed with the secret
+  secret NAME               ... held in variable NAME, and fit in 2048 bytes
+The variable board_scripts holds the script's BOARD_SCRIPTS (khetd's build
+reads it from that line, and names it in GET /v1/version).
 PATH is dotted (events.0.kind); "events[kind=move]" picks the first element
 whose field has that value.
 """
 
 import argparse
 import gzip
+import hashlib
+import http.server
 import json
+import queue
 import os
 import re
 import signal
@@ -79,6 +101,46 @@ class Failure(Exception):
     pass
 
 
+class Listener:
+    """A URL khetd may push deliveries to, as a region's HTTP-in gives a
+    script one: each POST is kept (its query and body) and answered with
+    `status` (200 "ok", as khet_keep.lsl answers a good delivery)."""
+
+    def __init__(self):
+        self.status = 200
+        self.deliveries = queue.Queue()
+        self.path = f"/lslhttp/{uuid.uuid4()}"
+        listener = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", 0))
+                body = self.rfile.read(length)
+                path, _, query = self.path.partition("?")
+                if path == listener.path:
+                    listener.deliveries.put((query, body))
+                    code = listener.status
+                else:
+                    code = 404
+                text = b"ok" if code == 200 else b"no"
+                self.send_response(code)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", str(len(text)))
+                self.end_headers()
+                self.wfile.write(text)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_port}{self.path}"
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
 def parse_transcript(text):
     steps = []
     step = None
@@ -90,7 +152,7 @@ def parse_transcript(text):
             step = {"title": line[3:], "line": number, "by": "script",
                     "sets": [], "token": None, "body": "", "status": 200,
                     "expects": [], "saves": [], "repeat": 1,
-                    "background": False}
+                    "background": False, "listeners": [], "secret": None}
             steps.append(step)
             continue
         if step is None:
@@ -99,6 +161,13 @@ def parse_transcript(text):
         rest = rest.strip()
         if word in ("GET", "POST", "DELETE", "PUT"):
             step["method"], step["template"] = word, rest
+        elif word == "RECEIVE":
+            step["method"], step["template"], step["by"] = word, rest, "khetd"
+        elif word == "listener":
+            name, _, code = rest.partition(" ")
+            step["listeners"].append((name, int(code)))
+        elif word == "secret":
+            step["secret"] = rest
         elif word == "by":
             step["by"] = rest
         elif word == "set":
@@ -112,7 +181,7 @@ def parse_transcript(text):
             step["status"] = int(rest)
         elif word in ("expect", "check"):
             match = re.fullmatch(r"(\S+)\s+(=|~)\s+(.*)", rest) or \
-                re.fullmatch(r"(\S+)\s+(present)()", rest)
+                re.fullmatch(r"(\S+)\s+(present|absent)()", rest)
             if not match:
                 raise Failure(f"line {number}: bad {word}: {rest}")
             step["expects"].append(match.groups() + (word == "expect",))
@@ -128,6 +197,8 @@ def parse_transcript(text):
     for step in steps:
         if "method" not in step:
             raise Failure(f"line {step['line']}: step has no request")
+        if step["method"] == "RECEIVE" and not step["secret"]:
+            raise Failure(f"line {step['line']}: a delivery with no secret")
     return steps
 
 
@@ -205,12 +276,20 @@ def check_agreement(steps, script_text):
     if declared - used:
         raise Failure(f"script routes the transcript does not replay: "
                       f"{sorted(declared - used)}")
+    # The game's actions share one template ("{id}:{action}"); each action
+    # the transcript names must be one the script sends.
+    for step in steps:
+        for name, value in step["sets"]:
+            if step["by"] == "script" and name == "action" and \
+                    f'"{value}"' not in script_text:
+                raise Failure(f"step {step['title']!r}: the script has no "
+                              f"action {value!r}")
     code = re.sub(r"//[^\n]*", "", script_text)
     if "HTTP_BODY_MAXLENGTH" in code:
         raise Failure("the script raises HTTP_BODY_MAXLENGTH; every answer "
                       f"it reads must fit in LSL's default {LSL_BODY_LIMIT}")
     for step in steps:
-        if step["by"] != "script":
+        if step["by"] not in ("script", "khetd"):  # the script reads both
             continue
         for name in names_in(step):
             if f'"{name}"' not in script_text and \
@@ -275,7 +354,11 @@ def check_expects(step, doc, variables):
         try:
             got = lookup(doc, path)
         except (KeyError, IndexError, ValueError, TypeError):
+            if op == "absent":
+                continue
             return f"{path} is missing"
+        if op == "absent":
+            return f"{path} is {json.dumps(got)}, expected none"
         if op == "=":
             expected = json.loads(fill(want, variables, r"\$(\w+)"))
             if got != expected:
@@ -287,10 +370,52 @@ def check_expects(step, doc, variables):
     return None
 
 
-def run_step(step, base, variables, stats):
+def receive(step, variables, listeners, stats):
+    """A RECEIVE step: the deliveries to its listener, in turn, until one is
+    signed right, fits LSL's limit and meets the expects."""
+    listener = listeners[step["template"]]
+    secret = variables[step["secret"]].encode()
+    where = f"step {step['title']!r} (a delivery to {step['template']})"
+    deadline = time.time() + 30
+    problem = "nothing came"
+    while time.time() < deadline:
+        try:
+            query, raw = listener.deliveries.get(
+                timeout=max(0.1, deadline - time.time()))
+        except queue.Empty:
+            break
+        sig = hashlib.sha256(secret + raw + secret).hexdigest()
+        if f"sig={sig}" not in query.split("&"):
+            raise Failure(f"{where}: signed {query!r}, not sig={sig}")
+        stats.append((len(raw), "delivery: " + step["title"]))
+        if len(raw) > LSL_BODY_LIMIT:
+            raise Failure(f"{where}: {len(raw)} bytes; LSL hands a script "
+                          f"at most {LSL_BODY_LIMIT}")
+        try:
+            doc = json.loads(raw)
+        except ValueError:
+            raise Failure(f"{where}: not JSON: {raw[:200]!r}")
+        problem = check_expects(step, doc, variables)
+        if problem is None:
+            for name, field in step["saves"]:
+                variables[name] = lookup(doc, field)
+            return 200
+        problem += f"\n  delivery: {raw.decode(errors='replace')}"
+    raise Failure(f"{where}: {problem}")
+
+
+def run_step(step, base, variables, stats, listeners):
     for name, value in step["sets"]:
+        if value == "@listener":
+            listeners[name] = Listener()
+            variables[name] = listeners[name].url
+            continue
         variables[name] = str(uuid.uuid4()) if value == "@uuid" else \
             fill(value, variables, r"\$(\w+)")
+    for name, code in step["listeners"]:
+        listeners[name].status = code
+    if step["method"] == "RECEIVE":
+        return receive(step, variables, listeners, stats)
     path = fill(step["template"], variables, r"\{(\w+)\}")
     body = fill(step["body"], variables, r"\$(\w+)")
     if step["body"]:
@@ -302,6 +427,9 @@ def run_step(step, base, variables, stats):
                                              token, from_script)
         where = f"step {step['title']!r} ({step['method']} {path})"
         if status != step["status"]:
+            if attempt + 1 < step["repeat"]:
+                time.sleep(0.2)
+                continue
             raise Failure(f"{where}: status {status}, expected "
                           f"{step['status']}: {raw[:300]!r}")
         if from_script:
@@ -331,10 +459,10 @@ def run_step(step, base, variables, stats):
     return status
 
 
-def run_guarded(step, base, variables, stats):
+def run_guarded(step, base, variables, stats, listeners):
     """run_step for a thread: the Failure, or None."""
     try:
-        run_step(step, base, variables, stats)
+        run_step(step, base, variables, stats, listeners)
         return None
     except Failure as failure:
         return failure
@@ -353,6 +481,10 @@ def main():
     steps = parse_transcript(open(args.transcript).read())
     script = open(args.script).read()
     declared = check_agreement(steps, script)
+    version = re.search(r'^string BOARD_SCRIPTS = "([^"\n]+)";$', script, re.M)
+    if not version:
+        raise Failure(f"{args.script} has no line string BOARD_SCRIPTS = "
+                      f"\"...\"; (khetd's build reads it)")
     for path in args.quiet_script:
         code = re.sub(r"//[^\n]*", "", open(path).read())
         if "llHTTPRequest" in code or "/v1/" in code:
@@ -360,9 +492,10 @@ def main():
                           f"{args.script} may")
 
     with tempfile.TemporaryDirectory() as workdir:
+        listeners = {}
         proc, base = start_khetd(args.khetd, workdir)
         try:
-            variables = {}
+            variables = {"board_scripts": version.group(1)}
             stats = []
             started = time.time()
             waiting = None  # a background step's thread and its outcome
@@ -371,13 +504,13 @@ def main():
                     outcome = []
                     thread = threading.Thread(
                         target=lambda s=step: outcome.append(
-                            run_guarded(s, base, variables, stats)),
+                            run_guarded(s, base, variables, stats, listeners)),
                         daemon=True)
                     thread.start()
                     time.sleep(1.0)  # let it reach the server and wait there
                     waiting = (thread, outcome)
                     continue
-                run_step(step, base, variables, stats)
+                run_step(step, base, variables, stats, listeners)
                 if waiting:
                     waiting[0].join(timeout=40)
                     if waiting[1] and waiting[1][0] is not None:
@@ -387,15 +520,19 @@ def main():
                     waiting = None
             if proc.poll() is not None:
                 raise Failure(f"khetd exited with {proc.returncode}")
-            print(f"{len(steps)} exchanges ({len(stats)} by the script) in "
+            pushed = [s for s in stats if s[1].startswith("delivery: ")]
+            print(f"{len(steps)} exchanges ({len(stats) - len(pushed)} by the "
+                  f"script, {len(pushed)} deliveries to it checked) in "
                   f"{time.time() - started:.1f} s; {len(declared)} routes")
             size, title = max(stats)
-            print(f"  every answer the script received fits in "
-                  f"{LSL_BODY_LIMIT} bytes; largest {size} ({title})")
+            print(f"  every answer the script received, and every delivery, "
+                  f"fits in {LSL_BODY_LIMIT} bytes; largest {size} ({title})")
         except Failure:
             sys.stderr.write(open(os.path.join(workdir, "khetd.log")).read()[-3000:])
             raise
         finally:
+            for listener in listeners.values():
+                listener.close()
             proc.send_signal(signal.SIGTERM)
             try:
                 proc.wait(timeout=10)

@@ -14,8 +14,9 @@ Reads texts() and submenu() from the words script and checks:
   text too (at most 512 bytes), in every language;
 - the words script and the board script agree: every word the board says
   or shows exists, every button the board offers has a label, every
-  submenu's final choice is one the board handles, and every button that
-  opens a submenu has one.
+  submenu's final choice is one the board handles (but "no" and "cancel",
+  which the words script takes as closing the dialog), and every button
+  that opens a submenu has one.
 Usage: words_test.py --words khet_words.lsl --board khet_board.lsl
        --catalogs service/i18n --terms service/i18n/README.md
 """
@@ -34,6 +35,7 @@ DIALOG_BYTES = 512   # and longer texts
 PIECES = ("kPharaoh", "kPyramid", "kScarab", "kDjed", "kAnubis", "kSphinx",
           "kObelisk", "kEyeOfHorus")
 ARTICLES = ("der", "die", "das", "de", "het", "le", "la", "l'")
+CLOSING = {"no", "cancel"}   # buttons the words script answers by closing
 
 
 def returns(script, name):
@@ -164,6 +166,11 @@ def main():
         offered.update(b for b in re.findall(r'"([^"]+)"', group))
     offered = {b for b in offered if not b.startswith("move ")}
     handled = set(re.findall(r'\bb == "(\w+)"', board))
+    # and the game's actions, by the table of buttons and their routes'
+    # action names ("yesresign", "resign", ...)
+    table = re.search(r'list games = \[([^\]]*)\]', board)
+    if table:
+        handled.update(re.findall(r'"(\w+)"', table.group(1))[0::2])
     if not said or not shown or not offered or not handled:
         failures.append("the board script's words, menus or buttons were "
                         "not found")
@@ -181,13 +188,20 @@ def main():
                 leaves.add(choice)
         offered.update(fields[1:])
     for choice in sorted(leaves):
-        if choice.split()[0] not in handled and choice != "no":
+        if choice.split()[0] not in handled and choice not in CLOSING:
             failures.append(f"the submenu choice {choice!r} is not one the "
                             f"board handles")
-    for button in sorted(offered - {"no"}):   # "no" closes a submenu
+    for button in sorted(offered - CLOSING):   # they close a dialog
         if button not in menus and button.split()[0] not in handled:
             failures.append(f"the board offers {button!r} but handles no "
                             f"such button")
+
+    # The buttons the words script keeps from the board are these.
+    words_text = pathlib.Path(args.words).read_text(encoding="utf-8")
+    closing = set(re.findall(r'button != "(\w+)"', words_text))
+    if closing != CLOSING:
+        failures.append(f"the words script closes dialogs on {sorted(closing)}, "
+                        f"not {sorted(CLOSING)}")
 
     # Everything fits a dialog, in every language.
     for lang in range(4):
