@@ -95,11 +95,17 @@ ABSL_FLAG(
 ABSL_FLAG(int, boards, 0,
           "Boards mode (docs/PERFORMANCE.md, \"Boards\"): this many in-world "
           "boards over HTTP, each a session with both seats, holding a long "
-          "poll or an event stream and moving once per period; 0: the gRPC "
-          "benchmark above");
+          "poll or an event stream (or pushed to: --push) and moving once per "
+          "period; 0: the gRPC benchmark above");
 ABSL_FLAG(std::string, wait, "poll",
           "Boards mode: how each board waits for events, \"poll\" (long "
           "polls, compact view) or \"stream\" (server-sent events)");
+ABSL_FLAG(bool, push, false,
+          "Boards mode: instead of waiting, each board registers a URL "
+          "(POST /v1/sessions/{id}/callback) on its client address's "
+          "receiving server, one per address as a simulator host serves its "
+          "objects' URLs, and khetd pushes the session's events to it; "
+          "every delivery's signature and version order is checked");
 ABSL_FLAG(int, wait_seconds, 25,
           "Boards mode: the long poll's waitSeconds (the in-world board's "
           "value in Second Life)");
@@ -328,6 +334,7 @@ BoardsOptions BoardsOptionsFromFlags() {
   options.boards = absl::GetFlag(FLAGS_boards);
   options.threads = absl::GetFlag(FLAGS_threads);
   options.stream = absl::GetFlag(FLAGS_wait) == "stream";
+  options.push = absl::GetFlag(FLAGS_push);
   options.wait_seconds = absl::GetFlag(FLAGS_wait_seconds);
   options.move_period_seconds = absl::GetFlag(FLAGS_move_period_seconds);
   options.move_jitter = absl::GetFlag(FLAGS_move_jitter);
@@ -416,6 +423,7 @@ std::string BoardsFlagsProblem() {
       absl::GetFlag(FLAGS_wait) != "stream") {
     return "--wait must be poll or stream";
   }
+  if (o.push && o.stream) return "--push and --wait=stream exclude each other";
   if (o.wait_seconds < 0 || o.wait_seconds > 25) {
     return "--wait_seconds must be 0 to 25";
   }

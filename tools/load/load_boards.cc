@@ -1,10 +1,12 @@
 #include "tools/load/load_boards.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -14,15 +16,19 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "boost/asio/io_context.hpp"
 #include "boost/asio/ip/address_v4.hpp"
+#include "boost/asio/post.hpp"
 #include "boost/asio/steady_timer.hpp"
 #include "engine/game.h"
 #include "engine/movegen.h"
@@ -31,6 +37,9 @@
 #include "tools/load/load_average.h"
 #include "tools/load/load_figures.h"
 #include "tools/load/load_http_connection.h"
+#include "tools/load/load_push_receiver.h"
+#include "tools/load/push_signature.h"
+#include "tools/load/raw_http.h"
 
 namespace khet::load {
 namespace {
@@ -80,6 +89,12 @@ struct Counts {
   int64_t skipped = 0;      // periods with the last move not yet delivered
   int64_t undelivered = 0;  // acknowledged in the window, never delivered
   int64_t reconnects = 0;
+  // Pushed deliveries (push mode), from set-up to the end.
+  int64_t deliveries = 0;
+  int64_t bad_signatures = 0;  // sig not secret + body + secret's SHA-256
+  int64_t out_of_order = 0;    // an event at or below one delivered before
+  int64_t gaps = 0;            // an event version skipped
+  int64_t states = 0;          // the compact session instead of events
   std::map<std::string, int64_t> refusals;  // "move 429" -> count
   std::vector<std::string> errors;          // the first few, in words
   std::atomic<int> set_up{0};               // boards playing
@@ -107,6 +122,13 @@ class Board {
  public:
   Board(ClientThread& client, int index, int address);
   void Start() { Create(); }
+  // A delivery khetd pushed to this board's URL, `target` its path and
+  // query, `arrival_ns` when its server had read it whole; on the board's
+  // client thread.
+  void Pushed(absl::string_view target, absl::string_view body,
+              int64_t arrival_ns);
+  const std::string& object_key() const { return object_key_; }
+  ClientThread& client() const { return client_; }
   // At the end: an acknowledged move in the window still not delivered.
   bool Undelivered(const Window& window) const {
     return awaiting_ && window.Contains(acked_ns_);
@@ -115,12 +137,14 @@ class Board {
  private:
   void Create();
   void Join(int color);
+  void Register();
   void Playing();
   void Wait();
   void Polled(HttpAnswer answer);
   void StreamData(absl::string_view data);
   void StreamEnded(int status);
-  void Delivered(int64_t version);
+  // `version` reached the board at `at_ns`.
+  void Delivered(int64_t version, int64_t at_ns);
   void ScheduleMove(double seconds);
   void Move();
   void Moved(const std::string& notation, int64_t sent_ns, HttpAnswer answer);
@@ -137,6 +161,7 @@ class Board {
   std::mt19937_64 random_;
   std::string object_key_, owner_key_;
   std::string id_, owner_token_;
+  std::string secret_;     // push mode: the registration's
   std::string tokens_[2];  // silver, red
   std::unique_ptr<Game> game_;
   int64_t version_ = 0;      // the latest version answered or delivered
@@ -162,8 +187,9 @@ class ClientThread {
         server_(net::ip::make_address_v4("127.0.0.1"), port),
         number_(number) {}
 
-  void Add(int index, int address) {
+  Board* Add(int index, int address) {
     boards_.push_back(std::make_unique<Board>(*this, index, address));
+    return boards_.back().get();
   }
   void Run() {
     net::post(io_, [this] { StartMore(); });
@@ -175,6 +201,9 @@ class ClientThread {
     StartMore();
   }
   void Stop() { io_.stop(); }
+  // Push mode: the port of each client address's receiving server.
+  void SetPushPorts(std::vector<int> ports) { push_ports_ = std::move(ports); }
+  int PushPort(int address) const { return push_ports_.at(address); }
   // After Stop and the thread's end.
   void CountUndelivered() {
     for (const auto& board : boards_) {
@@ -233,6 +262,7 @@ class ClientThread {
   Counts counts_;
   std::map<int, std::vector<std::shared_ptr<LoadHttpConnection>>> shared_;
   std::vector<std::unique_ptr<Board>> boards_;
+  std::vector<int> push_ports_;
   size_t started_ = 0;
   int setting_up_ = 0;
 };
@@ -330,15 +360,49 @@ void Board::Join(int color) {
                   tokens_[color] = StringField(answer.body, "token");
                   version_ = std::max(version_, NumberField(answer.body, "v"));
                   if (color == 0) return Join(1);
+                  if (client_.options().push) return Register();
                   Playing();
                 });
+}
+
+// Push mode: the board's URL on its address's server, as a region gives
+// an object one (llRequestURL), registered with the owner's token.
+void Board::Register() {
+  const std::string url =
+      absl::StrCat("http://", ClientThread::Source(address_).to_string(), ":",
+                   client_.PushPort(address_), "/lslhttp/", object_key_, "/");
+  std::string body =
+      absl::StrCat(R"({"url":")", url, R"(","afterVersion":)", version_, "}");
+  Shared().Send(
+      "POST", absl::StrCat("/v1/sessions/", id_, "/callback"),
+      absl::StrCat("Authorization: Bearer ", owner_token_, "\r\n", Headers("")),
+      std::move(body), [this](HttpAnswer answer) {
+        if (Refused("register", answer)) {
+          if (answer.status == 429 || answer.status == 0) {
+            Retry([this] { Register(); }, answer);
+          } else {
+            client_.SetUpDone();
+          }
+          return;
+        }
+        secret_ = StringField(answer.body, "secret");
+        if (secret_.size() != 64) {
+          client_.Error(absl::StrCat("board ", index_,
+                                     ": no secret in the registration's "
+                                     "answer: ",
+                                     answer.body.substr(0, 200)));
+          client_.SetUpDone();
+          return;
+        }
+        Playing();
+      });
 }
 
 void Board::Playing() {
   delivered_ = version_;
   ++client_.counts().set_up;
   client_.SetUpDone();
-  Wait();
+  if (!client_.options().push) Wait();
   const double period = client_.options().move_period_seconds;
   ScheduleMove(std::uniform_real_distribution<double>(0, period)(random_));
 }
@@ -365,7 +429,7 @@ void Board::Polled(HttpAnswer answer) {
   if (Refused("poll", answer)) return Retry([this] { Wait(); }, answer);
   // The answer's own version comes first: {"v":N,"events":[...]}.
   const int64_t version = NumberField(answer.body, "v");
-  if (version > delivered_) Delivered(version);
+  if (version > delivered_) Delivered(version, NowNs());
   Wait();
 }
 
@@ -378,7 +442,7 @@ void Board::StreamData(absl::string_view data) {
     int64_t version = 0;
     if (absl::ConsumePrefix(&line, "id: ") &&
         absl::SimpleAtoi(line, &version) && version > delivered_) {
-      Delivered(version);
+      Delivered(version, NowNs());
     }
   }
   stream_line_.erase(0, start);
@@ -392,15 +456,77 @@ void Board::StreamEnded(int status) {
   Retry([this] { Wait(); }, answer);
 }
 
-void Board::Delivered(int64_t version) {
+void Board::Delivered(int64_t version, int64_t at_ns) {
   delivered_ = version;
   version_ = std::max(version_, version);
   if (!awaiting_ || version < acked_version_) return;
   awaiting_ = false;
-  const int64_t now = NowNs();
   if (client_.window().Contains(acked_ns_)) {
-    client_.counts().delivery_ns.push_back(now - acked_ns_);
+    Counts& counts = client_.counts();
+    // A push read by its server before the move's answer was (handed over
+    // from the server's thread after it): no wait at all.
+    if (at_ns < acked_ns_) ++counts.delivered_first;
+    counts.delivery_ns.push_back(std::max<int64_t>(0, at_ns - acked_ns_));
   }
+}
+
+void Board::Pushed(absl::string_view target, absl::string_view body,
+                   int64_t arrival_ns) {
+  Counts& counts = client_.counts();
+  ++counts.deliveries;
+  // sig=<hex SHA-256 of secret + body + secret> ends the query.
+  absl::string_view sig;
+  for (absl::string_view prefix : {"?sig=", "&sig="}) {
+    if (const size_t at = target.find(prefix); at != absl::string_view::npos) {
+      sig = target.substr(at + prefix.size());
+      sig = sig.substr(0, sig.find('&'));
+    }
+  }
+  if (secret_.empty() || sig != PushSignature(secret_, body)) {
+    // A board takes only deliveries it can sign itself.
+    if (++counts.bad_signatures <= 3) {
+      client_.Error(absl::StrCat("board ", index_, ": delivery with a bad ",
+                                 "signature: ", target, " ",
+                                 body.substr(0, 120)));
+    }
+    return;
+  }
+  const int64_t version = NumberField(body, "v");
+  const size_t events = body.find("\"events\":[");
+  if (events == absl::string_view::npos) {
+    // The compact session: the latest state, for a board far behind.
+    ++counts.states;
+    if (version < delivered_) ++counts.out_of_order;
+    if (version > delivered_) Delivered(version, arrival_ns);
+    return;
+  }
+  // Each event's version in turn: the one after the last delivered, then
+  // one more each.
+  int64_t last = delivered_;
+  bool backwards = false, skipped = false;
+  absl::string_view rest = body.substr(events);
+  for (size_t at; (at = rest.find("\"v\":")) != absl::string_view::npos;) {
+    rest.remove_prefix(at);
+    const int64_t event = NumberField(rest, "v");
+    rest.remove_prefix(4);
+    if (event <= last) {
+      backwards = true;
+    } else {
+      if (event != last + 1) skipped = true;
+      last = event;
+    }
+  }
+  if (last != version) skipped = true;  // "v" is the last event's version
+  if (backwards || skipped) {
+    if (backwards) ++counts.out_of_order;
+    if (skipped) ++counts.gaps;
+    if (counts.out_of_order + counts.gaps <= 3) {
+      client_.Error(absl::StrCat("board ", index_, ": delivery after version ",
+                                 delivered_,
+                                 " out of order: ", body.substr(0, 200)));
+    }
+  }
+  if (last > delivered_) Delivered(last, arrival_ns);
 }
 
 void Board::ScheduleMove(double seconds) {
@@ -489,6 +615,136 @@ void Board::Rematch() {
                 });
 }
 
+// khetd's own figures of its pushes, from one read of its /metrics page.
+struct PushMetrics {
+  bool read = false;
+  double boards = 0, connections = 0;               // gauges
+  std::map<std::string, double> deliveries, drops;  // by result, reason
+  // khet_push_delivery_seconds: cumulative buckets (le, count), sum, count.
+  std::vector<std::pair<double, double>> buckets;
+  double sum = 0, count = 0;
+};
+
+PushMetrics ReadPushMetrics(int http_port) {
+  PushMetrics m;
+  absl::StatusOr<std::unique_ptr<RawConnection>> connection =
+      RawConnection::Open(http_port);
+  if (!connection.ok() || !(*connection)->Send(GetRequest("/metrics"))) {
+    return m;
+  }
+  absl::StatusOr<RawResponse> page = (*connection)->Read(absl::Seconds(10));
+  if (!page.ok() || page->status != 200) return m;
+  m.read = true;
+  for (absl::string_view line : absl::StrSplit(page->body, '\n')) {
+    if (!absl::StartsWith(line, "khet_push_")) continue;
+    const size_t space = line.rfind(' ');
+    double value = 0;
+    if (space == absl::string_view::npos ||
+        !absl::SimpleAtod(line.substr(space + 1), &value)) {
+      continue;
+    }
+    const absl::string_view series = line.substr(0, space);
+    // The one label's value: {name="value"}.
+    std::string label;
+    if (const size_t quote = series.find('"');
+        quote != absl::string_view::npos) {
+      absl::string_view rest = series.substr(quote + 1);
+      label = std::string(rest.substr(0, rest.find('"')));
+    }
+    if (series == "khet_push_boards") {
+      m.boards = value;
+    } else if (series == "khet_push_connections") {
+      m.connections = value;
+    } else if (absl::StartsWith(series, "khet_push_deliveries_total{")) {
+      m.deliveries[label] = value;
+    } else if (absl::StartsWith(series, "khet_push_drops_total{")) {
+      m.drops[label] = value;
+    } else if (absl::StartsWith(series, "khet_push_delivery_seconds_bucket{")) {
+      double le = INFINITY;
+      if (label != "+Inf" && !absl::SimpleAtod(label, &le)) continue;
+      m.buckets.emplace_back(le, value);
+    } else if (series == "khet_push_delivery_seconds_sum") {
+      m.sum = value;
+    } else if (series == "khet_push_delivery_seconds_count") {
+      m.count = value;
+    }
+  }
+  return m;
+}
+
+// `end`'s counters and histogram less `start`'s (an empty `start`: since
+// khetd started), in words.
+std::string PushMetricsText(const PushMetrics& end, const PushMetrics& start) {
+  auto counters = [](const std::map<std::string, double>& now,
+                     const std::map<std::string, double>& before) {
+    std::string text;
+    for (const auto& [label, value] : now) {
+      const auto it = before.find(label);
+      const double n = value - (it == before.end() ? 0 : it->second);
+      if (n > 0) {
+        absl::StrAppend(&text, text.empty() ? "" : ", ", label, " ",
+                        static_cast<int64_t>(n));
+      }
+    }
+    return text.empty() ? std::string("none") : text;
+  };
+  const double count = end.count - start.count;
+  // The bucket holding a share `q` of the deliveries, as "<= X ms".
+  auto within = [&](double q) -> std::string {
+    for (size_t i = 0; i < end.buckets.size(); ++i) {
+      const double before =
+          i < start.buckets.size() ? start.buckets[i].second : 0;
+      if (count > 0 && end.buckets[i].second - before >= q * count) {
+        const double le = end.buckets[i].first;
+        return std::isinf(le) ? std::string("> 10 s")
+                              : absl::StrCat("<= ", le * 1000, " ms");
+      }
+    }
+    return "-";
+  };
+  return absl::StrFormat(
+      "khet_push_deliveries_total %s; khet_push_drops_total %s; "
+      "khet_push_delivery_seconds (event stamped -> board's answer) %.0f, "
+      "mean %.2f ms, p50 %s, p99 %s",
+      counters(end.deliveries, start.deliveries),
+      counters(end.drops, start.drops), count,
+      count > 0 ? 1000 * (end.sum - start.sum) / count : 0.0, within(0.5),
+      within(0.99));
+}
+
+// The board named by a pushed delivery's target, "/lslhttp/<object
+// key>/?sig=...", the key's last 12 hex digits its index; null if none.
+Board* PushedBoard(absl::string_view target,
+                   const std::vector<Board*>& boards) {
+  if (!absl::ConsumePrefix(&target, "/lslhttp/") || target.size() < 37 ||
+      target[36] != '/') {
+    return nullptr;
+  }
+  const absl::string_view key = target.substr(0, 36);
+  uint64_t index = 0;
+  for (char c : key.substr(24)) {
+    if (!absl::ascii_isxdigit(c)) return nullptr;
+    index = index * 16 +
+            static_cast<uint64_t>(c <= '9' ? c - '0'
+                                           : absl::ascii_tolower(c) - 'a' + 10);
+  }
+  if (index >= boards.size() || boards[index]->object_key() != key) {
+    return nullptr;
+  }
+  return boards[index];
+}
+
+// Raises the soft limit of open files to the hard one: a board's long poll
+// or stream holds a connection of its own.
+void RaiseOpenFiles() {
+  rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 &&
+      limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
 // The percentile `q` of sorted `values` in milliseconds.
 double Ms(const std::vector<int64_t>& sorted, double q) {
   if (sorted.empty()) return 0;
@@ -500,14 +756,17 @@ double Ms(const std::vector<int64_t>& sorted, double q) {
 }  // namespace
 
 bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
+  RaiseOpenFiles();
   std::printf(
       "boards: %d, each %s, a move every %.1f s +-%.0f%%; %d client "
       "address%s, %d client threads; %u cores, load average %s\n",
       options.boards,
-      options.stream ? "with an event stream"
-                     : absl::StrCat("with a long poll (waitSeconds ",
-                                    options.wait_seconds, ")")
-                           .c_str(),
+      options.push     ? "with a URL khetd pushes its events to (one "
+                         "receiving server per client address)"
+      : options.stream ? "with an event stream"
+                       : absl::StrCat("with a long poll (waitSeconds ",
+                                      options.wait_seconds, ")")
+                             .c_str(),
       options.move_period_seconds, options.move_jitter * 100,
       options.client_addresses, options.client_addresses == 1 ? "" : "es",
       options.threads, std::thread::hardware_concurrency(),
@@ -520,8 +779,47 @@ bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
     clients.push_back(
         std::make_unique<ClientThread>(options, window, http_port, t));
   }
+  std::vector<Board*> boards;  // by index
   for (int i = 0; i < options.boards; ++i) {
-    clients[i % options.threads]->Add(i, i % options.client_addresses);
+    boards.push_back(
+        clients[i % options.threads]->Add(i, i % options.client_addresses));
+  }
+
+  // Push mode: each client address's receiving server, its acceptor on one
+  // client thread, its connections spread over all of them. Each delivery
+  // goes to its board's thread.
+  std::atomic<int64_t> unknown_targets{0};
+  std::vector<std::unique_ptr<PushReceiver>> receivers;
+  if (options.push) {
+    std::vector<int> ports;
+    for (int a = 0; a < options.client_addresses; ++a) {
+      std::vector<net::io_context*> ios;
+      for (int t = 0; t < options.threads; ++t) {
+        ios.push_back(&clients[(a + t) % options.threads]->io());
+      }
+      absl::StatusOr<std::unique_ptr<PushReceiver>> receiver =
+          PushReceiver::Listen(
+              ClientThread::Source(a), std::move(ios),
+              [&boards, &unknown_targets](absl::string_view target,
+                                          std::string body, int64_t arrival) {
+                Board* board = PushedBoard(target, boards);
+                if (board == nullptr) {
+                  ++unknown_targets;
+                  return;
+                }
+                net::post(board->client().io(),
+                          [board, target = std::string(target),
+                           body = std::move(body),
+                           arrival] { board->Pushed(target, body, arrival); });
+              });
+      if (!receiver.ok()) {
+        std::printf("  ERROR: %s\n", receiver.status().ToString().c_str());
+        return false;
+      }
+      ports.push_back((*receiver)->port());
+      receivers.push_back(std::move(*receiver));
+    }
+    for (auto& client : clients) client->SetPushPorts(ports);
   }
 
   // khetd's and the client's figures from /proc, sampled every 100 ms.
@@ -583,6 +881,8 @@ bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
   };
   if (playing == options.boards) {
     sleep_sampling(options.warmup_seconds);
+    const PushMetrics push_start =
+        options.push ? ReadPushMetrics(http_port) : PushMetrics();
     window.start = NowNs();
     const int64_t khetd_cpu_start = pid > 0 ? cpu(pid) : 0;
     const int64_t client_cpu_start = cpu(getpid());
@@ -593,6 +893,8 @@ bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
     const int64_t client_cpu = cpu(getpid()) - client_cpu_start;
     // The last moves' events: a grace of 2 s.
     sleep_sampling(2);
+    const PushMetrics push_end =
+        options.push ? ReadPushMetrics(http_port) : PushMetrics();
     for (auto& client : clients) client->Stop();
     for (std::thread& thread : running) thread.join();
     running.clear();
@@ -609,6 +911,11 @@ bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
       all.skipped += c.skipped;
       all.undelivered += c.undelivered;
       all.reconnects += c.reconnects;
+      all.deliveries += c.deliveries;
+      all.bad_signatures += c.bad_signatures;
+      all.out_of_order += c.out_of_order;
+      all.gaps += c.gaps;
+      all.states += c.states;
       for (const auto& [what, n] : c.refusals) all.refusals[what] += n;
       for (const std::string& e : c.errors) all.errors.push_back(e);
     }
@@ -624,8 +931,10 @@ bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
         static_cast<long long>(all.undelivered),
         static_cast<long long>(all.skipped));
     std::printf(
-        "  delivery ms (move acknowledged -> event at its board): p50 %.2f  "
+        "  delivery ms (move acknowledged -> %s): p50 %.2f  "
         "p99 %.2f  p99.9 %.2f  max %.2f\n",
+        options.push ? "the push holding its event read by the board's server"
+                     : "event at its board",
         Ms(all.delivery_ns, 0.5), Ms(all.delivery_ns, 0.99),
         Ms(all.delivery_ns, 0.999), Ms(all.delivery_ns, 1.0));
     std::printf("  move answer ms: p50 %.2f  p99 %.2f  max %.2f\n",
@@ -638,6 +947,45 @@ bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
     std::printf("  refused or failed: %s; reconnects %lld\n",
                 refusals.empty() ? "none" : refusals.c_str(),
                 static_cast<long long>(all.reconnects));
+    int64_t receiver_connections = 0, receiver_bad = 0;
+    for (const auto& receiver : receivers) {
+      receiver_connections += receiver->counts().connections;
+      receiver_bad += receiver->counts().bad;
+    }
+    if (options.push) {
+      std::printf(
+          "  pushed (from set-up to the end): %lld deliveries to %d "
+          "receiving server%s over %lld connections from khetd; bad "
+          "signature %lld, out of order %lld, versions skipped %lld, "
+          "unknown URL %lld, not a POST %lld, sessions instead of events "
+          "%lld\n",
+          static_cast<long long>(all.deliveries), options.client_addresses,
+          options.client_addresses == 1 ? "" : "s",
+          static_cast<long long>(receiver_connections),
+          static_cast<long long>(all.bad_signatures),
+          static_cast<long long>(all.out_of_order),
+          static_cast<long long>(all.gaps),
+          static_cast<long long>(unknown_targets.load()),
+          static_cast<long long>(receiver_bad),
+          static_cast<long long>(all.states));
+      if (push_start.read && push_end.read) {
+        std::printf(
+            "  khetd's /metrics at the end: khet_push_boards %.0f, "
+            "khet_push_connections %.0f\n"
+            "    in the window and its grace: %s\n"
+            "    since khetd started: %s\n",
+            push_end.boards, push_end.connections,
+            PushMetricsText(push_end, push_start).c_str(),
+            PushMetricsText(push_end, PushMetrics()).c_str());
+      } else {
+        std::printf("  khetd's /metrics: not read\n");
+      }
+      if (all.bad_signatures + all.out_of_order + all.gaps +
+              unknown_targets.load() + receiver_bad >
+          0) {
+        all.errors.push_back("pushed deliveries were wrong (above)");
+      }
+    }
     if (pid > 0) {
       std::printf(
           "  khetd: RSS peak %s (%s at start), threads peak %d, CPU %.1f%% "
@@ -647,6 +995,14 @@ bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
     }
     std::printf("  client (khet-load): CPU %.1f%% of a core in the window\n",
                 100.0 * client_cpu / (options.seconds * 1e9));
+    // What fails the run, each said once more as an ERROR line.
+    if (!all.refusals.empty()) all.errors.push_back("calls refused or failed");
+    if (all.undelivered > 0) {
+      all.errors.push_back(absl::StrCat(all.undelivered,
+                                        " acknowledged moves' events never "
+                                        "reached their boards"));
+    }
+    if (all.moves == 0) all.errors.push_back("no move acknowledged");
     for (const std::string& e : all.errors) {
       std::printf("  ERROR: %s\n", e.c_str());
     }

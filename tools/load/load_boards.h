@@ -1,9 +1,10 @@
 // khet-load's boards mode: khetd as in-world boards use it. Each board is a
 // session with both seats taken, always holding a long poll (or an event
-// stream) on a kept-alive HTTP connection of its own, and plays a random
-// legal move once per period (with jitter) through connections it shares
-// with the other boards of its client thread and source address, as a
-// simulator host's HTTP client does. Measures how long a move's event takes
+// stream) on a kept-alive HTTP connection of its own, or having khetd push
+// its events to a URL of its own (push), and plays a random legal move once
+// per period (with jitter) through connections it shares with the other
+// boards of its client thread and source address, as a simulator host's
+// HTTP client does. Measures how long a move's event takes
 // to reach its board once the move is acknowledged, what khetd refused, and
 // khetd's memory, threads and CPU.
 #ifndef KHET_TOOLS_LOAD_LOAD_BOARDS_H_
@@ -23,6 +24,11 @@ struct BoardsOptions {
   int threads = 2;
   // An event stream per board instead of long polls.
   bool stream = false;
+  // Neither: each board registers a URL on its client address's receiving
+  // server (one per address, as a simulator host serves its objects' URLs)
+  // and khetd pushes the session's events to it (docs/http-api.md, "Pushed
+  // events").
+  bool push = false;
   // The long poll's waitSeconds (the in-world board's: 25).
   int wait_seconds = 25;
   // Each board moves once per period, the period varied by +-jitter (a
@@ -48,7 +54,8 @@ struct BoardsOptions {
 // Runs the boards against khetd's HTTP port `http_port` on 127.0.0.1
 // (process `pid`, 0: unknown) and prints the figures. False if any board
 // could not be set up, any call was refused or failed, or an acknowledged
-// move's event did not reach its board.
+// move's event did not reach its board; with push, also if a delivery's
+// signature was wrong or its versions out of order.
 bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid);
 
 }  // namespace khet::load
