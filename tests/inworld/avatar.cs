@@ -4,7 +4,9 @@
 // harness compiles it with mcs against that library (inworld.py).
 //
 // Each request is one line {"id": N, "cmd": NAME, ...}; each answer one
-// line {"id": N, "ok": true, ...} or {"id": N, "ok": false, "error": TEXT}.
+// line {"id": N, "ok": true, ...} or {"id": N, "ok": false, "error": TEXT},
+// in the requests' order except for `prims`, answered from a thread of its
+// own.
 // Answers are the only thing written to stdout; the library's own log goes
 // to stderr. Commands (arguments, then what the answer holds):
 //   login      first, last, password, uri, start ("uri:Region&x&y&z" or
@@ -13,25 +15,37 @@
 //   where      pos, region
 //   teleport   pos [x, y, z] within the region: pos
 //   find       name, timeout: roots, the local ids of root prims so named
-//   prims      root (a local id), expect (prims in the linkset), timeout:
+//   prims      root (a local id), expect (prims in the linkset), timeout,
+//              after (a seq; default none), wait (seconds, default 0):
 //              prims, root first, each with local_id, parent_id, id, name,
 //              description, pos and rot (in the root's frame; the root's
 //              own are zero), region_pos, region_rot, scale, text,
-//              text_color, faces (0..5: texture, color, glow, fullbright).
+//              text_color, faces (0..5: texture, color, glow, fullbright),
+//              and changed: when this client's copy of the prim last
+//              changed in what the tests read (pos, rot, scale, text, the
+//              faces' textures and colours), in Unix seconds of this
+//              machine's clock, taken as libOpenMetaverse hands the
+//              client the update (Changes below); seq, the linkset's
+//              latest change's number, and now. With `after`, the answer
+//              waits (up to `wait` s) for a change numbered above it, so a
+//              test reads the prims again as soon as they change.
 //              The viewer protocol carries no link numbers.
 //   refresh    root (a local id): asks the region to send the linkset's
 //              prims again in full (RequestMultipleObjects), as a viewer
 //              asks for objects missing from its cache: count
 //   touch      local_id, face, st [s, t], uv (default st), pos (the
 //              touched point in the region; default the prim's centre):
-//              an ObjectGrab then an ObjectDeGrab, as a viewer's click
+//              an ObjectGrab then an ObjectDeGrab, as a viewer's click;
+//              sent, the Unix time (this machine's clock) as the grab was
+//              queued (sent within 10 ms: Changes below)
 //   dialogs    dialogs: those received and not yet taken, oldest first
 //   dialog     message (a regex, default any), object_id (default any),
 //              timeout: takes the oldest dialog whose message matches (from
 //              that object), waiting for one: dialog (object_id,
 //              object_name, message, buttons, channel)
 //   reply      channel, object_id, button: answers a dialog with a
-//              button's label, or an llTextBox with the text typed
+//              button's label, or an llTextBox with the text typed; sent,
+//              as for touch
 //   chat       after (a cursor, default 0): lines heard since, and cursor
 //   wait_chat  pattern (a regex), after, timeout: the first line heard at
 //              or after `after` whose text matches, and the cursor after it
@@ -47,11 +61,28 @@
 // A chat line is {from, source_id, owner_id, type (say, whisper, shout,
 // owner_say, region_say_to, region_say, debug), source (agent, object,
 // system), text}.
+//
+// Changes: libOpenMetaverse applies each ObjectUpdate (full, compressed)
+// and ImprovedTerseObjectUpdate to its copy of the prim and then raises
+// ObjectUpdate or TerseObjectUpdate; the handler here keeps, per prim, what
+// the tests read of it and when that last changed. A prim whose copy
+// differs from what the handler last kept when `prims` reads it (its update
+// applied, the event not yet handled) counts as changed at that read.
+// libOpenMetaverse hands each packet to its handlers on the thread pool by
+// default, where two updates of one prim that came close together may be
+// applied in either order and leave the copy stale until the prim changes
+// again; a viewer applies them as they come. So the object updates' handlers
+// are made to run in order, on the library's packet thread (InOrder), which
+// also stamps each change as it comes, not when the pool gets to it.
+//
+// Outgoing packets wait in libOpenMetaverse's queue, which sends one every
+// 10 ms at most: a touch's "sent" is when it was queued, a few ms before.
 
 using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using System.Reflection;
 using System.Text.RegularExpressions;
 using System.Threading;
 using OpenMetaverse;
@@ -86,34 +117,152 @@ class Avatar
         client.Settings.LOGOUT_TIMEOUT = 3000;  // ms
         client.Self.ScriptDialog += OnDialog;
         client.Self.ChatFromSimulator += OnChat;
+        client.Objects.ObjectUpdate += (sender, e) => Noted(e.Prim);
+        client.Objects.TerseObjectUpdate += (sender, e) => Noted(e.Prim);
+        InOrder(PacketType.ObjectUpdate, PacketType.ObjectUpdateCompressed,
+                PacketType.ImprovedTerseObjectUpdate, PacketType.ObjectUpdateCached,
+                PacketType.KillObject);
     }
 
+    // Makes the handlers of these packets run on libOpenMetaverse's packet
+    // thread, in the order the packets came (see Changes above): its
+    // dispatcher's entry for each type has an IsAsync flag, set when the
+    // library registered them (not public: reached by reflection).
+    void InOrder(params PacketType[] types)
+    {
+        const BindingFlags Private = BindingFlags.NonPublic | BindingFlags.Instance;
+        var events = typeof(NetworkManager).GetField("PacketEvents", Private).GetValue(client.Network);
+        var table = (System.Collections.IDictionary)events.GetType().GetField("_EventTable", Private)
+                                                          .GetValue(events);
+        lock (table)
+            foreach (var type in types)
+            {
+                var entry = table[type];
+                if (entry == null) throw new Exception("libOpenMetaverse handles no " + type);
+                entry.GetType().GetField("IsAsync").SetValue(entry, false);
+            }
+    }
+
+    static readonly DateTime Epoch = new DateTime(1970, 1, 1, 0, 0, 0, DateTimeKind.Utc);
+
+    static double UnixNow()
+    {
+        return (DateTime.UtcNow - Epoch).TotalSeconds;
+    }
+
+    // Per prim (local id): what the tests read of it, when that last
+    // changed and the change's number; guarded by `gate`.
+    class Seen
+    {
+        public string Look;
+        public double Changed;
+        public long Seq;
+    }
+    readonly Dictionary<uint, Seen> seen = new Dictionary<uint, Seen>();
+    long changes = 0;
+
+    static string LookOf(Primitive prim)
+    {
+        var look = new System.Text.StringBuilder();
+        look.Append(prim.Position).Append(prim.Rotation).Append(prim.Scale).Append('|')
+            .Append(prim.Text ?? "").Append('|');
+        if (prim.Textures != null)
+            for (uint i = 0; i < Faces; ++i)
+            {
+                var face = prim.Textures.GetFace(i);
+                look.Append(face.TextureID).Append(face.RGBA).Append(';');
+            }
+        return look.ToString();
+    }
+
+    // Notes `prim`'s look, and when it changed; the caller need not hold
+    // the gate. Returns what is kept for it.
+    Seen Noted(Primitive prim)
+    {
+        if (prim == null) return null;
+        var look = LookOf(prim);
+        lock (gate)
+        {
+            Seen kept;
+            if (!seen.TryGetValue(prim.LocalID, out kept))
+                seen[prim.LocalID] = kept = new Seen();
+            if (kept.Look != look)
+            {
+                kept.Look = look;
+                kept.Changed = UnixNow();
+                kept.Seq = ++changes;
+                Monitor.PulseAll(gate);
+            }
+            return kept;
+        }
+    }
+
+    // Each request is answered in turn, but `prims` on a thread of its own
+    // (it may wait for a change), so the answers may come out of order:
+    // the driver matches them by id.
     void Serve(TextReader requests, TextWriter answers)
     {
         string line;
         while ((line = requests.ReadLine()) != null)
         {
             if (line.Trim() == "") continue;
-            var answer = new OSDMap();
-            OSD id = new OSD();
+            OSDMap request = null;
             try
             {
-                var request = (OSDMap)OSDParser.DeserializeJson(line);
-                id = request["id"];
-                answer = Handle(request["cmd"].AsString(), request);
-                answer["ok"] = OSD.FromBoolean(true);
+                request = (OSDMap)OSDParser.DeserializeJson(line);
             }
             catch (Exception e)
             {
-                answer = new OSDMap();
-                answer["ok"] = OSD.FromBoolean(false);
-                answer["error"] = OSD.FromString(e.Message);
+                Write(answers, new OSD(), Failed(e));
+                continue;
             }
-            answer["id"] = id;
-            answers.WriteLine(OSDParser.SerializeJsonString(answer, true));
-            answers.Flush();
+            if (request["cmd"].AsString() == "prims")
+            {
+                var taken = request;
+                new Thread(() => Answer(taken, answers)) { IsBackground = true }.Start();
+            }
+            else
+            {
+                Answer(request, answers);
+            }
         }
         if (client.Network.Connected) client.Network.Logout();
+    }
+
+    void Answer(OSDMap request, TextWriter answers)
+    {
+        OSDMap answer;
+        try
+        {
+            answer = Handle(request["cmd"].AsString(), request);
+            answer["ok"] = OSD.FromBoolean(true);
+        }
+        catch (Exception e)
+        {
+            answer = Failed(e);
+        }
+        Write(answers, request["id"], answer);
+    }
+
+    static OSDMap Failed(Exception e)
+    {
+        var answer = new OSDMap();
+        answer["ok"] = OSD.FromBoolean(false);
+        answer["error"] = OSD.FromString(e.Message);
+        return answer;
+    }
+
+    readonly object output = new object();  // one answer written at a time
+
+    void Write(TextWriter answers, OSD id, OSDMap answer)
+    {
+        answer["id"] = id;
+        var text = OSDParser.SerializeJsonString(answer, true);
+        lock (output)
+        {
+            answers.WriteLine(text);
+            answers.Flush();
+        }
     }
 
     OSDMap Handle(string cmd, OSDMap a)
@@ -125,15 +274,21 @@ class Avatar
             case "where": return Where();
             case "teleport": return Teleport(a);
             case "find": return Find(a["name"].AsString(), Seconds(a));
-            case "prims": return Prims((uint)a["root"].AsInteger(), a["expect"].AsInteger(), Seconds(a));
+            case "prims":
+                return Prims((uint)a["root"].AsInteger(), a["expect"].AsInteger(), Seconds(a),
+                             a.ContainsKey("after") ? a["after"].AsLong() : -1,
+                             a.ContainsKey("wait") ? a["wait"].AsReal() : 0);
             case "touch": return Touch(a);
             case "refresh": return Refresh((uint)a["root"].AsInteger());
             case "dialogs": lock (gate) return Map("dialogs", new OSDArray(dialogs.Cast<OSD>().ToList()));
             case "dialog": return TakeDialog(a);
             case "reply":
+            {
+                var sent = UnixNow();
                 client.Self.ReplyToScriptDialog(a["channel"].AsInteger(), 0, a["button"].AsString(),
                                                 a["object_id"].AsUUID());
-                return new OSDMap();
+                return Map("sent", OSD.FromReal(sent));
+            }
             case "chat": return Heard(a["after"].AsInteger());
             case "wait_chat": return WaitChat(a);
             case "say":
@@ -225,15 +380,16 @@ class Avatar
     void AskNames(IEnumerable<Primitive> prims)
     {
         var ids = new List<uint>();
-        foreach (var prim in prims)
-        {
-            if (NameOf(prim) != null) continue;
-            DateTime last;
-            if (asked.TryGetValue(prim.LocalID, out last) && DateTime.UtcNow - last < TimeSpan.FromSeconds(2))
-                continue;
-            asked[prim.LocalID] = DateTime.UtcNow;
-            ids.Add(prim.LocalID);
-        }
+        lock (asked)
+            foreach (var prim in prims)
+            {
+                if (NameOf(prim) != null) continue;
+                DateTime last;
+                if (asked.TryGetValue(prim.LocalID, out last) && DateTime.UtcNow - last < TimeSpan.FromSeconds(2))
+                    continue;
+                asked[prim.LocalID] = DateTime.UtcNow;
+                ids.Add(prim.LocalID);
+            }
         if (ids.Count == 0) return;
         client.Objects.SelectObjects(Sim(), ids.ToArray(), false);
         client.Objects.DeselectObjects(Sim(), ids.ToArray());
@@ -257,7 +413,7 @@ class Avatar
         return Map("roots", new OSDArray(found.Select(p => OSD.FromInteger((int)p.LocalID)).ToList()));
     }
 
-    OSDMap Prims(uint rootId, int expect, double seconds)
+    OSDMap Prims(uint rootId, int expect, double seconds, long after, double wait)
     {
         List<Primitive> parts = null;
         bool complete = Until(() => {
@@ -269,11 +425,37 @@ class Avatar
             throw new Exception("the linkset of " + rootId + " shows " + parts.Count + " prims (" +
                                 parts.Count(p => NameOf(p) != null) + " named), not " + expect +
                                 ", after " + seconds + " s");
+        var deadline = DateTime.UtcNow.AddSeconds(wait);
+        while (after >= 0)
+        {
+            var kept = parts.Select(Noted).ToList();
+            lock (gate)
+            {
+                var left = deadline - DateTime.UtcNow;
+                if (kept.Max(k => k.Seq) > after || left <= TimeSpan.Zero) break;
+                Monitor.Wait(gate, left);
+            }
+        }
+        // Each prim noted right after it is described: its "changed" is
+        // that of the state described (or a moment later).
         var root = parts.First(p => p.LocalID == rootId);
         var list = new OSDArray();
+        long seq = 0;
         foreach (var prim in parts.OrderBy(p => p.LocalID != rootId).ThenBy(p => p.LocalID))
-            list.Add(Describe(prim, root));
-        return Map("prims", list);
+        {
+            var d = Describe(prim, root);
+            var kept = Noted(prim);
+            lock (gate)
+            {
+                d["changed"] = OSD.FromReal(kept.Changed);
+                seq = Math.Max(seq, kept.Seq);
+            }
+            list.Add(d);
+        }
+        var answer = Map("prims", list);
+        answer["seq"] = OSD.FromLong(seq);
+        answer["now"] = OSD.FromReal(UnixNow());
+        return answer;
     }
 
     OSDMap Refresh(uint rootId)
@@ -333,9 +515,10 @@ class Avatar
         var pos = a.ContainsKey("pos") ? a["pos"].AsVector3() : prim.Position;
         var normal = Vector3.UnitZ;
         var binormal = Vector3.UnitX;
+        var sent = UnixNow();
         client.Self.Grab(prim.LocalID, Vector3.Zero, uvCoord, stCoord, face, pos, normal, binormal);
         client.Self.DeGrab(prim.LocalID, uvCoord, stCoord, face, pos, normal, binormal);
-        return new OSDMap();
+        return Map("sent", OSD.FromReal(sent));
     }
 
     void OnDialog(object sender, ScriptDialogEventArgs e)

@@ -17,7 +17,13 @@ and plays with its token in X-Khet-Token, as the web board does.
     web's first move, the avatar's touch on a Red piece lights its targets
     and one on a Silver piece does not; the avatar's Red move by touch is
     played with the token the board now holds for Red.
-Pictures of the board after each step go into the scratch folder.
+Pictures of the board after each step go into the scratch folder. The
+avatar's moves are timed as inworld_games times them (the piece's touch
+until its squares are lit, the target's touch until khetd has the move,
+then until the pieces show it), and so are the web's moves from khetd
+having them until the pieces show them (inworld.py, "How fast a board
+answers"); the figures are summed up at the end (print_latencies), never
+failed on.
 """
 
 import json
@@ -27,8 +33,9 @@ import urllib.request
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
-from inworld import (check_script_errors, expected_pieces, Failure, print_timings,
-                     run_test, test_parser, World)
+from inworld import (changed_at, check_script_errors, expected_pieces, Failure, LIT,
+                     print_latencies, print_timings, record_latency, run_test, SHOWN,
+                     TAKEN, test_parser, TOUCHED, World)
 from play import REFRESH
 
 LASER_SECONDS = 12.0  # how long the render script shows a shot
@@ -94,6 +101,10 @@ class Game:
         self.pictures = []
         self.shot = None  # when the last move was sent
         self.lost = []  # what showed only once the prims were sent again
+        self.events = None  # the session's EventWatch
+
+    def latency(self, step, start, end, what, prims=None, part=None):
+        return record_latency(self.world.latencies, step, start, end, what, prims, part)
 
     def step(self, name):
         now = time.monotonic()
@@ -119,8 +130,10 @@ class Game:
         right only then, at once, is noted in self.lost."""
         started = time.monotonic()
         refreshed, refreshed_at, wrong = 0, None, None
+        prims = None
         while True:
-            prims = self.board.prims(self.avatar)
+            prims = (self.board.prims(self.avatar) if prims is None else
+                     self.board.next_prims(self.avatar, prims))
             last, wrong = wrong, check(prims)
             if wrong is None:
                 if refreshed_at is not None and time.monotonic() - refreshed_at < 1.0:
@@ -133,7 +146,6 @@ class Game:
             if elapsed > timeout:
                 picture = self.board.picture(prims, self.world.folder / f"{what}-failed.png")
                 raise Failure(f"{what}: {wrong} (after {timeout} s; picture {picture})")
-            time.sleep(0.2)
 
     def wait_session(self, what, check, timeout=30):
         deadline = time.monotonic() + timeout
@@ -200,19 +212,46 @@ class Game:
 
     def touch_move(self, move):
         """The avatar plays `move` (a step) by touch: its piece, then the
-        lit square it goes to; khetd's session after it."""
+        lit square it goes to; khetd's session after it, once the pieces
+        show it. Timed: the piece's touch until every target of the piece
+        (khetd's legal moves) is lit, the target's touch until khetd has
+        the move (its event), then until the pieces show it."""
         self.drain()
+        before = self.web.session()
+        targets = {m[3:5] if len(m) >= 5 else m[0:2] for m in self.web.legal(move[0:2])}
         self.avatar.chat_cursor = self.avatar.call("chat")["cursor"]
-        self.board.touch_square(self.avatar, move[0:2])
+        sent = self.board.touch_square(self.avatar, move[0:2])
         self.avatar.hear(rf"^Touch a lit square to move {move[0:2]} ")
-        self.wait_prims(f"{move[0:2]} chosen", lambda p: None if move[3:5] in self.marks(p)
-                        else f"marks on {sorted(self.marks(p))}")
+        prims = self.wait_prims(f"{move[0:2]} chosen", lambda p: None if (
+            move[3:5] in self.marks(p) and targets <= set(self.marks(p)))
+            else f"marks on {sorted(self.marks(p))}, not {sorted(targets)}")
+        self.latency(LIT, sent, changed_at(prims, ("mark",), targets, self.board),
+                     move[0:2], prims)
         self.shot = time.monotonic()  # the laser is drawn after this
-        self.board.touch_square(self.avatar, move[3:5])
+        sent = self.board.touch_square(self.avatar, move[3:5])
         # The move's answer (whose announcement the board says) ends the
         # board's action: until then another touch hears "busy".
         self.avatar.hear(rf"plays {move}\.")
-        return self.wait_session(f"the avatar's {move}", lambda s: s["last"] == move)
+        moved = self.events.move(before["v"], f"the avatar's {move}")
+        if moved["move"] != move:
+            raise Failure(f"touching {move[0:2]} then {move[3:5]} played {moved['move']}")
+        self.latency(TAKEN, sent, moved["time"], move, part=TOUCHED)
+        session = self.wait_session(f"the avatar's {move}", lambda s: s["last"] == move)
+        prims = self.wait_prims(f"the avatar's {move} shown", self.shows(session["pos"]))
+        self.latency(SHOWN["on the board"], moved["time"], changed_at(prims, ("piece",)),
+                     move, prims)
+        return session
+
+    def web_move(self, move, what):
+        """The web plays `move`; khetd's session after it, and the prims
+        once their pieces show it. Timed from khetd's event until then."""
+        answer = self.web.move(move)
+        moved = self.events.move(answer["v"] - 1, f"the web's {move}")
+        session = self.web.session()
+        prims = self.wait_prims(what, self.shows(session["pos"]))
+        self.latency(SHOWN["from the web"], moved["time"], changed_at(prims, ("piece",)),
+                     f"{move} (web)", prims)
+        return session, prims
 
 
 def a_step(web, position, side, avoid=()):
@@ -232,6 +271,7 @@ def setup(g):
     g.menu("Setup", "Khet 2.0", "classic-2")
     session = g.world.khetd.wait_session(g.board.name)
     g.web = Web(g.world.khetd, session["id"])
+    g.events = g.world.khetd.watch(session["id"])
     g.menu("Play", "Silver")
     g.avatar.hear(r"^You play Silver")
     joined = g.web.call("POST", f"/v1/sessions/{session['id']}:join?view=compact",
@@ -253,9 +293,7 @@ def takeback_from_web(g):
     takeback, the avatar accepts it by its dialog's button."""
     first = a_step(g.web, g.start, "s")
     after_first = g.touch_move(first)
-    g.web.move(a_step(g.web, after_first["pos"], "r"))
-    after_red = g.web.session()
-    g.wait_prims("the web's move", g.shows(after_red["pos"]))
+    after_red, _ = g.web_move(a_step(g.web, after_first["pos"], "r"), "the web's move")
     second = a_step(g.web, after_red["pos"], "s", avoid={first[3:5]})
     after_second = g.touch_move(second)
     prims = g.wait_prims("the avatar's second move", g.shows(after_second["pos"]))
@@ -293,9 +331,7 @@ def takeback_from_avatar(g):
     g.avatar.answer(main, "Play")
     play = g.avatar.dialog()
     g.shot = time.monotonic()
-    g.web.move(red)
-    moved_at = g.web.session()
-    prims = g.wait_prims("the web's move", g.shows(moved_at["pos"]))
+    _, prims = g.web_move(red, "the web's move")
     g.picture(prims, "b-before-takeback")
     g.avatar.answer(play, "Take back")
     g.wait_session("the avatar's takeback request", lambda s: s["tb"] == "s")
@@ -332,18 +368,17 @@ def rematch(g):
     g.picture(prims, "c-rematch")
     # The web, Silver now with its same token, moves first.
     silver = a_step(g.web, again["pos"], "s")
-    g.web.move(silver)
-    session = g.web.session()
-    g.wait_prims("(c) the web's first move", g.shows(session["pos"]))
+    session, _ = g.web_move(silver, "(c) the web's first move")
     # Red's turn: the avatar's touch on a Red piece lights its targets...
     red = a_step(g.web, session["pos"], "r")
     targets = {m[3:5] if len(m) >= 5 else m[0:2] for m in g.web.legal(red[0:2])}
     g.drain()
     g.avatar.chat_cursor = g.avatar.call("chat")["cursor"]
-    g.board.touch_square(g.avatar, red[0:2])
+    sent = g.board.touch_square(g.avatar, red[0:2])
     prims = g.wait_prims(f"(c) the avatar (Red now) touches {red[0:2]}", lambda p: None
                          if set(g.marks(p)) == targets else
                          f"marks on {sorted(g.marks(p))}, not {sorted(targets)}", timeout=15)
+    g.latency(LIT, sent, changed_at(prims, ("mark",), targets, g.board), red[0:2], prims)
     g.avatar.hear(rf"^Touch a lit square to move {red[0:2]} ")
     g.picture(prims, "c-red-piece-touched")
     g.board.touch_edge(g.avatar)  # drops the choice
@@ -392,6 +427,7 @@ def main():
                       for lost in g.lost))
     world.timings["total, stopping included"] = time.monotonic() - started
     print_timings(world.timings.items())
+    print_latencies(world.latencies)
 
 
 if __name__ == "__main__":

@@ -30,14 +30,17 @@ in a thread of its own, as inworld_games plays its games):
    Claim draw after the second ends the game drawn (D,
    repetition_claimed).
 Every move is checked as in inworld_games (the lit targets, then the
-prims after it, and each move said once in local chat). A picture of each
-ending goes into the scratch folder.
+prims after it, and each move said once in local chat) and timed as there
+(inworld.py, "How fast a board answers"), the computer's replies from
+khetd having them until the prims show them; the figures are summed up at
+the end (print_latencies), never failed on. A picture of each ending goes
+into the scratch folder.
 """
 
 import time
 
 from inworld import (BOARD_AT, check_script_errors, expected_pieces, Failure,
-                     print_timings, run_test, test_parser, World)
+                     print_latencies, print_timings, run_test, test_parser, World)
 from play import Scratch, Table, at_once
 
 
@@ -110,12 +113,14 @@ def against_the_computer_then_a_draw(table, owner, other, scratch):
     for prefer in (["f4=g3"], ["c4-d4", "c4-c3"]):
         move = safe_silver_move(scratch, session["pos"], prefer)
         table.move(owner, move)
+        reply = table.events.move(table.moved["version"], f"the computer's reply to {move}")
         session = table.wait_khetd(lambda s: s["turn"] == "s" or s["st"] != "P",
                                    f"the computer's reply to {move}")
         if session["st"] != "P":
             raise Failure(f"the game ended before the resignation: {session}")
         table.record()
-        table.wait_shown(owner, session, f"the computer's reply {session['last']}")
+        table.show_move(owner, session, f"the computer's reply {session['last']}", reply,
+                        "by the computer")
     table.press(owner, "Play", "Resign", "Yes, resign")
     session = table.wait_khetd(lambda s: s["st"] == "F", "the resignation")
     if (session["res"], session["why"]) != ("R", "resignation"):
@@ -160,7 +165,7 @@ def a_repetition(table, owner, other, scratch):
     for round_trip in (1, 2):
         for move in turns:
             session = table.move(sides[session["turn"]], move)
-            table.wait_shown(owner, session, f"round trip {round_trip}: {move}")
+            table.show_move(owner, session, f"round trip {round_trip}: {move}", table.moved)
         if round_trip == 1:
             heard = owner.call("chat")["cursor"]
             table.press(owner, "Play", "Claim draw")
@@ -205,6 +210,7 @@ def main():
                       f"again: {lost}")
     world.timings["total, stopping included"] = time.monotonic() - started
     print_timings(world.timings.items())
+    print_latencies(world.latencies)
 
 
 if __name__ == "__main__":

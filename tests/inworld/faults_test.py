@@ -30,12 +30,13 @@ game goes on. Then:
    not ready for may be told it is busy, never shown a menu);
 3. khetd stops (SIGTERM) for 30 s and starts again on the same port and
    database: while it is down, the player to move touching one of their
-   pieces on A is told the server does not answer (within 25 s) and no
-   marker lights; once it is back, the web client's move on B shows on
-   B's prims with no avatar touching anything (its long poll resumes by
-   itself), A's moves before the outage are still the game's, A shows its
-   position, and the touch made while khetd was down gets its answer by
-   itself (the piece's targets light): the player moves from there;
+   pieces on A sees its squares lit (the board's own copy of the legal
+   moves needs no request), and touching one of them is told the server
+   does not answer (within 25 s); once it is back, the web client's move
+   on B shows on B's prims with no avatar touching anything, the move
+   sent while khetd was down is played by itself (the board sends it
+   again) after A's moves before the outage, A shows the new position,
+   and the next player moves by touch;
 4. two boards in one region (checked with the opening moves): each made
    its own session, and while the moves are made on one board the third
    avatar reads the other's prims over and over, through the moves and 5 s
@@ -50,7 +51,11 @@ game goes on. Then:
 
 The parts run in the order 4, 1, 2, 5, 3. After each fault a picture of A (and of B after the region restart and the
 outage) goes into the scratch folder with the logs; the run time of each
-part is printed.
+part is printed. The moves by touch are timed as inworld_games times them
+(inworld.py, "How fast a board answers"), each from the touch the board
+answered (a touch repeated after "busy" from the last one; the touch made
+while khetd was down is not timed); the figures, many of them just after
+a fault, are summed up at the end (print_latencies), never failed on.
 """
 
 import json
@@ -61,8 +66,9 @@ import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
-from inworld import (BOARD_AT, GROUND, AvatarError, expected_pieces, Failure,
-                     print_timings, run_test, test_parser, World)
+from inworld import (ANSWERED, BOARD_AT, GROUND, AvatarError, changed_at, expected_pieces,
+                     Failure, LIT, print_latencies, print_timings, record_latency, run_test,
+                     SHOWN, TAKEN, test_parser, TOUCHED, World)
 
 SECOND = ("Khet", "Second")
 THIRD = ("Khet", "Third")
@@ -106,10 +112,12 @@ def ok(khetd, method, path, body=None, token=None):
 class Game:
     """A board's session as khetd has it."""
 
-    def __init__(self, khetd, board):
+    def __init__(self, khetd, board, latencies):
         self.khetd = khetd
         self.board = board
         self.id = khetd.wait_session(board.name)["id"]
+        self.events = khetd.watch(self.id)
+        self.latencies = latencies
 
     def session(self):
         return ok(self.khetd, "GET", f"/v1/sessions/{self.id}?view=compact")
@@ -215,13 +223,15 @@ class Watch:
 
     def _watch(self):
         try:
+            prims = self.board.prims(self.avatar)
             while not self.stop.is_set():
-                pieces = self.board.read(self.board.prims(self.avatar))[0]
+                pieces = self.board.read(prims)[0]
                 self.seen.append(pieces == self.expected)
                 if pieces != self.expected:
                     self.wrong = sorted(set(pieces.items()) ^ set(self.expected.items()))
                     return
-                time.sleep(0.3)
+                # Read again at each change (and every 0.3 s).
+                prims = self.board.next_prims(self.avatar, prims, wait=0.3)
         except Exception as error:  # noqa: BLE001 (reported by __exit__)
             self.error = error
 
@@ -265,10 +275,11 @@ def pick(board, avatar, square, timeout=45):
     is told the board is busy, or unheard if the words script has just
     been reset: touched again, and noted in RETOUCHED; a menu or anything
     else said is a Failure); the lit squares, once they are the targets of
-    those moves."""
+    those moves, the prims showing them, and when the touch answered was
+    sent."""
     deadline = time.monotonic() + timeout
     while True:
-        board.touch_square(avatar, square)
+        sent = board.touch_square(avatar, square)
         try:
             line = avatar.hear(rf"Touch a lit square to move {square}|busy|"
                                rf"{DOWN}|turn|Khet:", timeout=10)["text"]
@@ -286,25 +297,26 @@ def pick(board, avatar, square, timeout=45):
             raise Failure(f"{board.name}: touching {square} lit nothing within "
                           f"{timeout} s; last heard {line!r}")
         time.sleep(1.0)
-    return lit_marks(board, avatar, line)
+    return lit_marks(board, avatar, line) + (sent,)
 
 
 def lit_marks(board, avatar, told):
     """The squares lit, waiting until they are the targets of the moves
     the board `told` ("Touch a lit square to move e4 (e4-e5 e4R), ...");
     the render script lights them one prim at a time after the board
-    script spoke."""
+    script spoke. The squares and the prims showing them."""
     moves = re.search(r"\(([^)]*)\)", told).group(1).split()
     want = {target(move) for move in moves}
     end = time.monotonic() + 10
+    prims = board.prims(avatar)
     while True:
-        lit = set(marks(board, avatar))
+        lit = set(board.read(prims)[2])
         if lit == want:
-            return lit
+            return lit, prims
         if time.monotonic() > end:
             raise Failure(f"{board.name}: the board told the moves {moves} but lit "
                           f"{sorted(lit)}")
-        time.sleep(0.3)
+        prims = board.next_prims(avatar, prims)
 
 
 def touch_move(game, avatar, move, timings=None, picked=False, dialogs=None):
@@ -312,27 +324,40 @@ def touch_move(game, avatar, move, timings=None, picked=False, dialogs=None):
     target square (for a turn the piece itself, then the turn in the
     "Which move?" dialog); waits for khetd to have it and the prims to
     show the new position (`picked`: the piece has been touched already
-    and the board said this). The new session."""
+    and the board said this). The new session. Timed (game.latencies):
+    the piece's touch until its squares were lit (not when `picked`), the
+    target's touch (or the answer) until khetd had the move, and until the
+    pieces showed it."""
     board = game.board
     before = game.session()
     started = time.monotonic()
     frm = move[:2]
     to = target(move)
-    lit = lit_marks(board, avatar, picked) if picked else pick(board, avatar, frm)
+    what = f"{move} on {board.name} ({STEP[0]})"
+    if picked:
+        lit, _ = lit_marks(board, avatar, picked)
+    else:
+        lit, prims, sent = pick(board, avatar, frm)
+        record_latency(game.latencies, LIT, sent,
+                       changed_at(prims, ("mark",), lit, board), what, prims)
     if to not in lit:
         raise Failure(f"{board.name}: {frm}'s markers {sorted(lit)} miss {to}")
-    board.touch_square(avatar, to)
+    sent, part = board.touch_square(avatar, to), TOUCHED
     if len(move) == 3:
         which = avatar.dialog(message="Which move", timeout=20)
         if dialogs is not None and not dialogs(which):
             raise Failure(f"{board.name}: the dialog {which} is not as expected")
-        avatar.answer(which, move)
+        sent, part = avatar.answer(which, move), ANSWERED
+    moved = game.events.move(before["v"], f"the move {move}")
     after = game.wait(lambda s: s["v"] > before["v"], f"the move {move}")
-    if after["last"] != move or after["v"] != before["v"] + 1:
+    if after["last"] != move or after["v"] != before["v"] + 1 or moved["move"] != move:
         raise Failure(f"{board.name}: touching {frm} then {to} played "
                       f"{after['last']!r} (version {before['v']} to {after['v']}), "
                       f"not {move}")
+    record_latency(game.latencies, TAKEN, sent, moved["time"], what, part=part)
     prims = board.wait_pieces(avatar, expected_pieces(after["pos"]))
+    record_latency(game.latencies, SHOWN["on the board"], moved["time"],
+                   changed_at(prims, ("piece",)), what, prims)
     if board.read(prims)[2]:
         raise Failure(f"{board.name}: markers still lit after {move}")
     if timings is not None:
@@ -404,12 +429,12 @@ def main():
         with ThreadPoolExecutor(2) as pool:
             flows = [pool.submit(owners_part), pool.submit(seconds_part)]
             wait_for(events["B"])
-            game_b = Game(khetd, board_b)
+            game_b = Game(khetd, board_b, world.latencies)
             web = ok(khetd, "POST", f"/v1/sessions/{game_b.id}:join?view=compact",
                      {"color": "RED", "playerName": "web"})["token"]
             for flow in flows:
                 flow.result()
-        game = Game(khetd, board)
+        game = Game(khetd, board, world.latencies)
         if game.id == game_b.id:
             raise Failure("both boards use one session")
         game.wait(lambda s: s["st"] == "P" and s["silver"] == "Khet Owner"
@@ -571,36 +596,55 @@ def main():
         STEP[0] = "3. khetd outage"
         # 3. khetd down for 30 s.
         before = game.moves()
+        before_outage = game.session()["v"]
         move = game.choose("step")
         web_move = None
         who = mover(game, players)
         khetd.stop()
         down = time.monotonic()
-        board.touch_square(who, move[:2])
+        # The piece's squares light from the board's own copy of the legal
+        # moves, with khetd down as with it up; the move, touched next, is
+        # what finds khetd gone.
+        lit, prims, sent = pick(board, who, move[:2])
+        record_latency(world.latencies, LIT, sent,
+                       changed_at(prims, ("mark",), lit, board),
+                       f"{move[:2]} on {board.name} ({STEP[0]}, khetd down)", prims)
+        if move[3:5] not in lit:
+            raise Failure(f"while khetd was down, {move[:2]}'s markers {sorted(lit)} "
+                          f"miss {move[3:5]}")
+        board.touch_square(who, move[3:5])
+        touched = time.monotonic()
         down_said = who.hear(DOWN, timeout=OUTAGE - 5)["text"]
-        parts["3. told the server does not answer, after"] = time.monotonic() - down
-        if marks(board, who):
-            raise Failure("a marker lit while khetd was down")
+        parts["3. told the server does not answer, after the move's touch"] = \
+            time.monotonic() - touched
         board.picture(board.prims(owner), world.folder / "3-khetd-down.png")
         time.sleep(max(0.0, OUTAGE - (time.monotonic() - down)))
         khetd.start_again()
-        back = time.monotonic()
+        back, back_at = time.monotonic(), time.time()
         web_move = game_b.choose("step")
         ok(khetd, "POST", f"/v1/sessions/{game_b.id}:move?view=compact",
            {"move": {"notation": web_move}}, web)
         prims = shows(game_b, second, timeout=90)
         parts["3. B showed the web move, after khetd was back"] = time.monotonic() - back
         board_b.picture(prims, world.folder / "3-khetd-back-B.png")
-        if game.moves() != before:
-            raise Failure(f"A's moves before the outage {before}, after {game.moves()}")
-        prims = shows(game, owner)
+        # The move sent while khetd was down is sent again by the board
+        # until khetd answers (its retries span 30-60 s), with nobody
+        # touching anything: played once, after A's moves before the outage.
+        moved = game.events.move(before_outage, f"{move}, sent while khetd was down, "
+                                 f"played", timeout=90)
+        parts["3. the move sent while down played, after khetd was back"] = \
+            moved["time"] - back_at
+        after = game.wait(lambda s: s["last"] == move, f"{move}, sent while khetd was "
+                          f"down, played")
+        if game.moves() != before + [move]:
+            raise Failure(f"A's moves before the outage {before}, then {move} sent "
+                          f"while khetd was down; khetd has {game.moves()}")
+        prims = board.wait_pieces(owner, expected_pieces(after["pos"]))
+        if board.read(prims)[2]:
+            raise Failure(f"{board.name}: markers still lit after {move}")
         board.picture(prims, world.folder / "3-khetd-back-A.png")
-        # The touch made while khetd was down is retried and lights the
-        # piece's targets once it is back: the move goes on from there.
-        told = who.hear(rf"Touch a lit square to move {move[:2]}", timeout=90)["text"]
-        parts["3. the touch made while down answered, after khetd was back"] = \
-            time.monotonic() - back
-        touch_move(game, who, move, moves_by_touch, picked=told)
+        # And the game goes on by touch.
+        touch_move(game, mover(game, players), game.choose("step"), moves_by_touch)
         since = part("3. khetd outage", since)
         print(f"told while khetd was down: {down_said!r}")
 
@@ -608,6 +652,7 @@ def main():
     print(f"moves by touch: {moves_by_touch}")
     print(f"touches repeated: {RETOUCHED}")
     print_timings(list(world.timings.items()) + list(parts.items()))
+    print_latencies(world.latencies)
 
 
 if __name__ == "__main__":

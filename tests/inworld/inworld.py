@@ -5,10 +5,13 @@ and the board as its prims show it (Board).
 A test makes a World in its scratch folder and uses it as a context
 manager; on the way out every process it started is stopped, and on a
 failure the logs' tails are printed (the logs, and the board pictures,
-stay in the scratch folder). Where OpenSimulator or Mono is missing, the
+stay in the scratch folder). How fast the board answered (Latencies,
+below) is printed by print_latencies and kept in latencies.json there. Where OpenSimulator or Mono is missing, the
 test exits with SKIP (ctest's SKIP_RETURN_CODE) saying what to install.
 """
 
+import calendar
+import http.client
 import io
 import json
 import math
@@ -25,6 +28,7 @@ import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from statistics import median
 
 from region import OWNER, PASSWORD, REGION_NAME, Region, RegionError
 
@@ -118,6 +122,224 @@ def print_timings(timings):
                                   for what, seconds in timings))
 
 
+# ---- How fast a board answers, where it is felt ------------------------------
+#
+# Each step is timed by the clocks where its two ends happen, all of this
+# machine (CLOCK_REALTIME, in Unix seconds): a touch or a dialog's answer
+# by avatar.cs as it sends it ("sent"), khetd having a move by the move's
+# event (its `time`, stamped as khetd commits it; read from the session's
+# event stream, EventWatch), the prims showing something by avatar.cs as
+# its copy of each prim changed ("changed", avatar.cs Changes). So the
+# figures do not depend on how often the test reads the prims (it reads
+# them again as soon as they change, Board.next_prims).
+
+LIT = "piece touch -> its squares lit"
+TAKEN = "target touch (or \"Which move?\" answer) -> khetd has the move"
+SHOWN = {source: f"khetd has the move -> the pieces show it, moved {source}"
+         for source in ("on the board", "from the web", "by the computer")}
+WHOLE = ("khetd has the move -> the whole board shows it (pieces, laser, hits, "
+         "hover text, edges)")
+# Issue 33's targets in OpenSimulator 0.9.2.2 with default throttles:
+# (median, max) in seconds; None: no target, printed for information.
+TARGETS = {LIT: (0.3, 1.0), TAKEN: (0.5, 2.0),
+           SHOWN["on the board"]: (0.5, 1.5), SHOWN["from the web"]: (0.5, 1.5),
+           SHOWN["by the computer"]: (0.5, 1.5), WHOLE: None}
+# How a move was given to the board: TAKEN's two beginnings.
+TOUCHED = "by the target's touch"
+ANSWERED = "by the \"Which move?\" answer"
+RESOLUTION = ("about 0.01 s: one clock, stamped by avatar.cs as it queues a touch "
+              "or an answer (sent within 10 ms) and as it applies each prim's "
+              "update, and by khetd as it commits a move")
+
+
+class Latencies:
+    """The figures of the steps above, as a test measured them: add()
+    one; print_latencies() sums them up. Threads may share one."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.figures = {step: [] for step in TARGETS}  # [(seconds, what, part)]
+        self.lags = []      # how long after the avatar had a state the test read it
+        self.skipped = []   # figures that could not be taken, and why
+
+    def add(self, step, seconds, what="", part=None):
+        """One figure of `step`; `part` (TOUCHED, ANSWERED) tells which
+        way it began, where a step may begin two ways."""
+        with self.lock:
+            self.figures.setdefault(step, []).append((seconds, what, part))
+
+    def lag(self, seconds):
+        with self.lock:
+            self.lags.append(seconds)
+
+    def skip(self, why):
+        with self.lock:
+            self.skipped.append(why)
+
+    def write(self, path):
+        """The figures as JSON ({step: [[seconds, what, part]...]}), for
+        sums over several tests."""
+        with self.lock:
+            Path(path).write_text(json.dumps(
+                {step: figures for step, figures in self.figures.items() if figures},
+                indent=1))
+
+
+def unix_time(stamp):
+    """Unix seconds of an RFC 3339 time in UTC ("2026-11-29T03:43:10.924189049Z")."""
+    whole, _, fraction = stamp.rstrip("Z").partition(".")
+    return (calendar.timegm(time.strptime(whole, "%Y-%m-%dT%H:%M:%S")) +
+            (float("0." + fraction) if fraction else 0.0))
+
+
+def changed_at(prims, names=None, squares=None, board=None):
+    """When the avatar's copy of `prims` last changed (avatar.cs's
+    "changed", Unix seconds): of every prim, or of those named in `names`
+    ("piece", "mark", ...), or of those standing on `squares` (with
+    `board`, which places them)."""
+    out = [prim["changed"] for prim in prims
+           if (names is None or prim["name"] in names) and
+           (squares is None or board.square_of(prims, prim) in squares)]
+    return max(out) if out else None
+
+
+def record_latency(latencies, step, start, end, what, prims=None, part=None):
+    """end - start (Unix seconds) into `latencies` as `step` (`part`:
+    Latencies.add), and, with `prims` (the read that found the end), how
+    long after `end` the test read it; the seconds. None, noted as not
+    counted, when either end is unknown or the end came first (the state
+    was there already)."""
+    if start is None or end is None or end < start:
+        latencies.skip(f"{step}, {what}: from {start} to {end}")
+        return None
+    latencies.add(step, end - start, what, part)
+    if prims is not None:
+        latencies.lag(prims.now - end)
+    return end - start
+
+
+def print_latencies(latencies):
+    """Prints one line per step with its count, median and maximum and
+    the target beside them, met or NOT met; never fails the test (timed
+    tests flake: the figures are for people to read)."""
+    print(f"latencies (resolution: {RESOLUTION}):")
+    for step, target in TARGETS.items():
+        figures = latencies.figures.get(step, [])
+        if not figures:
+            print(f"  {step}: n 0 (not measured in this test)")
+            continue
+        values = [seconds for seconds, _, _ in figures]
+        mid, worst = median(values), max(figures, key=lambda figure: figure[0])
+        line = (f"  {step}: n {len(values)}, median {mid:.3f} s, max {worst[0]:.3f} s"
+                f"{f' ({worst[1]})' if worst[1] else ''}")
+        if target is None:
+            line += "; no target"
+        else:
+            missed = [f"{what} above {limit:g} s" for what, value, limit in
+                      (("median", mid, target[0]), ("max", worst[0], target[1]))
+                      if value > limit]
+            line += (f"; target median <= {target[0]:g} s, max <= {target[1]:g} s: " +
+                     (f"NOT met ({', '.join(missed)})" if missed else "met"))
+        print(line)
+        parts = sorted({part for _, _, part in figures if part}, reverse=True)
+        if len(parts) > 1:
+            print("    " + "; ".join(
+                f"{part}: n {len(these)}, median {median(these):.3f} s, max {max(these):.3f} s"
+                for part in parts
+                for these in [[seconds for seconds, _, p in figures if p == part]]))
+    if latencies.lags:
+        print(f"  (the test read each state a median {median(latencies.lags):.3f} s, at "
+              f"most {max(latencies.lags):.2f} s, after the avatar had it: not part "
+              f"of the figures)")
+    for why in latencies.skipped:
+        print(f"  not counted: {why}")
+
+
+class EventWatch:
+    """khetd's events of one session as they happen: a thread reads its
+    event stream (GET /v1/sessions/{id}/events:stream, the full events,
+    whose `time` is khetd's commit time) and keeps each event as a dict
+    with version, kind (the Event's oneof name: moveMade, ...), time
+    (Unix seconds), heard (when the stream brought it, Unix seconds) and
+    event (the JSON). A stream that ends (khetd stopped) is opened again
+    from the last version heard. wait() waits for an event."""
+
+    KINDS = ("seatChanged", "setupChosen", "gameStarted", "moveMade", "gameOver",
+             "gameReset", "drawOffered", "settingsChanged", "sessionDeleted",
+             "takebackRequested", "takebackAnswered")
+
+    def __init__(self, khetd, session_id, after=0):
+        self.khetd = khetd
+        self.session_id = session_id
+        self.last = after
+        self.events = []
+        self.changed = threading.Condition()
+        self.stopped = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while not self.stopped:
+            try:
+                url = (f"{self.khetd.url}/v1/sessions/{self.session_id}/events:stream"
+                       f"?afterVersion={self.last}")
+                with urllib.request.urlopen(url, timeout=30) as stream:
+                    data = []
+                    for raw in stream:
+                        if self.stopped:
+                            return
+                        line = raw.decode().rstrip("\r\n")
+                        if line.startswith("data:"):
+                            data.append(line[5:].lstrip())
+                        elif not line and data:
+                            self._add(json.loads("\n".join(data)))
+                            data = []
+            except (OSError, ValueError, http.client.HTTPException):
+                pass
+            time.sleep(0.2)
+
+    def _add(self, event):
+        heard = time.time()
+        if "error" in event:
+            return  # fell behind: the stream ends, and is opened again
+        kind = next((k for k in self.KINDS if k in event), "?")
+        with self.changed:
+            version = int(event["version"])
+            if version <= self.last:
+                return
+            self.events.append(dict(version=version, kind=kind,
+                                    time=unix_time(event["time"]), heard=heard,
+                                    event=event))
+            self.last = version
+            self.changed.notify_all()
+
+    def wait(self, check, what, after=0, timeout=30):
+        """The first event above version `after` for which check(event)
+        holds, waiting for it; Failure after `timeout` s."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while True:
+                for event in self.events:
+                    if event["version"] > after and check(event):
+                        return event
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    last = [(e["version"], e["kind"]) for e in self.events[-3:]]
+                    raise Failure(f"khetd's events never showed {what} after {timeout} s "
+                                  f"(the last: {last})")
+                self.changed.wait(left)
+
+    def move(self, after, what="a move", timeout=30):
+        """The first move event above version `after`, its notation as
+        `move`."""
+        event = self.wait(lambda e: e["kind"] == "moveMade", what, after, timeout)
+        event["move"] = event["event"]["moveMade"]["move"]["notation"]
+        return event
+
+    def stop(self):
+        self.stopped = True
+
+
 class Khetd:
     """khetd with its gateway on a free loopback port, an in-memory store.
 
@@ -131,6 +353,7 @@ class Khetd:
         self.folder = Path(folder)
         self.store = store
         self.log = open(self.folder / "khetd.log", "w")
+        self.watches = []
         self._launch(http_port)
 
     def _launch(self, http_port):
@@ -189,6 +412,13 @@ class Khetd:
             except ValueError:
                 return error.code, {"error": {"message": text}}
 
+    def watch(self, session_id, after=0):
+        """An EventWatch of the session's events after version `after`,
+        stopped with the World."""
+        watch = EventWatch(self, session_id, after)
+        self.watches.append(watch)
+        return watch
+
     def wait_session(self, name, timeout=30):
         """The compact view of the session a board named `name` made,
         waiting for the board to make it."""
@@ -244,30 +474,48 @@ class Avatar:
         self.process = subprocess.Popen(
             ["mono", str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self.log, text=True, env=dict(os.environ, MONO_PATH=str(bin_dir)))
-        self.answers = queue.Queue()
+        self.pending = {}  # id: the queue its answer goes to
+        self.ended = False
         threading.Thread(target=self._read, daemon=True).start()
         self.next_id = 0
         self.chat_cursor = 0
-        # One command at a time: threads sharing an avatar take turns.
+        # Commands are written one at a time; their answers are matched by
+        # id (avatar.cs answers `prims` from a thread of its own, so a read
+        # waiting for the prims to change holds up no other command).
         self.turn = threading.Lock()
 
     def _read(self):
         for line in self.process.stdout:
-            self.answers.put(json.loads(line))
-        self.answers.put(None)
+            answer = json.loads(line)
+            with self.turn:
+                waiting = self.pending.pop(answer.get("id"), None)
+            if waiting is not None:
+                waiting.put(answer)
+        with self.turn:
+            self.ended = True
+            for waiting in self.pending.values():
+                waiting.put(None)
+            self.pending.clear()
 
     def call(self, cmd, **args):
         """Waits for the answer 30 s beyond the command's own timeout.
-        Threads may share an avatar: their commands take turns."""
+        Threads may share an avatar."""
+        waiting = queue.Queue(1)
         with self.turn:
+            if self.ended:
+                raise AvatarError(f"{cmd}: the avatar program exited")
             self.next_id += 1
+            self.pending[self.next_id] = waiting
             self.process.stdin.write(json.dumps(dict(args, id=self.next_id, cmd=cmd)) + "\n")
             self.process.stdin.flush()
-            limit = args.get("timeout", 0) + 30
-            try:
-                answer = self.answers.get(timeout=limit)
-            except queue.Empty:
-                raise AvatarError(f"{cmd}: no answer after {limit} s") from None
+            sent = self.next_id
+        limit = args.get("timeout", 0) + args.get("wait", 0) + 30
+        try:
+            answer = waiting.get(timeout=limit)
+        except queue.Empty:
+            with self.turn:
+                self.pending.pop(sent, None)
+            raise AvatarError(f"{cmd}: no answer after {limit} s") from None
         if answer is None:
             raise AvatarError(f"{cmd}: the avatar program exited")
         if not answer["ok"]:
@@ -283,12 +531,13 @@ class Avatar:
         return self.call("dialog", message=message, timeout=timeout)["dialog"]
 
     def answer(self, dialog, button):
-        """Presses `button` of `dialog` (or types it into an llTextBox)."""
+        """Presses `button` of `dialog` (or types it into an llTextBox);
+        when the answer was sent (Unix seconds, avatar.cs's clock)."""
         if button not in dialog["buttons"] and dialog["buttons"] != ["!!llTextBox!!"]:
             raise AvatarError(f"no button {button!r} in {dialog['message']!r}: "
                               f"{dialog['buttons']}")
-        self.call("reply", channel=dialog["channel"], object_id=dialog["object_id"],
-                  button=button)
+        return self.call("reply", channel=dialog["channel"], object_id=dialog["object_id"],
+                         button=button)["sent"]
 
     def hear(self, pattern, timeout=30):
         """The next chat line matching `pattern` after the last one heard."""
@@ -312,6 +561,17 @@ class Avatar:
         self.log.close()
 
 
+class Prims(list):
+    """A linkset's prims as avatar.cs answers them (a list, root first),
+    with seq, the number of the latest change among them, and now, when
+    they were read (Unix seconds, avatar.cs's clock)."""
+
+    def __init__(self, prims, seq, now):
+        super().__init__(prims)
+        self.seq = seq
+        self.now = now
+
+
 class Board:
     """One board in the region: its linkset (linkset.json) and textures
     (make_oar.py), and what its prims show."""
@@ -332,9 +592,21 @@ class Board:
             raise Failure(f"{len(roots)} objects named {self.name!r} in the region")
         self.root = roots[0]
 
-    def prims(self, avatar, timeout=30):
-        return avatar.call("prims", root=self.root, expect=self.prim_count,
-                           timeout=timeout)["prims"]
+    def prims(self, avatar, timeout=30, after=None, wait=0.0):
+        """The linkset's prims as `avatar` has them (avatar.cs `prims`),
+        root first: a Prims list. With `after` (a Prims' seq), waits up
+        to `wait` s for them to change first."""
+        args = dict(root=self.root, expect=self.prim_count, timeout=timeout)
+        if after is not None:
+            args.update(after=after, wait=wait)
+        answer = avatar.call("prims", **args)
+        return Prims(answer["prims"], answer["seq"], answer["now"])
+
+    def next_prims(self, avatar, prims, wait=1.0):
+        """The prims once they have changed since `prims` were read, or
+        after `wait` s: what a loop waiting for them to show something
+        reads next, instead of sleeping."""
+        return self.prims(avatar, after=prims.seq, wait=wait)
 
     def refresh(self, avatar):
         """Asks the region to send `avatar` the linkset's prims again in
@@ -349,13 +621,14 @@ class Board:
                 (ranks.index(square[1:]) + 0.5) / len(ranks)]
 
     def touch_square(self, avatar, square):
-        """Touches the board's grid face over `square`, as a viewer does."""
+        """Touches the board's grid face over `square`, as a viewer does;
+        when the touch was sent (Unix seconds, avatar.cs's clock)."""
         s, t = self.square_st(square)
         x, y, z = self.linkset["root"]["size"]
         point = [self.at[0] + (s - 0.5) * x, self.at[1] + (t - 0.5) * y,
                  self.at[2] + z / 2]
-        avatar.call("touch", local_id=self.root, face=self.grid["face"], st=[s, t],
-                    pos=point)
+        return avatar.call("touch", local_id=self.root, face=self.grid["face"], st=[s, t],
+                           pos=point)["sent"]
 
     def touch_edge(self, avatar):
         """Touches one of the board's sides (face 1), where no square is."""
@@ -414,8 +687,8 @@ class Board:
         side, turns, tall)}); the last prims read. Failure with the
         difference (and a picture) if they do not."""
         deadline = time.monotonic() + timeout
+        prims = self.prims(avatar)
         while True:
-            prims = self.prims(avatar)
             pieces = self.read(prims)[0]
             if pieces == expected:
                 return prims
@@ -426,7 +699,7 @@ class Board:
                 raise Failure(f"{self.name}: the prims do not show the position "
                               f"after {timeout} s; differing (square, shown or "
                               f"expected): {wrong}; picture {picture}")
-            time.sleep(1.0)
+            prims = self.next_prims(avatar, prims)
 
     def square_of(self, prims, prim):
         """The square a child prim stands over, as read() finds it; None
@@ -452,15 +725,15 @@ class Board:
     def touch_top(self, avatar, prims, square):
         """Touches `square` as a viewer's click from above does: the piece
         or marker prim on it (its top face, at its centre), or the board's
-        grid face; the name of what was touched."""
+        grid face; the name of what was touched, and when the touch was
+        sent (Unix seconds)."""
         prim = self.top_prim(prims, square)
         if prim is None:
-            self.touch_square(avatar, square)
-            return "board"
+            return "board", self.touch_square(avatar, square)
         x, y, z = prim["region_pos"]
-        avatar.call("touch", local_id=prim["local_id"], face=0, st=[0.5, 0.5],
-                    pos=[x, y, z + prim["scale"][2] / 2])
-        return prim["name"]
+        sent = avatar.call("touch", local_id=prim["local_id"], face=0, st=[0.5, 0.5],
+                           pos=[x, y, z + prim["scale"][2] / 2])["sent"]
+        return prim["name"], sent
 
     def laser_beams(self, prims, laser):
         """The beams the render script draws for a compact laser string,
@@ -633,6 +906,7 @@ class World:
         self.linkset = make_oar.read_linkset()
         self.textures = make_oar.textures(self.linkset)
         self.timings = {}
+        self.latencies = Latencies()
         self.khetd = None
         self.region = None
         self.avatars = []
@@ -645,10 +919,14 @@ class World:
     def __exit__(self, kind, value, trace):
         if kind is not None and kind is not Skip:
             self.dump_logs()
+            if any(self.latencies.figures.values()):
+                print_latencies(self.latencies)  # what was measured before the failure
         # The avatars and khetd at once (which ends the scripts' requests in
         # flight), then the region.
         stops = [avatar.stop for avatar in self.avatars]
         if self.khetd is not None:
+            for watch in self.khetd.watches:
+                watch.stop()
             stops.append(self.khetd.stop)
         started = time.monotonic()
         with ThreadPoolExecutor(len(stops) or 1) as pool:
@@ -657,6 +935,8 @@ class World:
         if self.region is not None:
             self.region.stop()
         self.timings["stopped"] = time.monotonic() - started
+        if any(self.latencies.figures.values()):
+            self.latencies.write(self.folder / "latencies.json")
         if kind is None and self.region is not None and self.region.bin is not None:
             shutil.rmtree(self.region.bin.parent)  # the unpacked server; logs stay
         return False

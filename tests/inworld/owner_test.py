@@ -26,18 +26,23 @@ One board, loaded with debug=1, and the estate owner (who owns it):
   by touch, whose laser splits on the Eyes of Horus; after the shot each
   script tells the owner llGetUsedMemory() (debug=1): every figure is
   printed and must stay under 64 KB less a 4 KB reserve.
-Where a check waits for the board (a poll of up to 2 s), it runs while the
+Where a check waits for the board to show a choice, it runs while the
 next menu's dialogs are walked (each dialog keeps the words script asleep
 for llDialog's 1 s), before that menu's last button is pressed.
-A picture of the board per scenario goes into the scratch folder.
+A picture of the board per scenario goes into the scratch folder. The
+touches on pieces (Scale's two, the move's) and the move are timed as
+inworld_games times them (inworld.py, "How fast a board answers"); the
+figures are summed up at the end (print_latencies), never failed on.
 """
 
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
-from inworld import (LSL, check_script_errors, expected_pieces, Failure, print_timings,
-                     run_test, test_parser, World)
+from inworld import (changed_at, check_script_errors, expected_pieces, Failure, LIT,
+                     LSL, print_latencies, print_timings, record_latency, run_test, SHOWN,
+                     TAKEN, test_parser, TOUCHED, World)
 
 LIMIT = 65536 - 4096          # a Mono script's 64 KB less a stack reserve
 HOVER_CLOCKS = re.compile(r"(\w+) (\d+):(\d\d)(?::(\d\d))? · (\w+) (\d+):(\d\d)"
@@ -46,10 +51,11 @@ MEMORY = re.compile(r"(\w+) memory used (\d+)")
 TARGETS = (0.2, 1.0, 0.2)     # the markers' colour for targets and hints
 
 
-def words(language):
-    """{word id: text} of khet_words.lsl in `language` (0 en, 1 de, 2 fr,
-    3 nl), read from its texts()."""
-    source = (LSL / "khet_words.lsl").read_text()
+def words(language, scripts=LSL):
+    """{word id: text} of khet_words.lsl (in `scripts`, the folder the
+    board's scripts come from) in `language` (0 en, 1 de, 2 fr, 3 nl),
+    read from its texts()."""
+    source = (Path(scripts) / "khet_words.lsl").read_text()
     out = {}
     for wid, text in re.findall(r'if \(id == "((?:[^"\\]|\\.)*)"\) return '
                                 r'"((?:[^"\\]|\\.)*)";', source):
@@ -72,6 +78,10 @@ class Owner:
         self.schemes = {s["id"]: s for s in world.khetd.get("/v1/colorSchemes")["schemes"]}
         self.drawing = ThreadPoolExecutor(1)
         self.pictures = []
+        self.events = None  # the session's EventWatch
+
+    def latency(self, step, start, end, what, prims=None, part=None):
+        return record_latency(self.world.latencies, step, start, end, what, prims, part)
 
     def step(self, name):
         now = time.monotonic()
@@ -132,15 +142,15 @@ class Owner:
         """The prims once check(prims) is None; Failure with its last
         complaint and a picture if it never is."""
         deadline = time.monotonic() + timeout
+        prims = self.board.prims(self.owner)
         while True:
-            prims = self.board.prims(self.owner)
             wrong = check(prims)
             if wrong is None:
                 return prims
             if time.monotonic() > deadline:
                 picture = self.board.picture(prims, self.world.folder / f"{what}-failed.png")
                 raise Failure(f"{what}: {wrong} (after {timeout} s; picture {picture})")
-            time.sleep(0.2)
+            prims = self.board.next_prims(self.owner, prims)
 
     def picture(self, prims, name):
         """A picture of the board, drawn while the test goes on."""
@@ -186,6 +196,7 @@ def setup(t):
     t.menu("Setup", "Khet 1.0", "classic-1")
     session = t.world.khetd.wait_session(t.board.name)
     t.session_id = session["id"]
+    t.events = t.world.khetd.watch(t.session_id)
     if session["setup"] != "classic-1":
         raise Failure(f"Setup > Khet 1.0 > classic-1 made a {session['setup']} session")
     prims = t.show("classic-1")
@@ -193,7 +204,7 @@ def setup(t):
     if not [sq for sq, piece in pieces.items() if piece[0] == "O" and piece[3]]:
         raise Failure(f"classic-1: no Obelisk stack stands tall: {pieces}")
     t.wait_prims("the first scheme", tinted(t, "classic"))
-    if words(0)["waiting"] not in t.hover(prims):
+    if words(0, t.world.scripts)["waiting"] not in t.hover(prims):
         raise Failure(f"classic-1: the hover text is {t.hover(prims)!r}")
     t.picture(prims, "setup-classic-1")
     t.step("setup classic-1")
@@ -341,15 +352,18 @@ def scale(t):
         targets = {target_of(m) for m in t.legal(sq)}
         t.drain()
         if how == "face":
-            t.board.touch_square(t.owner, sq)
+            sent = t.board.touch_square(t.owner, sq)
         else:
             prim = next(p for p in prims[1:] if p["name"] == "piece" and
                         list(t.board.read([prims[0], p])[0]) == [sq])
-            t.owner.call("touch", local_id=prim["local_id"], face=0, st=[0.5, 0.5])
+            sent = t.owner.call("touch", local_id=prim["local_id"], face=0,
+                                st=[0.5, 0.5])["sent"]
         t.owner.hear(rf"^Touch a lit square to move {sq} ")
         lit = t.wait_prims(f"6 m, {sq} touched on its {how}",
                            lambda p: None if set(t.marks(p)) == targets else
                            f"marks on {sorted(t.marks(p))}, not {sorted(targets)}")
+        t.latency(LIT, sent, changed_at(lit, ("mark",), targets, t.board), f"{sq} at 6 m",
+                  lit)
         for prim in lit[1:]:
             if prim["name"] == "mark" and prim["pos"][2] > 0 and \
                     not close(prim["scale"][:2], (0.9 * step, 0.9 * step), 0.01):
@@ -401,7 +415,7 @@ def colours(t):
 
 def language(t):
     """Settings > Language > Deutsch: hover and menus German; English again."""
-    de, en = words(1), words(0)
+    de, en = words(1, t.world.scripts), words(0, t.world.scripts)
     t.menu("Settings", "Language", "Deutsch")
     t.wait_session("Deutsch", lambda s: s["lang"] == "de")
     prims = t.wait_prims("German hover text", lambda p: None if (
@@ -414,8 +428,10 @@ def language(t):
         raise Failure(f"German: the menu's buttons are {main['buttons']}")
     t.owner.answer(main, de["settings"])
     settings = t.owner.dialog()
+    # Settings > Update (checking for newer board scripts) where the board
+    # has it.
     want = [de[w] for w in ("timeout", "quiet", "scale", "colours", "language", "hints",
-                            "reset")]
+                            "reset", "update") if w in de]
     if settings["message"] != de["settingsq"] or settings["buttons"] != want:
         raise Failure(f"German: the settings menu is {settings['message']!r} "
                       f"{settings['buttons']}, not {de['settingsq']!r} {want}")
@@ -476,12 +492,18 @@ def memory(t):
     move = next(m for sq, p in sorted(pieces.items()) if p[1] == "s" and sq not in path
                 for m in t.legal(sq) if len(m) >= 5 and m[2] == "-" and m[3:5] not in path)
     t.drain()
+    before = t.session()
+    targets = {target_of(m) for m in t.legal(move[0:2])}
     cursor = t.owner.call("chat")["cursor"]
-    t.board.touch_square(t.owner, move[0:2])
+    sent = t.board.touch_square(t.owner, move[0:2])
     t.owner.hear(rf"^Touch a lit square to move {move[0:2]} ")
-    t.wait_prims("osiris: the piece chosen", lambda p: None if move[3:5] in t.marks(p)
-                 else f"marks on {sorted(t.marks(p))}")
-    t.board.touch_square(t.owner, move[3:5])
+    prims = t.wait_prims("osiris: the piece chosen", lambda p: None if (
+        move[3:5] in t.marks(p) and targets <= set(t.marks(p)))
+        else f"marks on {sorted(t.marks(p))}, not {sorted(targets)}")
+    t.latency(LIT, sent, changed_at(prims, ("mark",), targets, t.board), move[0:2], prims)
+    sent = t.board.touch_square(t.owner, move[3:5])
+    moved = t.events.move(before["v"], f"osiris {move}")
+    t.latency(TAKEN, sent, moved["time"], move, part=TOUCHED)
     session = t.wait_session(f"osiris {move}", lambda s: s["last"] == move)
     if "y" not in session["laser"]:
         raise Failure(f"osiris {move}: the laser {session['laser']!r} does not split")
@@ -494,6 +516,7 @@ def memory(t):
                 figures[found.group(1)] = int(found.group(2))
         time.sleep(0.2)
     prims = t.show(f"osiris {move}", session["pos"])
+    t.latency(SHOWN["on the board"], moved["time"], changed_at(prims, ("piece",)), move)
     beams = t.board.read(prims)[1]
     t.picture(prims, "memory-osiris-shot")
     print(f"osiris {move}: laser {session['laser']} ({len(beams)} beam prims up)")
@@ -531,6 +554,7 @@ def main():
                                     for what, seconds in t.timings.items()))
     world.timings["total, stopping included"] = time.monotonic() - started
     print_timings(world.timings.items())
+    print_latencies(world.latencies)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,11 @@ pieces, the laser's beams, the marked hits, the hover text and the tint.
 Scratch (below) asks khetd about positions on sessions of its own, which
 the board never sees.
 
+Every touched ply is timed where it is felt (inworld.py, "How fast a
+board answers"): the piece touch until its squares are lit, the target
+touch (or the "Which move?" answer) until khetd has the move, and khetd
+having a move until the prims show it, into world.latencies.
+
 Prims that still show otherwise after REFRESH seconds are asked of the
 region again in full (Board.refresh): OpenSimulator 0.9.2 under load was
 seen to leave an avatar with a marker prim half parked (the position and
@@ -22,7 +27,8 @@ import re
 import threading
 import time
 
-from inworld import AvatarError, Failure, expected_pieces
+from inworld import (ANSWERED, AvatarError, changed_at, expected_pieces, Failure, LIT,
+                     record_latency, SHOWN, TAKEN, TOUCHED, WHOLE)
 
 SIDES = {"s": "Silver", "r": "Red"}
 # The render script's marker colours (khet_render.lsl): a chosen piece's
@@ -92,8 +98,12 @@ class Table:
         self.id = None
         self.root = None      # the board's root prim's UUID
         self.played = []      # this game's moves, as the hover text lists them
-        # [move, seconds from touching the piece until its targets were
-        # lit, from then until khetd had the move]; the caller may add more
+        self.events = None    # the session's EventWatch
+        self.lit = None       # choose(): seconds until the targets were lit
+        self.moved = None     # move(): the move's event
+        # [move, seconds from the piece's touch until its targets were lit,
+        # from the target's touch (or the answer) until khetd had the move,
+        # from then until the pieces showed it (show_move)]
         self.timings = []
         # What showed only once the region was asked to send the prims again
         self.lost = []
@@ -112,6 +122,7 @@ class Table:
         self.press(owner, "Setup", *buttons)
         if self.id is None:
             self.id = self.khetd.wait_session(self.board.name)["id"]
+            self.events = self.khetd.watch(self.id)
         setup = buttons[-1]
         session = self.wait_khetd(lambda s: s["setup"] == setup and s["v"] > before,
                                   f"the setup {setup}")
@@ -230,50 +241,79 @@ class Table:
 
     def choose(self, avatar, square):
         """Touches the piece on `square` and waits until the markers light
-        exactly the squares khetd's legal moves for it end on; the moves."""
-        prims = self.board.prims(avatar)
-        touched = self.board.touch_top(avatar, prims, square)
-        if touched != "piece":
-            raise Failure(f"no piece prim stands on {square} (touched the {touched})")
+        exactly the squares khetd's legal moves for it end on (asked before
+        the touch); the moves. The touch until they were lit goes into
+        world.latencies."""
         moves = self.legal_moves(square)
         lit = {target_of(move): TARGET for move in moves}
-        self.wait_prims(avatar, f"the targets of {square} lit", marks=lit,
-                        timeout=20)
+        prims = self.board.prims(avatar)
+        before = self.board.read(prims)[2]
+        touched, sent = self.board.touch_top(avatar, prims, square)
+        if touched != "piece":
+            raise Failure(f"no piece prim stands on {square} (touched the {touched})")
+        prims = self.wait_prims(avatar, f"the targets of {square} lit", marks=lit,
+                                timeout=20)
+        at = changed_at(prims, ("mark",), set(lit), self.board)
+        what = f"{square} on {self.board.name}"
+        if at is not None and at < sent:
+            what += f", lit {sent - at:.2f} s before the touch (before it: {rounded(before)})"
+        self.lit = self.latency(LIT, sent, at, what, prims)
         return moves
+
+    def latency(self, step, start, end, what, prims=None, part=None):
+        """end - start into world.latencies as `step` (and, with `prims`,
+        the read that found it, how long after `end` it came); the
+        seconds. None when either end is unknown or the end came first
+        (the state was there already)."""
+        return record_latency(self.world.latencies, step, start, end, what, prims, part)
 
     def move(self, avatar, notation):
         """Plays `notation` as a player does: touches the piece, checks the
         lit targets, touches the target (the piece itself to turn it) and
         answers "Which move?" when two moves end there; waits until khetd
-        has played it. khetd's session after it."""
-        started = time.monotonic()
+        has played it (its event). khetd's session after it; the move's
+        event in self.moved."""
         before = self.session()
         self.record()
         moves = self.choose(avatar, notation[:2])
-        lit = time.monotonic()
         if notation not in moves:
             raise Failure(f"khetd does not list {notation} among the moves of "
                           f"{notation[:2]}: {moves} (position {before['pos']})")
         target = target_of(notation)
         alike = [move for move in moves if target_of(move) == target]
         prims = self.board.prims(avatar)
-        self.board.touch_top(avatar, prims, target)
+        _, sent = self.board.touch_top(avatar, prims, target)
+        part = TOUCHED
         if len(alike) > 1:
             dialog = self.dialog(avatar, message="^Which move\\?$")
             if sorted(dialog["buttons"]) != sorted(alike):
                 raise Failure(f"'Which move?' offers {dialog['buttons']}, not {alike}")
-            avatar.answer(dialog, notation)
+            sent, part = avatar.answer(dialog, notation), ANSWERED
         plies = len(self.played)
-        deadline = time.monotonic() + 30
-        while len(self.record()) <= plies:
-            if time.monotonic() > deadline:
-                raise Failure(f"khetd has not played {notation} after 30 s: "
-                              f"{self.session()}")
-            time.sleep(0.2)
-        if self.played[plies] != notation:
-            raise Failure(f"khetd played {self.played[plies]}, not {notation}")
-        self.timings.append([notation, lit - started, time.monotonic() - lit])
+        self.moved = self.events.move(before["v"], f"{notation} played")
+        if self.moved["move"] != notation:
+            raise Failure(f"khetd played {self.moved['move']}, not {notation}")
+        taken = self.latency(TAKEN, sent, self.moved["time"],
+                             f"{notation} on {self.board.name}", part=part)
+        if len(self.record()) <= plies or self.played[plies] != notation:
+            raise Failure(f"khetd's record has {self.played}, not {notation} after "
+                          f"{plies} plies")
+        self.timings.append([notation, self.lit, taken, None])
         return self.session()
+
+    def show_move(self, avatar, session, what, moved, source="on the board"):
+        """Waits until the prims show `session` (wait_shown, with the
+        shot) after the move whose event is `moved`; from khetd's event
+        until the pieces showed it, and until the whole board did, go into
+        world.latencies. The prims."""
+        prims = self.wait_shown(avatar, session, what)
+        name = f"{moved['move']} on {self.board.name}"
+        shown = self.latency(SHOWN[source], moved["time"], changed_at(prims, ("piece",)),
+                             name, prims)
+        self.latency(WHOLE, moved["time"], changed_at(prims), name)
+        if self.timings and self.timings[-1][0] == moved["move"]:
+            self.timings[-1][3] = shown
+        return prims
 
     def record(self):
         """The current game's moves as khetd recorded them, kept in
@@ -383,8 +423,8 @@ class Table:
         started = time.monotonic()
         seen = []  # the differences read, each new set once, with its time
         refreshed, refreshed_at = 0, None
+        prims = self.board.prims(avatar)
         while True:
-            prims = self.board.prims(avatar)
             wrong = self.differences(prims, **expected)
             if not wrong:
                 if refreshed_at is not None and time.monotonic() - refreshed_at < 1.0:
@@ -417,7 +457,7 @@ class Table:
                                   f"from {at:.1f} s: " + "; ".join(w)
                                   for at, w in seen[-3:]) + f"; picture {picture}; "
                               f"the board said last {said}")
-            time.sleep(0.25)
+            prims = self.board.next_prims(avatar, prims)
 
     def expected(self, session, prims, shot=True):
         """differences()'s arguments for a compact session: every piece,
