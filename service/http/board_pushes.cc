@@ -150,9 +150,9 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
     board->url = parsed;
     board->address = *address;
     board->caller = caller.ToString();
-    board->pool_key = absl::StrCat(parsed.tls ? "https://" : "http://",
-                                   parsed.host, ":", parsed.port, "@",
-                                   address->ToString());
+    board->pool_key =
+        absl::StrCat(parsed.tls ? "https://" : "http://", parsed.host, ":",
+                     parsed.port, "@", address->ToString());
     board->secret = NewSecret();
     if (board->secret.empty()) {
       return absl::InternalError("no random bytes for a callback secret");
@@ -185,13 +185,13 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
     board->stream = std::move(stream);
     const std::string secret = board->secret;
     const absl::Status installed =
-        OnStrand<bool>(strand_,
-                       [self = shared_from_this(),
-                        board]() -> absl::StatusOr<bool> {
-                         absl::Status status = self->Install(board);
-                         if (!status.ok()) return status;
-                         return true;
-                       })
+        OnStrand<bool>(
+            strand_,
+            [self = shared_from_this(), board]() -> absl::StatusOr<bool> {
+              absl::Status status = self->Install(board);
+              if (!status.ok()) return status;
+              return true;
+            })
             .status();
     if (!installed.ok()) return installed;
     return Registered{secret};
@@ -226,18 +226,21 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   void Shutdown() {
     if (shut_down_.exchange(true)) return;
     // Waits so that nothing of it runs once the loop's owner goes on.
-    OnStrand<bool>(strand_, [self = shared_from_this()]() -> absl::StatusOr<
-                                                              bool> {
-      std::vector<std::shared_ptr<Board>> boards;
-      for (auto& [id, board] : self->boards_) boards.push_back(board);
-      for (auto& board : boards) self->Drop(board, "");
-      for (auto& [key, pool] : self->pools_) {
-        for (auto& [connection, since] : pool.idle) connection->Close();
-        pool.idle.clear();
-      }
-      self->sweep_.cancel();
-      return true;
-    }).IgnoreError();
+    OnStrand<bool>(strand_,
+                   [self = shared_from_this()]() -> absl::StatusOr<bool> {
+                     std::vector<std::shared_ptr<Board>> boards;
+                     for (auto& [id, board] : self->boards_)
+                       boards.push_back(board);
+                     for (auto& board : boards) self->Drop(board, "");
+                     for (auto& [key, pool] : self->pools_) {
+                       for (auto& [connection, since] : pool.idle)
+                         connection->Close();
+                       pool.idle.clear();
+                     }
+                     self->sweep_.cancel();
+                     return true;
+                   })
+        .IgnoreError();
   }
 
  private:
@@ -293,9 +296,9 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
     auto it = boards_.find(board->session_id);
     const bool replacing = it != boards_.end();
     if (!replacing && static_cast<int>(boards_.size()) >= options_.max_boards) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "khetd pushes to at most ", options_.max_boards,
-          " boards at once; this board can long-poll instead"));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("khetd pushes to at most ", options_.max_boards,
+                       " boards at once; this board can long-poll instead"));
     }
     const bool same_caller = replacing && it->second->caller == board->caller;
     if (!same_caller &&
@@ -386,36 +389,36 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
     board->armed = false;
     board->pending.clear();
     std::weak_ptr<Board> weak_board = board;
-    run_on_worker_([self = shared_from_this(), weak_board,
-                    id = board->session_id] {
-      v1::GetSessionRequest get;
-      get.set_session_id(id);
-      absl::StatusOr<v1::Session> session = self->core_->GetSession(get);
-      absl::StatusOr<std::unique_ptr<EventStream>> stream =
-          absl::NotFoundError(id);
-      if (session.ok()) {
-        v1::WatchRequest watch;
-        watch.set_session_id(id);
-        watch.set_after_version(session->version());
-        stream = self->core_->Watch(watch);
-      }
-      auto shared_stream =
-          std::make_shared<absl::StatusOr<std::unique_ptr<EventStream>>>(
-              std::move(stream));
-      asio::post(self->strand_, [self, weak_board, shared_stream,
-                                 session = std::move(session)]() mutable {
-        std::shared_ptr<Board> behind = weak_board.lock();
-        if (behind == nullptr || behind->gone) return;
-        if (!session.ok() || !shared_stream->ok()) {
-          self->Drop(behind, "deleted");
-          return;
-        }
-        behind->stream = std::move(**shared_stream);
-        behind->state_body = CompactSession(*session);
-        behind->state_version = session->version();
-        self->Deliver(behind);
-      });
-    });
+    run_on_worker_(
+        [self = shared_from_this(), weak_board, id = board->session_id] {
+          v1::GetSessionRequest get;
+          get.set_session_id(id);
+          absl::StatusOr<v1::Session> session = self->core_->GetSession(get);
+          absl::StatusOr<std::unique_ptr<EventStream>> stream =
+              absl::NotFoundError(id);
+          if (session.ok()) {
+            v1::WatchRequest watch;
+            watch.set_session_id(id);
+            watch.set_after_version(session->version());
+            stream = self->core_->Watch(watch);
+          }
+          auto shared_stream =
+              std::make_shared<absl::StatusOr<std::unique_ptr<EventStream>>>(
+                  std::move(stream));
+          asio::post(self->strand_, [self, weak_board, shared_stream,
+                                     session = std::move(session)]() mutable {
+            std::shared_ptr<Board> behind = weak_board.lock();
+            if (behind == nullptr || behind->gone) return;
+            if (!session.ok() || !shared_stream->ok()) {
+              self->Drop(behind, "deleted");
+              return;
+            }
+            behind->stream = std::move(**shared_stream);
+            behind->state_body = CompactSession(*session);
+            behind->state_version = session->version();
+            self->Deliver(behind);
+          });
+        });
   }
 
   // Starts the board's next delivery, if it has one and none is under way.
@@ -435,8 +438,8 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
       return;
     } else {
       std::vector<v1::Event> events;
-      for (size_t i = 0;
-           i < board->pending.size() && i < kEventsPerDelivery; ++i) {
+      for (size_t i = 0; i < board->pending.size() && i < kEventsPerDelivery;
+           ++i) {
         events.push_back(board->pending[i]->event());
       }
       const CompactEventList list = CompactEvents(
@@ -471,9 +474,9 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
          CloseAnIdleConnection())) {
       ++pool.open;
       connection_count_.fetch_add(1);
-      Send(board, std::make_shared<PushConnection>(
-                      strand_, &tls_, board->url, board->address,
-                      options_.connection));
+      Send(board, std::make_shared<PushConnection>(strand_, &tls_, board->url,
+                                                   board->address,
+                                                   options_.connection));
       return;
     }
     pool.waiting.push_back(board);
@@ -483,17 +486,17 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   void Send(const std::shared_ptr<Board>& board,
             std::shared_ptr<PushConnection> connection) {
     const std::string target = absl::StrCat(
-        board->url.target, absl::StrContains(board->url.target, '?') ? "&" : "?",
-        "sig=", Sha256Hex(absl::StrCat(board->secret, board->body,
-                                       board->secret)));
+        board->url.target,
+        absl::StrContains(board->url.target, '?') ? "&" : "?", "sig=",
+        Sha256Hex(absl::StrCat(board->secret, board->body, board->secret)));
     const bool reused = connection->reused();
     PushConnection* raw = connection.get();
-    raw->Post(target, board->body, user_agent_,
-              [self = shared_from_this(), board,
-               connection = std::move(connection),
-               reused](const PushOutcome& outcome) mutable {
-                self->Answered(board, std::move(connection), reused, outcome);
-              });
+    raw->Post(
+        target, board->body, user_agent_,
+        [self = shared_from_this(), board, connection = std::move(connection),
+         reused](const PushOutcome& outcome) mutable {
+          self->Answered(board, std::move(connection), reused, outcome);
+        });
   }
 
   void Answered(const std::shared_ptr<Board>& board,
@@ -521,9 +524,9 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
       if (board->body_events == 0) {
         board->state_body.clear();
       } else {
-        board->pending.erase(board->pending.begin(),
-                             board->pending.begin() +
-                                 static_cast<long>(board->body_events));
+        board->pending.erase(
+            board->pending.begin(),
+            board->pending.begin() + static_cast<long>(board->body_events));
       }
       Drain(board);
       Deliver(board);
@@ -537,7 +540,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
       Acquire(board);
       return;
     }
-    Count(outcome.status.ok()                       ? "status"
+    Count(outcome.status.ok()                        ? "status"
           : absl::IsDeadlineExceeded(outcome.status) ? "timeout"
                                                      : "error");
     if (++board->failures >= options_.max_failures) {
@@ -607,27 +610,27 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   // hosts with none.
   void ArmSweep() {
     sweep_.expires_after(absl::ToChronoNanoseconds(options_.idle_timeout));
-    sweep_.async_wait([self = shared_from_this()](
-                          const boost::system::error_code& ec) {
-      if (ec || self->shut_down_.load()) return;
-      const absl::Time now = absl::Now();
-      for (auto it = self->pools_.begin(); it != self->pools_.end();) {
-        Pool& pool = it->second;
-        std::erase_if(pool.idle, [&](auto& idle) {
-          if (now - idle.second < self->options_.idle_timeout) return false;
-          idle.first->Close();
-          --pool.open;
-          self->connection_count_.fetch_sub(1);
-          return true;
+    sweep_.async_wait(
+        [self = shared_from_this()](const boost::system::error_code& ec) {
+          if (ec || self->shut_down_.load()) return;
+          const absl::Time now = absl::Now();
+          for (auto it = self->pools_.begin(); it != self->pools_.end();) {
+            Pool& pool = it->second;
+            std::erase_if(pool.idle, [&](auto& idle) {
+              if (now - idle.second < self->options_.idle_timeout) return false;
+              idle.first->Close();
+              --pool.open;
+              self->connection_count_.fetch_sub(1);
+              return true;
+            });
+            if (pool.open == 0 && pool.waiting.empty()) {
+              self->pools_.erase(it++);
+            } else {
+              ++it;
+            }
+          }
+          self->ArmSweep();
         });
-        if (pool.open == 0 && pool.waiting.empty()) {
-          self->pools_.erase(it++);
-        } else {
-          ++it;
-        }
-      }
-      self->ArmSweep();
-    });
   }
 
   void Count(absl::string_view result) {
@@ -649,7 +652,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   absl::flat_hash_map<std::string, std::shared_ptr<Board>> boards_;
   absl::flat_hash_map<std::string, int> per_caller_;
   absl::node_hash_map<std::string, Pool> pools_;  // references stay valid
-  absl::flat_hash_set<std::string> starved_;  // pools with boards waiting
+  absl::flat_hash_set<std::string> starved_;      // pools with boards waiting
   metrics::CounterFamily* deliveries_ = nullptr;
   metrics::CounterFamily* drops_ = nullptr;
   metrics::HistogramFamily* latency_ = nullptr;
@@ -659,9 +662,9 @@ absl::StatusOr<std::unique_ptr<BoardPushes>> BoardPushes::Create(
     SessionService* core, asio::any_io_executor loop,
     std::function<void(std::function<void()>)> run_on_worker,
     PushOptions options, metrics::Registry* metrics) {
-  auto impl = std::make_shared<Impl>(core, std::move(loop),
-                                     std::move(run_on_worker),
-                                     std::move(options), metrics);
+  auto impl =
+      std::make_shared<Impl>(core, std::move(loop), std::move(run_on_worker),
+                             std::move(options), metrics);
   KHET_RETURN_IF_ERROR(impl->Init());
   return std::unique_ptr<BoardPushes>(new BoardPushes(std::move(impl)));
 }
@@ -671,8 +674,8 @@ BoardPushes::BoardPushes(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 BoardPushes::~BoardPushes() { Shutdown(); }
 
 absl::StatusOr<BoardPushes::Registered> BoardPushes::Register(
-    const std::string& session_id, absl::string_view url,
-    int64_t after_version, const IpAddress& caller) {
+    const std::string& session_id, absl::string_view url, int64_t after_version,
+    const IpAddress& caller) {
   return impl_->Register(session_id, url, after_version, caller);
 }
 

@@ -98,18 +98,18 @@ TEST(CallbackTargetTest, OnlyTheCallerOrANamedHost) {
       ParseCallbackUrl("http://192.0.2.1/").value(), loopback, none);
   EXPECT_EQ(elsewhere.status().code(), absl::StatusCode::kPermissionDenied);
   EXPECT_THAT(elsewhere.status().message(), HasSubstr("192.0.2.1"));
-  EXPECT_EQ(CheckCallbackTarget(ParseCallbackUrl("http://169.254.169.254/")
-                                    .value(),
-                                loopback, none)
-                .status()
-                .code(),
-            absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(
+      CheckCallbackTarget(ParseCallbackUrl("http://169.254.169.254/").value(),
+                          loopback, none)
+          .status()
+          .code(),
+      absl::StatusCode::kPermissionDenied);
   // A host the operator names is allowed from anywhere.
   const CallbackHosts named = CallbackHosts::Parse("localhost").value();
-  EXPECT_TRUE(CheckCallbackTarget(
-                  ParseCallbackUrl("http://localhost:9000/").value(),
-                  *IpAddress::Parse("192.0.2.9"), named)
-                  .ok());
+  EXPECT_TRUE(
+      CheckCallbackTarget(ParseCallbackUrl("http://localhost:9000/").value(),
+                          *IpAddress::Parse("192.0.2.9"), named)
+          .ok());
   EXPECT_EQ(CheckCallbackTarget(
                 ParseCallbackUrl("http://no-such-host.invalid/").value(),
                 loopback, none)
@@ -137,8 +137,8 @@ class Receiver {
                                httplib::Response& response) {
       {
         MutexLock lock(&mu_);
-        deliveries_.push_back({request.body,
-                               request.get_param_value("sig"), absl::Now()});
+        deliveries_.push_back(
+            {request.body, request.get_param_value("sig"), absl::Now()});
       }
       if (answer_) {
         answer_(response);
@@ -223,8 +223,8 @@ class BadReceiver {
         [[maybe_unused]] ssize_t n = recv(c, buf, sizeof buf, 0);
         const std::string head =
             "HTTP/1.1 200 OK\r\nContent-Length: 5242880\r\n\r\n";
-        [[maybe_unused]] ssize_t w = send(c, head.data(), head.size(),
-                                          MSG_NOSIGNAL);
+        [[maybe_unused]] ssize_t w =
+            send(c, head.data(), head.size(), MSG_NOSIGNAL);
         const std::string chunk(64 * 1024, 'x');
         for (int i = 0; i < 80 && !stop_; ++i) {
           if (send(c, chunk.data(), chunk.size(), MSG_NOSIGNAL) < 0) break;
@@ -385,8 +385,10 @@ TEST_F(BoardPushesTest, DeliversEveryEventSignedInOrderWithLegalMoves) {
   EXPECT_EQ(last, end);
   ASSERT_TRUE(last_move.is_object());
   EXPECT_EQ(last_move["move"], "j1R");
-  EXPECT_EQ(last_move["lm"], CompactMoveList(last_move["pos"].get<std::string>()));
-  EXPECT_THAT(Metrics(), HasSubstr("khet_push_deliveries_total{result=\"ok\"}"));
+  EXPECT_EQ(last_move["lm"],
+            CompactMoveList(last_move["pos"].get<std::string>()));
+  EXPECT_THAT(Metrics(),
+              HasSubstr("khet_push_deliveries_total{result=\"ok\"}"));
 }
 
 TEST_F(BoardPushesTest, CatchesUpFromTheVersionTheBoardHas) {
@@ -425,20 +427,21 @@ TEST_F(BoardPushesTest, RefusesUrlsPointingElsewhere) {
   const Game game = NewGame();
   for (const std::string url :
        {"http://192.0.2.1/", "http://169.254.169.254/latest/meta-data/",
-        "http://10.0.0.1:8080/", "file:///etc/passwd",
-        "http://user@127.0.0.1/", "gopher://127.0.0.1:70/"}) {
+        "http://10.0.0.1:8080/", "file:///etc/passwd", "http://user@127.0.0.1/",
+        "gopher://127.0.0.1:70/"}) {
     httplib::Result result = Register(game, url, 0, game.owner);
     ASSERT_TRUE(result) << url;
     EXPECT_THAT(result->status, ::testing::AnyOf(400, 403)) << url;
     EXPECT_THAT(result->body, HasSubstr("callback url")) << url;
   }
-  httplib::Result bad_body = client_->Post(
-      absl::StrCat("/v1/sessions/", game.id, "/callback"),
-      {{"Authorization", "Bearer " + game.owner}}, R"({"url":1,"x":2})",
-      "application/json");
+  httplib::Result bad_body =
+      client_->Post(absl::StrCat("/v1/sessions/", game.id, "/callback"),
+                    {{"Authorization", "Bearer " + game.owner}},
+                    R"({"url":1,"x":2})", "application/json");
   ASSERT_TRUE(bad_body);
   EXPECT_EQ(bad_body->status, 400);
-  httplib::Result stale = Register(game, "http://127.0.0.1:9/", 999, game.owner);
+  httplib::Result stale =
+      Register(game, "http://127.0.0.1:9/", 999, game.owner);
   ASSERT_TRUE(stale);
   EXPECT_EQ(stale->status, 400);
   EXPECT_EQ(CallbackStatus(game), 404);
@@ -455,7 +458,8 @@ TEST_F(BoardPushesTest, FollowsNoRedirectAndDropsTheUrl) {
   EXPECT_TRUE(DroppedWithin(game, absl::Seconds(10)));
   EXPECT_GE(redirecting.deliveries().size(), 1u);
   EXPECT_TRUE(target.deliveries().empty());
-  EXPECT_THAT(Metrics(), HasSubstr("khet_push_drops_total{reason=\"failures\"}"));
+  EXPECT_THAT(Metrics(),
+              HasSubstr("khet_push_drops_total{reason=\"failures\"}"));
 }
 
 TEST_F(BoardPushesTest, ANeverAnsweringReceiverIsDroppedAndHoldsNoOneUp) {
@@ -555,9 +559,9 @@ TEST_F(BoardPushesTest, TenThousandRegistrationsMeetTheLimit) {
     games.push_back({created.session().id(), created.owner_token(), "", ""});
   }
   for (int i = 0; i < 10000; ++i) {
-    httplib::Result result = Register(
-        games[i], board.url(absl::StrCat("/lslhttp/", i, "/")),
-        Version(games[i]), games[i].owner);
+    httplib::Result result =
+        Register(games[i], board.url(absl::StrCat("/lslhttp/", i, "/")),
+                 Version(games[i]), games[i].owner);
     ASSERT_TRUE(result);
     ASSERT_EQ(result->status, 200) << i << " " << result->body;
   }

@@ -44,38 +44,35 @@ IpAddress RegisteringAddress(const HttpCall& call) {
 
 std::vector<Route> CallbackRoutes(const RouteContext& context) {
   std::vector<Route> routes;
-  routes.push_back({"POST", kPath, [context](HttpCall& call) -> absl::Status {
-                      KHET_ASSIGN_OR_RETURN(const int64_t version,
-                                            OwnerOf(context, call));
-                      v1::CallbackRegistration request;
-                      KHET_RETURN_IF_ERROR(
-                          ParseJsonBody(call.request.body, &request));
-                      KHET_ASSIGN_OR_RETURN(
-                          BoardPushes::Registered registered,
-                          context.pushes->Register(
-                              call.session_id, request.url(),
-                              request.after_version(),
-                              RegisteringAddress(call)));
-                      v1::CallbackRegistered answer;
-                      answer.set_secret(registered.secret);
-                      answer.set_version(version);
-                      Reply(call, ToJson(answer));
-                      return absl::OkStatus();
-                    }});
-  routes.push_back({"GET", kPath, [context](HttpCall& call) -> absl::Status {
-                      KHET_ASSIGN_OR_RETURN(const int64_t version,
-                                            OwnerOf(context, call));
-                      KHET_ASSIGN_OR_RETURN(
-                          BoardPushes::Registration found,
-                          context.pushes->Find(call.session_id));
-                      v1::CallbackState answer;
-                      answer.set_url(found.url);
-                      answer.set_version(version);
-                      answer.set_delivered(found.delivered);
-                      answer.set_failures(found.failures);
-                      Reply(call, ToJson(answer));
-                      return absl::OkStatus();
-                    }});
+  routes.push_back(
+      {"POST", kPath, [context](HttpCall& call) -> absl::Status {
+         KHET_ASSIGN_OR_RETURN(const int64_t version, OwnerOf(context, call));
+         v1::CallbackRegistration request;
+         KHET_RETURN_IF_ERROR(ParseJsonBody(call.request.body, &request));
+         KHET_ASSIGN_OR_RETURN(
+             BoardPushes::Registered registered,
+             context.pushes->Register(call.session_id, request.url(),
+                                      request.after_version(),
+                                      RegisteringAddress(call)));
+         v1::CallbackRegistered answer;
+         answer.set_secret(registered.secret);
+         answer.set_version(version);
+         Reply(call, ToJson(answer));
+         return absl::OkStatus();
+       }});
+  routes.push_back(
+      {"GET", kPath, [context](HttpCall& call) -> absl::Status {
+         KHET_ASSIGN_OR_RETURN(const int64_t version, OwnerOf(context, call));
+         KHET_ASSIGN_OR_RETURN(BoardPushes::Registration found,
+                               context.pushes->Find(call.session_id));
+         v1::CallbackState answer;
+         answer.set_url(found.url);
+         answer.set_version(version);
+         answer.set_delivered(found.delivered);
+         answer.set_failures(found.failures);
+         Reply(call, ToJson(answer));
+         return absl::OkStatus();
+       }});
   routes.push_back({"DELETE", kPath, [context](HttpCall& call) -> absl::Status {
                       KHET_RETURN_IF_ERROR(OwnerOf(context, call).status());
                       KHET_RETURN_IF_ERROR(

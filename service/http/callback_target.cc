@@ -17,7 +17,8 @@ namespace {
 
 absl::Status BadUrl(absl::string_view url, absl::string_view problem) {
   return absl::InvalidArgumentError(absl::StrCat(
-      "callback url ", QuoteInput(std::string_view(url.data(), url.size())), " is not usable: ", problem));
+      "callback url ", QuoteInput(std::string_view(url.data(), url.size())),
+      " is not usable: ", problem));
 }
 
 bool HostNameChar(char c) {
@@ -132,7 +133,8 @@ absl::StatusOr<CallbackHosts> CallbackHosts::Parse(absl::string_view list) {
     for (const char c : name) ok = ok && HostNameChar(c);
     if (!ok) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "--inworld_callback_hosts: ", QuoteInput(std::string_view(pattern.data(), pattern.size())),
+          "--inworld_callback_hosts: ",
+          QuoteInput(std::string_view(pattern.data(), pattern.size())),
           " is not a host name or \"*.\" and a domain"));
     }
     out.patterns_.push_back(absl::AsciiStrToLower(pattern));
@@ -164,9 +166,8 @@ absl::StatusOr<IpAddress> CheckCallbackTarget(const CallbackUrl& url,
   } else {
     addresses = Resolve(url.host);
     if (addresses.empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("callback url's host ", QuoteInput(url.host),
-                       " does not resolve"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "callback url's host ", QuoteInput(url.host), " does not resolve"));
     }
   }
   for (const IpAddress& address : addresses) {
@@ -175,8 +176,7 @@ absl::StatusOr<IpAddress> CheckCallbackTarget(const CallbackUrl& url,
   if (hosts.Matches(url.host)) return addresses.front();
   return absl::PermissionDeniedError(absl::StrCat(
       "callback url's host ", QuoteInput(url.host),
-      " is not the address this registration came from (",
-      caller.ToString(),
+      " is not the address this registration came from (", caller.ToString(),
       ") and matches none of khetd's --inworld_callback_hosts; khetd "
       "pushes only to the registering simulator or to hosts its operator "
       "names"));

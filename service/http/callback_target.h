@@ -23,10 +23,10 @@ inline constexpr size_t kMaxCallbackUrlBytes = 1024;
 
 // A callback URL's parts.
 struct CallbackUrl {
-  bool tls = false;       // https
-  std::string host;       // lower case; an IPv6 literal without brackets
-  uint16_t port = 0;      // 80 or 443 unless the URL names one
-  std::string target;     // the path and query, at least "/"
+  bool tls = false;    // https
+  std::string host;    // lower case; an IPv6 literal without brackets
+  uint16_t port = 0;   // 80 or 443 unless the URL names one
+  std::string target;  // the path and query, at least "/"
 };
 
 // INVALID_ARGUMENT naming the problem for anything but

@@ -37,8 +37,8 @@ PushConnection::PushConnection(asio::any_io_executor executor,
                                const PushConnectionLimits& limits)
     : url_(url), address_(address), limits_(limits) {
   if (url_.tls) {
-    tls_ = std::make_unique<asio::ssl::stream<beast::tcp_stream>>(executor,
-                                                                  *tls);
+    tls_ =
+        std::make_unique<asio::ssl::stream<beast::tcp_stream>>(executor, *tls);
   } else {
     plain_ = std::make_unique<beast::tcp_stream>(executor);
   }
@@ -64,9 +64,9 @@ void PushConnection::Post(const std::string& target, std::string body,
   request_.target(target);
   request_.version(11);
   const bool default_port = url_.port == (url_.tls ? 443 : 80);
-  const std::string host =
-      absl::StrContains(url_.host, ':') ? absl::StrCat("[", url_.host, "]")
-                                        : url_.host;
+  const std::string host = absl::StrContains(url_.host, ':')
+                               ? absl::StrCat("[", url_.host, "]")
+                               : url_.host;
   request_.set(http::field::host,
                default_port ? host : absl::StrCat(host, ":", url_.port));
   request_.set(http::field::user_agent, user_agent);
@@ -90,20 +90,19 @@ void PushConnection::Connect() {
     return;
   }
   tcp().expires_after(Chrono(limits_.connect_timeout));
-  tcp().async_connect(
-      asio::ip::tcp::endpoint(ip, url_.port),
-      [self = shared_from_this()](const beast::error_code& ec) {
-        if (ec) {
-          self->Finish({Failed("connect", ec), 0, false});
-          return;
-        }
-        self->connected_ = true;
-        if (self->tls_ != nullptr) {
-          self->Handshake();
-        } else {
-          self->Send();
-        }
-      });
+  tcp().async_connect(asio::ip::tcp::endpoint(ip, url_.port),
+                      [self = shared_from_this()](const beast::error_code& ec) {
+                        if (ec) {
+                          self->Finish({Failed("connect", ec), 0, false});
+                          return;
+                        }
+                        self->connected_ = true;
+                        if (self->tls_ != nullptr) {
+                          self->Handshake();
+                        } else {
+                          self->Send();
+                        }
+                      });
 }
 
 void PushConnection::Handshake() {
