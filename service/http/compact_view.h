@@ -40,8 +40,8 @@ inline constexpr size_t kCompactLimit = 2048;
 std::string CompactLaser(const v1::LaserShot& shot);
 
 // GetSession: {"id","name","v","st","turn","pos","lm","last","laser","rm",
-// "res","why","silver","red","draw","tb","setup","scheme",...}; also the answer of
-// every route that answers a Session.
+// "res","why","silver","red","draw","tb","setup","scheme",...}; also the answer
+// of every route that answers a Session.
 std::string CompactSession(const v1::Session& session);
 
 // CreateSession: {"owner":<owner token>, then CompactSession's fields}.

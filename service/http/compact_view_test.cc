@@ -360,7 +360,7 @@ TEST(CompactCutTest, AnOverlongLaserLosesItsLastBeams) {
   EXPECT_THAT(parsed["laser"].get<std::string>(),
               ::testing::StartsWith("j1j4f4y f4f1S"));
   EXPECT_THAT(parsed["laser"].get<std::string>(), EndsWith(" +"));
-  EXPECT_EQ(parsed["lm"], "+");  // gave way before the laser
+  EXPECT_EQ(parsed["lm"], "+");                   // gave way before the laser
   EXPECT_EQ(parsed["ann"], "Silver plays j1L.");  // short: kept
   EXPECT_EQ(parsed["pos"], reply.board().position());
 }
@@ -510,8 +510,8 @@ TEST(CompactMovesTest, ReadsBackToEveryLegalMoveOfEverySetup) {
       ++positions;
     }
   }
-  std::cout << "legal move lists of " << positions
-            << " positions; the longest " << longest << " bytes\n";
+  std::cout << "legal move lists of " << positions << " positions; the longest "
+            << longest << " bytes\n";
 }
 
 TEST(CompactMovesTest, ExampleAndNonsense) {

@@ -86,9 +86,9 @@ class HttpGateway::Server {
     };
     if (options_.push_events) {
       KHET_ASSIGN_OR_RETURN(
-          pushes_, BoardPushes::Create(core_, http_->executor(),
-                                       context.run_on_worker, options_.pushes,
-                                       options_.metrics));
+          pushes_,
+          BoardPushes::Create(core_, http_->executor(), context.run_on_worker,
+                              options_.pushes, options_.metrics));
       context.pushes = pushes_.get();
     }
     dispatcher_ = std::make_unique<RouteDispatcher>(

@@ -1427,9 +1427,8 @@ TEST_F(HttpGatewayTest, ServesTheInworldBoardsScriptsAndOar) {
   EXPECT_EQ(board->status, 200);
   EXPECT_THAT(board->get_header_value("Content-Type"),
               ::testing::StartsWith("text/plain"));
-  EXPECT_THAT(board->body,
-              HasSubstr(absl::StrCat("string BOARD_SCRIPTS = \"", scripts,
-                                     "\";")));
+  EXPECT_THAT(board->body, HasSubstr(absl::StrCat("string BOARD_SCRIPTS = \"",
+                                                  scripts, "\";")));
   for (const char* script :
        {"khet_render.lsl", "khet_words.lsl", "khet_keep.lsl"}) {
     EXPECT_EQ(client_->Get(absl::StrCat("/v1/inworld/", script))->status, 200)

@@ -175,9 +175,9 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
           absl::StrCat("attachment; filename=\"", file, "\""));
       return absl::OkStatus();
     }
-    return absl::NotFoundError(absl::StrCat(
-        "no in-world board file ", QuoteInput(file), "; there are ",
-        absl::StrJoin(names, ", ")));
+    return absl::NotFoundError(absl::StrCat("no in-world board file ",
+                                            QuoteInput(file), "; there are ",
+                                            absl::StrJoin(names, ", ")));
   }));
   routes.push_back(Get("/v1/setups", [core](HttpCall& call) {
     KHET_RETURN_IF_ERROR(NoQuery(call));
@@ -475,7 +475,8 @@ std::vector<Route> ApiRoutes(const RouteContext& context) {
         Reply(call, ToJson(response));
         return absl::OkStatus();
       }));
-  for (Route& route : CallbackRoutes(context)) routes.push_back(std::move(route));
+  for (Route& route : CallbackRoutes(context))
+    routes.push_back(std::move(route));
   return routes;
 }
 

@@ -1,6 +1,6 @@
-// The files of clients/web/ and the in-world board's, built into the binary (embed_web_assets.cmake
-// writes their bytes into a generated source file), so that khetd serves
-// the web board without an install directory.
+// The files of clients/web/ and the in-world board's, built into the binary
+// (embed_web_assets.cmake writes their bytes into a generated source file), so
+// that khetd serves the web board without an install directory.
 #ifndef KHET_SERVICE_HTTP_WEB_ASSETS_H_
 #define KHET_SERVICE_HTTP_WEB_ASSETS_H_
 
