@@ -157,6 +157,17 @@ def proto_release(source):
     return match.group(1)
 
 
+def board_scripts(source):
+    """The in-world scripts' own version: khet_board.lsl's BOARD_SCRIPTS,
+    which /v1/version must name so a board's Settings > Update can compare."""
+    with open(os.path.join(source, "clients/lsl/khet_board.lsl")) as f:
+        match = re.search(r'^string BOARD_SCRIPTS = "([^"\n]+)";$', f.read(),
+                          re.M)
+    if match is None:
+        raise AssertionError("khet_board.lsl has no BOARD_SCRIPTS line")
+    return match.group(1)
+
+
 def changelog_release(source):
     """The newest released version in CHANGELOG.md (after Unreleased)."""
     path = os.path.join(source, "CHANGELOG.md")
@@ -206,8 +217,14 @@ def main():
                 f"http://{khetd.http_target}/v1/version",
                 timeout=10) as reply:
             body = json.load(reply)
-        if set(body) != {"version", "api"}:
+        if set(body) != {"version", "api", "boardScripts", "boardScriptsUrl"}:
             raise AssertionError(f"GET /v1/version answered {body}")
+        scripts = board_scripts(args.source)
+        if (body["boardScripts"] != scripts
+                or body["boardScriptsUrl"] != "/v1/inworld/"):
+            raise AssertionError(
+                f"GET /v1/version answered {body}; khet_board.lsl's "
+                f"BOARD_SCRIPTS is {scripts}")
         said["GET /v1/version"] = body["version"]
         apis["GET /v1/version"] = body["api"]
 
