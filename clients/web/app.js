@@ -2,9 +2,10 @@
 // tutorial, #/s/<session id> a board, #/s/<session id>/games/<game id> a
 // past game under review, #/players the players by rating. Every page
 // speaks the viewer's language (language.js), chosen in the page header;
-// on a change the page shown writes its words made in code again.
+// on a change the page shown writes its words made in code again. The pages
+// are made once the words of that language are loaded.
 
-import { $ } from './dom.js';
+import { $, pageError } from './dom.js';
 import { GamePage } from './game.js';
 import { chooseLanguage, language, localize, onLanguageChange, setLanguage, viewerLanguage }
   from './language.js';
@@ -13,7 +14,13 @@ import { PlayersPage } from './players.js';
 import { ReviewPage } from './review.js';
 import { RulesPage } from './rules.js';
 
-if (!setLanguage(viewerLanguage())) localize(document);
+try {
+  if (!(await setLanguage(viewerLanguage()))) localize(document);
+} catch (error) {
+  // Not even English's words could be read: no page can be made.
+  pageError(error);
+  throw error;
+}
 
 const lobby = new LobbyPage();
 const game = new GamePage();

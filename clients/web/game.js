@@ -1,20 +1,13 @@
 // One board's page: the game drawn and played, the seats, the player's and
 // the owner's controls (hints, rematch, settings), the moves (with their
 // replay, game_record.js) and the event log, in the session's language. The
-// session is re-read after every change; a move is played out on the board
-// (board.js: slide, laser, hits) as soon as its reply, event or the session
-// shows it, unless an earlier move is being replayed. A click acts on the
-// position drawn: one made while the board still plays moves out brings it
-// to the game at once, and picks nothing if that changed the clicked square.
-// A selected piece turns by its buttons on the board or below it, or by
-// keys: r (or Shift+Right) clockwise, l (or Shift+Left) anticlockwise,
-// Escape lets it go. A game that no move
-// keeps alive says when the inactivity timeout will reset it. A player may
-// ask to take a move back (the opponent answers on their page), and a seat
-// held with a player id shows that player's rating.
-
-// The colour of a session field that names one, or null when unset.
-const colorOf = (value) => (value && value !== 'COLOR_UNSPECIFIED' ? value : null);
+// session is re-read after every change; the live board follows it and the
+// moves' replies and events (live_board.js), the player picks moves on it
+// (move_picker.js), the seats are seats_panel.js's and the words about the
+// turn game_words.js's. A game that no move keeps alive says when the
+// inactivity timeout will reset it. A player may ask to take a move back
+// (the opponent answers on their page), and a seat held with a player id
+// shows that player's rating.
 
 import { api } from './api.js';
 import { BoardView } from './board.js';
@@ -24,9 +17,13 @@ import { catalog, editionName, schemeOptions, setupName, setupOptions, statusTex
 import { $, errorText, fillSelect, h, pageError, show } from './dom.js';
 import { EventFeed } from './events.js';
 import { GameRecordPanel } from './game_record.js';
+import { colorOf, duration, flaggedSide, turnText } from './game_words.js';
 import { t } from './language.js';
+import { LiveBoard } from './live_board.js';
+import { MovePicker } from './move_picker.js';
 import { pieceName } from './piece_words.js';
 import { resultSentence } from './result_words.js';
+import { SeatsPanel } from './seats_panel.js';
 import { observeServerTime, serverNow } from './server_clock.js';
 import { sideName } from './sides.js';
 import { sounds } from './sound.js';
@@ -34,35 +31,14 @@ import { tokens } from './tokens.js';
 
 const IDLE_WARN_MS = 10 * 60 * 1000;  // the inactivity note turns into a warning
 const HINT_TIMEOUT_MS = 4000;
-const CATCH_UP_MS = 1500;  // for move events, before a position is drawn without them
-const TWO_STATE = new Set(['SCARAB', 'EYE_OF_HORUS']);  // both turns are one move
 const HISTORY_SHOWN = 20;  // earlier events shown in the log on opening
 const LOG_LENGTH = 60;
 const CONFIRM_MS = 4000;
 
-const shotKey = (board, shot) => `${board?.position}|${shot?.text}`;
-
-// The turn each key makes with a piece selected (Shift+arrows too).
-const TURN_KEYS = { r: 'ROTATE_CLOCKWISE', l: 'ROTATE_ANTICLOCKWISE' };
-const SHIFTED_TURN_KEYS = { ArrowRight: 'ROTATE_CLOCKWISE', ArrowLeft: 'ROTATE_ANTICLOCKWISE' };
-
-// The side whose time ran out in a game that ended so, else null.
-function flaggedSide(result) {
-  if (result?.reason !== 'TIME_FORFEIT') return null;
-  return { SILVER_WINS: 'RED', RED_WINS: 'SILVER' }[result.outcome] ?? null;
-}
-
-// "12 min" or "45 s", in the page's language.
-function duration(ms) {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  return seconds >= 120 ? t('minutes', { count: Math.round(seconds / 60) })
-    : t('seconds', { count: seconds });
-}
-
 export class GamePage {
   constructor() {
-    this.board = new BoardView($('board'), { onSquare: (name) => this.onSquare(name),
-                                             onRotate: (kind) => this.rotate(kind) });
+    this.board = new BoardView($('board'), { onSquare: (name) => this.picker.onSquare(name),
+                                             onRotate: (kind) => this.picker.rotate(kind) });
     this.board.onSound = (kind, delay) => sounds.play(kind, delay);
     this.clocks = new ClockView($('clocks'));
     this.record = new GameRecordPanel($('moves-panel'), {
@@ -70,34 +46,55 @@ export class GamePage {
       onReplay: (ply) => this.onReplay(ply),
     });
     this.recordKey = null;   // the game, its length and status the moves were read for
-    // What the live board shows or is playing out: the game, its moves'
-    // count, the session's version, the position and shot (as shotKey) and
-    // the Board.
-    this.live = null;
-    this.catchUp = null;  // a wait for the events of moves the session is ahead by
+    this.live = new LiveBoard(this.board, {
+      replaying: () => this.record.replaying,
+      deselect: () => this.picker.deselect(),
+      render: () => this.render(),
+      myColor: () => this.me()?.color,
+    });
+    this.picker = new MovePicker(this.board, {
+      session: () => this.session,
+      me: () => this.me(),
+      replaying: () => this.record.replaying,
+      say: (message) => this.say(message),
+      side: (color) => this.side(color),
+      pieceName: (piece) => this.pieceName(piece),
+      syncBoard: (name) => this.live.syncBoard(name, this.session),
+      legalMoves: (square) => api.legalMoves(this.id, square),
+      play: (move) => this.play(move),
+    });
+    this.seats = new SeatsPanel({
+      side: (color) => this.side(color),
+      levels: () => this.levels,
+      join: (color) => this.join(color),
+      seatComputer: (color, level) => this.act(
+        () => api.seatComputer(this.id, this.actingToken(), { color, level })),
+      removeComputer: (color) => this.act(
+        () => api.leave(this.id, this.actingToken(), { color })),
+      rated: () => {
+        if (this.session) this.seats.render(this.session, this.me(), tokens.owner(this.id));
+      },
+    });
     this.idleTimer = null;
     this.id = null;
     this.session = null;
     this.feed = null;
-    this.selection = null;   // { from, piece, moves } while a piece is picked
     this.flipChoice = null;  // null: Red's player sees the board from Red's side
     this.loadedVersion = 0;
-    this.newestVersion = 0;  // of the last move shown; older sessions are stale
     this.levels = [];
     this.setups = [];
     this.refreshing = false;
     this.refreshAgain = false;
     this.settingsDirty = false;
     this.troubled = false;
-    this.ratings = new Map();  // player id -> { key, rating } (rating null: none yet)
     this.wire();
   }
 
   wire() {
     const click = (id, action) => $(id).addEventListener('click', action);
-    click('rotate-clockwise', () => this.rotate('ROTATE_CLOCKWISE'));
-    click('rotate-anticlockwise', () => this.rotate('ROTATE_ANTICLOCKWISE'));
-    click('deselect', () => this.deselect());
+    click('rotate-clockwise', () => this.picker.rotate('ROTATE_CLOCKWISE'));
+    click('rotate-anticlockwise', () => this.picker.rotate('ROTATE_ANTICLOCKWISE'));
+    click('deselect', () => this.picker.deselect());
     click('resign', (e) => this.confirmed(e.target, t('reallyResign'),
                                           () => api.resign(this.id, this.me().token)));
     click('offer-draw', () => this.act(() => api.offerDraw(this.id, this.me().token)));
@@ -146,30 +143,11 @@ export class GamePage {
     $('player-id').addEventListener('change', (event) => {
       tokens.playerId = event.target.value.trim();
     });
-    document.addEventListener('keydown', (event) => this.onKey(event));
+    document.addEventListener('keydown', (event) => this.picker.onKey(event));
     // What stands above the board grows and shrinks (the turn, the clocks,
     // notes): the board follows.
     new ResizeObserver(() => this.fitBoard()).observe($('board').parentElement);
     window.addEventListener('resize', () => this.fitBoard());
-  }
-
-  // r, l, Shift+arrows and Escape while a piece is selected (not while
-  // typing in a field).
-  onKey(event) {
-    if ($('game').hidden || !this.selection || event.altKey || event.ctrlKey
-        || event.metaKey || event.target.closest?.('input, select, textarea, [contenteditable]')) {
-      return;
-    }
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      this.deselect();
-      return;
-    }
-    const kind = event.shiftKey ? SHIFTED_TURN_KEYS[event.key]
-      : TURN_KEYS[event.key?.toLowerCase()];
-    if (!kind || !this.selection.turns.includes(kind)) return;
-    event.preventDefault();
-    this.rotate(kind);
   }
 
   // The board as large as the window shows whole below what stands above it
@@ -189,9 +167,9 @@ export class GamePage {
     this.close();
     this.id = id;
     this.session = null;
-    this.newestVersion = 0;
+    this.live.reset();
     this.troubled = false;
-    this.selection = null;
+    this.picker.selection = null;
     this.flipChoice = null;
     this.settingsDirty = false;
     this.board.clearShot();
@@ -199,7 +177,6 @@ export class GamePage {
     this.board.setHint([]);
     this.board.setBoard(null);
     this.recordKey = null;
-    this.live = null;
     this.clocks.set(null);
     $('log').replaceChildren();
     $('game-title').textContent = t('loading');
@@ -248,7 +225,7 @@ export class GamePage {
     this.feed = null;
     clearInterval(this.idleTimer);
     this.idleTimer = null;
-    clearTimeout(this.catchUp);
+    this.live.stop();
     this.id = null;
     this.clocks.set(null);
     this.record.close();
@@ -293,12 +270,12 @@ export class GamePage {
   apply(session) {
     if (!session || session.id !== this.id) return;
     const version = Number(session.version);
-    if (version < this.newestVersion) return;
+    if (this.live.stale(version)) return;
     if (this.session && version < Number(this.session.version)) return;
     const moved = this.session && this.session.board?.position !== session.board?.position;
     this.session = session;
     if (moved) {
-      this.deselect();
+      this.picker.deselect();
       // What was said about the position before (a refusal, a hint) is stale;
       // trouble with the connection and the timeout's reset are not.
       if (!['connection', 'timeout'].includes($('message').dataset.kind)) this.say(null);
@@ -345,19 +322,12 @@ export class GamePage {
     }
     const move = event.moveMade;
     if (move) {
-      this.showMove(event.version, move.board, move.move?.notation, move.shot, move.removals);
+      this.live.showMove(event.version, move.board, move.move?.notation, move.shot,
+                         move.removals);
     }
     // An accepted takeback: the board goes back to the position it names.
     const takeback = event.takebackAnswered;
-    if (takeback?.accepted && takeback.board) {
-      this.newestVersion = Math.max(this.newestVersion, Number(event.version));
-      this.deselect();
-      this.live = null;
-      if (!this.record.replaying) {
-        this.board.setBoard(takeback.board);
-        this.board.clearShot();
-      }
-    }
+    if (takeback?.accepted && takeback.board) this.live.takeBack(event.version, takeback.board);
     if (event.gameReset?.timedOut) {
       this.say(t('timedOutReset'));
       $('message').dataset.kind = 'timeout';
@@ -385,89 +355,13 @@ export class GamePage {
     }
   }
 
-  // Plays out a move that follows the live board's position (from its
-  // reply or its event): the piece moves, the laser fires, the hits go.
-  showMove(version, board, notation, shot, removals) {
-    if (!board) return;
-    this.newestVersion = Math.max(this.newestVersion, Number(version ?? 0));
-    const key = shotKey(board, shot);
-    // The same move again (its event after the session showed it), or one
-    // older than the board shows: a piece picked since stays picked.
-    if (key === this.live?.key || Number(version) <= (this.live?.version ?? 0)) return;
-    this.deselect();
-    const before = this.live?.board ?? null;
-    this.live = { gameId: this.live?.gameId, plies: (this.live?.plies ?? 0) + 1,
-                  version: Number(version), key, board };
-    if (this.record.replaying) return;
-    this.board.playMove({ before, board, notation, shot, removals, key,
-                          own: this.isMine(before, shot) });
-  }
-
-  // Whether this page's player made the move played in `before` (whose
-  // laser `shot` is).
-  isMine(before, shot) {
-    const mover = shot?.shooter ?? before?.sideToMove;
-    return Boolean(mover) && mover === this.me()?.color;
-  }
-
-  // Brings the live board to the game at once when it is still playing
-  // moves out or waiting for them; answers whether that changed what the
-  // square `name` shows (a click there then did only this).
-  syncBoard(name) {
-    const s = this.session;
-    const shown = this.board.pieceOn(name);
-    let changed = this.board.catchUp();
-    const ahead = s && Number(s.version) > (this.live?.version ?? 0)
-      && this.live?.key !== shotKey(s.board, s.lastShot);
-    if (ahead && !this.record.replaying) {
-      if (this.live) this.live.waited = true;
-      this.showSession(s);
-      changed = true;
-    }
-    return changed && this.board.pieceOn(name) !== shown;
-  }
-
-  // Brings the live board to the session: played out when it is one move on
-  // from what the board shows; when it is more, the moves' events are
-  // waited for a little (they play each out); else drawn at once.
-  showSession(s) {
-    const moves = s.moves ?? [];
-    const key = shotKey(s.board, s.lastShot);
-    const drawn = this.live;
-    clearTimeout(this.catchUp);
-    if (drawn && key === drawn.key && drawn.gameId === s.gameId) return;
-    const notation = moves[moves.length - 1];
-    const version = Number(s.version);
-    const sameGame = drawn && drawn.gameId === s.gameId && !this.record.replaying;
-    if (sameGame && drawn.plies + 1 === moves.length) {
-      this.live = { gameId: s.gameId, plies: moves.length, version, key, board: s.board };
-      this.board.playMove({ before: drawn.board, board: s.board, notation, shot: s.lastShot,
-                            key, own: this.isMine(drawn.board, s.lastShot) });
-      return;
-    }
-    if (sameGame && drawn.plies + 1 < moves.length && !drawn.waited) {
-      this.catchUp = setTimeout(() => {
-        if (this.live === drawn) drawn.waited = true;
-        this.render();
-      }, CATCH_UP_MS);
-      return;
-    }
-    this.live = { gameId: s.gameId, plies: moves.length, version, key, board: s.board };
-    this.board.setBoard(s.board, notation);
-    if (s.lastShot?.segments?.length) {
-      this.board.showShot(s.lastShot, key, { animate: false });
-    } else {
-      this.board.clearShot();
-    }
-  }
-
   // An earlier ply is shown (its number) or the live game again (null).
   onReplay(ply) {
     if (ply !== null) {
-      this.deselect();
+      this.picker.deselect();
       this.say(null);
     }
-    this.live = null;  // the live board is drawn again when the replay ends
+    this.live.forget();  // the live board is drawn again when the replay ends
     this.render();
   }
 
@@ -501,12 +395,12 @@ export class GamePage {
     }
     this.board.setFlipped(this.flipChoice ?? me?.color === 'RED');
     const replaying = this.record.replaying;
-    if (!replaying) this.showSession(s);
+    if (!replaying) this.live.showSession(s);
     $('board').classList.toggle('my-turn', Boolean(myTurn) && !replaying);
     $('board').classList.toggle('replaying', replaying);
     this.fitBoard();
 
-    $('turn').textContent = this.turnText(s, me);
+    $('turn').textContent = turnText(s, me, (color) => this.side(color));
     const outcome = s.result?.outcome;
     const over = s.status === 'FINISHED' || (outcome && outcome !== 'ONGOING'
                                              && outcome !== 'OUTCOME_UNSPECIFIED');
@@ -516,7 +410,7 @@ export class GamePage {
     show($('result'), Boolean(over));
     this.clocks.set(s.clocks, flaggedSide(s.result));
 
-    this.renderSeats(s, me, owner);
+    this.seats.render(s, me, owner);
 
     const bothSeated = (s.seats ?? []).every((seat) => seat.occupied);
     const canRematch = s.status === 'FINISHED' && bothSeated && Boolean(owner || me);
@@ -577,25 +471,6 @@ export class GamePage {
     show($('takeback-prompt'), answering);
   }
 
-  // The rating of a seat's player id, read once per game and status (so a
-  // rated game's end shows the new one); null until known or while unrated.
-  rating(playerId, s) {
-    if (!playerId) return null;
-    const key = `${s.gameId}|${s.status}`;
-    const known = this.ratings.get(playerId);
-    if (known?.key === key) return known.rating;
-    this.ratings.set(playerId, { key, rating: known?.rating ?? null });
-    api.getPlayer(playerId).then(
-      (player) => ({ rating: Math.round(player.rating), games: player.games }),
-      (error) => (error.code === 'NOT_FOUND' ? null : known?.rating ?? null),
-    ).then((rating) => {
-      if (this.ratings.get(playerId)?.key !== key) return;
-      this.ratings.set(playerId, { key, rating });
-      if (this.session) this.renderSeats(this.session, this.me(), tokens.owner(this.id));
-    });
-    return known?.rating ?? null;
-  }
-
   // The inactivity timeout's countdown: a note while it is far, a warning
   // in its last minutes (or quarter).
   renderIdle() {
@@ -641,92 +516,13 @@ export class GamePage {
     this.record.relabel();
     fillSelect($('setup-form').elements.setup, setupOptions(this.setups));
     fillSelect($('settings-form').elements.colorScheme, schemeOptions(this.schemes ?? []));
-    if (this.selection) {
-      const { from, piece } = this.selection;
-      $('selected-label').textContent = t('selected', { piece: this.pieceName(piece),
-                                                        square: from });
-    }
+    this.picker.relabel();
     this.render();
   }
 
   // A piece for people: "Silver Pyramid", its side named as the scheme paints it.
   pieceName(piece) {
     return pieceName(piece, this.session?.board?.edition, (color) => this.side(color));
-  }
-
-  turnText(s, me) {
-    const offeredBy = s.drawOfferedBy && s.drawOfferedBy !== 'COLOR_UNSPECIFIED'
-      ? s.drawOfferedBy : null;
-    if (s.status === 'WAITING_FOR_PLAYERS') {
-      const free = (s.seats ?? []).filter((seat) => !seat.occupied)
-        .map((seat) => this.side(seat.color));
-      if (free.length > 1) {
-        return t('waitingMany', { free: t('listAnd', { list: free[0], last: free[1] }) });
-      }
-      return t('waitingOne', { free: free[0] });
-    }
-    if (s.status !== 'IN_PROGRESS') return t('gameOver');
-    const side = this.side(s.board?.sideToMove);
-    const parts = [me && s.board?.sideToMove === me.color ? t('yourMove', { side })
-      : t('sideToMove', { side })];
-    if (offeredBy) {
-      parts.push(offeredBy === me?.color ? t('youOfferedDraw')
-        : t('sideOffersDraw', { side: this.side(offeredBy) }));
-    }
-    const asker = colorOf(s.takebackRequestedBy);
-    if (asker) {
-      parts.push(asker === me?.color ? t('youAskedTakeback')
-        : t('sideAsksTakeback', { side: this.side(asker) }));
-    }
-    if (s.repetitionCount >= 3) parts.push(t('repeatedThrice'));
-    return parts.join(' ');
-  }
-
-  renderSeats(s, me, owner) {
-    const canSeatComputer = Boolean(owner || me);
-    const seated = Boolean(me) || (s.seats ?? []).every((seat) => seat.occupied);
-    $('player-name-label').hidden = seated;
-    $('player-id-field').hidden = seated;
-    $('seats').replaceChildren(...(s.seats ?? []).map((seat) => {
-      const color = seat.color;
-      const name = this.side(color);
-      const mine = me?.color === color;
-      const player = seat.computer
-        ? t('playerComputerLevel', { name: seat.playerName, level: seat.computerLevel })
-        : seat.playerName;
-      const who = !seat.occupied ? h('span', { class: 'free' }, t('free'))
-        : h('span', { class: 'seat-player' }, mine ? t('playerYou', { name: player }) : player);
-      const rated = seat.occupied && !seat.computer ? this.rating(seat.playerId, s) : null;
-      const rating = rated ? h('span', {
-        class: 'seat-rating', title: t('ratingGames', { count: rated.games }),
-      }, t('seatRating', { rating: rated.rating })) : null;
-      const actions = [];
-      if (!seat.occupied && !me) {
-        actions.push(h('button', { type: 'button', onclick: () => this.join(color) },
-                       t('joinAs', { side: name })));
-      }
-      if (!seat.occupied && canSeatComputer) {
-        const level = h('select', { 'aria-label': t('computerLevelFor', { side: name }) },
-          ...this.levels.map((l) => h('option', { value: l.number, selected: l.number === 3 },
-                                      `${l.number}: ${l.name}`)));
-        actions.push(level, h('button', {
-          type: 'button', class: 'secondary',
-          onclick: () => this.act(() => api.seatComputer(this.id, this.actingToken(),
-                                                        { color, level: Number(level.value) })),
-        }, t('computerAs', { side: name })));
-      }
-      if (seat.computer && canSeatComputer) {
-        actions.push(h('button', {
-          type: 'button', class: 'secondary',
-          onclick: () => this.act(() => api.leave(this.id, this.actingToken(), { color })),
-        }, t('removeComputer')));
-      }
-      return h('div', { class: `seat seat-${color.toLowerCase()}`, 'data-color': color },
-        h('div', { class: 'seat-who' },
-          h('span', { class: `swatch ${color.toLowerCase()}`, 'aria-hidden': 'true' }),
-          h('strong', {}, name), ' ', who, rating ? ' ' : null, rating),
-        actions.length ? h('div', { class: 'controls' }, ...actions) : null);
-    }));
   }
 
   fillSettings(settings = {}) {
@@ -866,103 +662,18 @@ export class GamePage {
 
   // ---- Moving -----------------------------------------------------------
 
-  async onSquare(name) {
-    const s = this.session;
-    const me = this.me();
-    if (!s) return;
-    if (!me) {
-      if (s.status === 'IN_PROGRESS') this.say(t('takeSeat'));
-      return;
-    }
-    if (s.status !== 'IN_PROGRESS') {
-      this.say(t(s.status === 'FINISHED' ? 'gameIsOver' : 'notStarted'));
-      return;
-    }
-    if (this.record.replaying) {
-      this.say(t('lookingBack'));
-      return;
-    }
-    if (this.syncBoard(name)) return;
-    if (s.board.sideToMove !== me.color) {
-      this.say(t('othersMove', { side: this.side(s.board.sideToMove) }));
-      return;
-    }
-    const selection = this.selection;
-    if (selection) {
-      const choices = selection.moves.filter((m) => m.to === name);
-      if (choices.length === 1) return this.play(choices[0]);
-      if (choices.length > 1) return this.offerChoice(choices);
-      if (name === selection.from) return this.deselect();
-    }
-    const piece = s.board.pieces?.find((p) => p.square === name);
-    if (piece?.color === me.color) return this.select(name, piece);
-    this.deselect();
-  }
-
-  async select(square, piece) {
-    const version = this.session.version;
-    let moves;
-    try {
-      ({ moves = [] } = await api.legalMoves(this.id, square));
-    } catch (error) {
-      this.say(error);
-      return;
-    }
-    if (this.session?.version !== version) return;  // the board changed meanwhile
-    if (!moves.length) {
-      this.deselect();
-      this.say(t('noLegalMove', { piece: this.pieceName(piece) }));
-      return;
-    }
-    this.say(null);
-    const targets = [...new Set(moves.filter((m) => m.to).map((m) => m.to))];
-    const kinds = new Set(moves.filter((m) => !m.to).map((m) => m.kind));
-    const twoState = TWO_STATE.has(piece.type) && kinds.size > 0;
-    const turns = ['ROTATE_ANTICLOCKWISE', 'ROTATE_CLOCKWISE']
-      .filter((kind) => twoState || kinds.has(kind));
-    this.selection = { from: square, piece, moves, turns };
-    this.board.setSelection(square, targets, turns);
-    show($('rotate-clockwise'), turns.includes('ROTATE_CLOCKWISE'));
-    show($('rotate-anticlockwise'), turns.includes('ROTATE_ANTICLOCKWISE'));
-    $('selected-label').textContent = t('selected', { piece: this.pieceName(piece), square });
-    $('move-choice').replaceChildren();
-    show($('move-controls'), true);
-  }
-
-  deselect() {
-    this.selection = null;
-    this.board.setSelection(null);
-    this.board.setHint([]);
-    $('move-choice').replaceChildren();
-    show($('move-controls'), false);
-  }
-
-  rotate(kind) {
-    const moves = this.selection?.moves ?? [];
-    const move = moves.find((m) => m.kind === kind) ?? moves.find((m) => !m.to);
-    if (move) this.play(move);
-  }
-
-  // Several moves reach the same square (an Obelisk stack or its top).
-  offerChoice(choices) {
-    const whole = this.selection?.piece?.height > 1 ? 'moveWholeStack' : 'moveWholePiece';
-    const label = (m) => t(m.kind === 'MOVE_TOP' ? 'moveTopOnly'
-      : m.swap ? 'moveBySwapping' : whole, { move: m.notation });
-    $('move-choice').replaceChildren(...choices.map((m) =>
-      h('button', { type: 'button', onclick: () => this.play(m) }, label(m))));
-  }
-
+  // Plays a move picked on the board (move_picker.js).
   async play(move) {
     const me = this.me();
     const version = this.session.version;
-    this.deselect();
+    this.picker.deselect();
     try {
       const reply = await api.move(this.id, me.token, {
         move: { notation: move.notation }, expectedVersion: version,
       });
       this.say(null);
-      this.showMove(reply.version, reply.board, reply.move?.notation, reply.shot,
-                    reply.removals);
+      this.live.showMove(reply.version, reply.board, reply.move?.notation, reply.shot,
+                         reply.removals);
     } catch (error) {
       // ABORTED: the board changed between the click and the move (its
       // message names versions, which are not for people).

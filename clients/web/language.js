@@ -1,17 +1,20 @@
 // The language the pages speak, and their words in it (i18n.js): t() for
 // texts made in code, localize() for index.html's elements marked with
 // data-i18n="key" (their text) or data-i18n-attr="attribute:key,...".
+// A language is spoken once its catalogue (i18n/<code>.json) is loaded:
+// setLanguage waits for it, and app.js for the first before any page.
 // Every page speaks the viewer's language: the one they chose on this
 // browser (kept in localStorage, for this browser only), else the browser's
 // first offered language (navigator.languages), else English. A board's own
 // language (its announcements, for everyone) is the owner's setting and
 // does not change the page's words.
 
-import { LANGUAGES, languageFor, translate } from './i18n.js';
+import { LANGUAGES, languageFor, loadLanguage, translate } from './i18n.js';
 
 const CHOICE_KEY = 'khet.language';
 
 let current = 'en';
+let switches = 0;  // setLanguage's calls: of those made while loading, the last wins
 const listeners = [];
 
 // The viewer's own choice on this browser, or '' for none.
@@ -31,24 +34,26 @@ export const viewerLanguage = () => chosenLanguage() || languageFor(navigator.la
 export const language = () => current;
 
 // Keeps `code` as the viewer's choice ('' forgets it: the browser's
-// language again) and speaks it.
+// language again) and speaks it (setLanguage's promise).
 export function chooseLanguage(code) {
   try {
     if (LANGUAGES.includes(code)) localStorage.setItem(CHOICE_KEY, code);
     else localStorage.removeItem(CHOICE_KEY);
   } catch {
     // Storage refused (private mode): the choice lasts for this page only.
-    setLanguage(LANGUAGES.includes(code) ? code : languageFor(navigator.languages));
-    return;
+    return setLanguage(LANGUAGES.includes(code) ? code : languageFor(navigator.languages));
   }
-  setLanguage(viewerLanguage());
+  return setLanguage(viewerLanguage());
 }
 
-// Switches to `code` ("" or an unknown code: English), relabels the page and
-// tells the listeners (onLanguageChange); true when the language changed.
-export function setLanguage(code) {
-  const next = LANGUAGES.includes(code) ? code : 'en';
-  if (next === current) return false;
+// Switches to `code` ("" or an unknown code: English; one whose catalogue
+// cannot be read: English too) once its words are loaded, relabels the page
+// and tells the listeners (onLanguageChange); a promise of true when the
+// language changed, false when it did not or a later call overtook this one.
+export async function setLanguage(code) {
+  const call = ++switches;
+  const next = await loadLanguage(LANGUAGES.includes(code) ? code : 'en');
+  if (call !== switches || next === current) return false;
   current = next;
   localize(document);
   for (const listener of listeners) listener(current);

@@ -36,10 +36,13 @@ if (!flags.khetd) {
   process.exit(2);
 }
 
-// The web board's catalogue, read as the browser reads it (clients/web has
-// no package.json, so it is imported as text).
-const source = fs.readFileSync(new URL('../../clients/web/i18n.js', import.meta.url), 'utf8');
-const { MESSAGES } = await import(`data:text/javascript,${encodeURIComponent(source)}`);
+// The web board's catalogues (clients/web/i18n/<code>.json, which the
+// browser fetches), by language.
+const CATALOGUES = new URL('../../clients/web/i18n/', import.meta.url);
+const MESSAGES = Object.fromEntries(fs.readdirSync(CATALOGUES)
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => [path.basename(name, '.json'),
+                  JSON.parse(fs.readFileSync(new URL(name, CATALOGUES), 'utf8'))]));
 
 const WAIT_MS = 10000;
 const OVERALL_MS = 90000;

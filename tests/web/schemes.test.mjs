@@ -6,6 +6,7 @@ import { test } from 'node:test';
 
 import { accentFor } from '../../clients/web/pieces.js';
 import { sideName } from '../../clients/web/sides.js';
+import './catalogues.mjs';  // the words sideName speaks
 
 // khetd's schemes (service/color_schemes.cc): Silver's pieces, then Red's.
 const SCHEMES = {
