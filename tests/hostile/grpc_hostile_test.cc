@@ -26,8 +26,8 @@
 #include "gtest/gtest.h"
 #include "khet/v1/khet_service.grpc.pb.h"
 #include "tests/hostile/hostile_test_base.h"
-#include "tools/load/grpc_call.h"
-#include "tools/load/raw_http.h"
+#include "tools/load/common/grpc_call.h"
+#include "tools/load/common/raw_http.h"
 
 namespace khet::hostile {
 namespace {

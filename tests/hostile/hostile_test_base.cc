@@ -15,7 +15,7 @@
 #include "grpcpp/security/credentials.h"
 #include "nlohmann/json.hpp"
 #include "tests/support/text_file.h"
-#include "tools/load/khetd_process.h"
+#include "tools/load/common/khetd_process.h"
 
 #ifndef KHETD_PATH
 #error "KHETD_PATH must name the khetd binary"

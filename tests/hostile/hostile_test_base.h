@@ -18,7 +18,7 @@
 #include "gtest/gtest.h"
 #include "khet/v1/khet_service.grpc.pb.h"
 #include "tests/support/khetd_child.h"
-#include "tools/load/raw_http.h"
+#include "tools/load/common/raw_http.h"
 
 namespace khet::hostile {
 

@@ -12,7 +12,7 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "tests/hostile/hostile_test_base.h"
-#include "tools/load/raw_http.h"
+#include "tools/load/common/raw_http.h"
 
 namespace khet::hostile {
 namespace {

@@ -16,7 +16,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/hostile/hostile_test_base.h"
-#include "tools/load/raw_http.h"
+#include "tools/load/common/raw_http.h"
 
 namespace khet::hostile {
 namespace {

@@ -1,0 +1,63 @@
+// khet-load's boards mode: khetd as in-world boards use it. Each board is a
+// session with both seats taken, always holding a long poll (or an event
+// stream) on a kept-alive HTTP connection of its own, or having khetd push
+// its events to a URL of its own (push), and plays a random legal move once
+// per period (with jitter) through connections it shares with the other
+// boards of its client thread and source address, as a simulator host's
+// HTTP client does. Measures how long a move's event takes
+// to reach its board once the move is acknowledged, what khetd refused, and
+// khetd's memory, threads and CPU.
+#ifndef KHET_TOOLS_LOAD_KHET_LOAD_LOAD_BOARDS_H_
+#define KHET_TOOLS_LOAD_KHET_LOAD_LOAD_BOARDS_H_
+
+#include <sys/types.h>
+
+#include <cstdint>
+
+#include "tools/load/khet_load/load_sessions.h"
+
+namespace khet::load {
+
+struct BoardsOptions {
+  int boards = 1000;
+  // Event-driven client threads, each with its share of the boards.
+  int threads = 2;
+  // An event stream per board instead of long polls.
+  bool stream = false;
+  // Neither: each board registers a URL on its client address's receiving
+  // server (one per address, as a simulator host serves its objects' URLs)
+  // and khetd pushes the session's events to it (docs/http-api.md, "Pushed
+  // events").
+  bool push = false;
+  // The long poll's waitSeconds (the in-world board's: 25).
+  int wait_seconds = 25;
+  // Each board moves once per period, the period varied by +-jitter (a
+  // share of it); the first move comes at a random time within a period.
+  double move_period_seconds = 10;
+  double move_jitter = 0.2;
+  // Source addresses 127.0.0.2 onwards: simulator hosts (1) or many.
+  int client_addresses = 1;
+  // Connections each client thread keeps per source address for the
+  // boards' other calls (moves, setting up).
+  int shared_connections = 64;
+  // Each board's calls carry an in-world object key and owner key, as a
+  // Second Life or OpenSimulator simulator sends them.
+  bool inworld_headers = true;
+  // After every board is set up: this long before measuring, then this
+  // long measured.
+  double warmup_seconds = 5;
+  double seconds = 60;
+  GameOptions game;
+  uint64_t seed = 1;
+};
+
+// Runs the boards against khetd's HTTP port `http_port` on 127.0.0.1
+// (process `pid`, 0: unknown) and prints the figures. False if any board
+// could not be set up, any call was refused or failed, or an acknowledged
+// move's event did not reach its board; with push, also if a delivery's
+// signature was wrong or its versions out of order.
+bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid);
+
+}  // namespace khet::load
+
+#endif  // KHET_TOOLS_LOAD_KHET_LOAD_LOAD_BOARDS_H_
