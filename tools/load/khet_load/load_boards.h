@@ -6,7 +6,10 @@
 // boards of its client thread and source address, as a simulator host's
 // HTTP client does. Measures how long a move's event takes
 // to reach its board once the move is acknowledged, what khetd refused, and
-// khetd's memory, threads and CPU.
+// khetd's memory, threads and CPU. The boards are in load_board.h; push
+// mode's parts in load_board_push.cc (a board's side), load_push_routing.h
+// (the receiving servers), load_push_receiver.h (one server) and
+// load_push_figures.h (its figures).
 #ifndef KHET_TOOLS_LOAD_KHET_LOAD_LOAD_BOARDS_H_
 #define KHET_TOOLS_LOAD_KHET_LOAD_LOAD_BOARDS_H_
 
