@@ -2,7 +2,7 @@
 // positions with a transposition table, move ordering and a quiescence step
 // for laser captures, and an evaluation that knows Khet (engine/evaluate.h).
 //
-// How it searches (engine/search.cc):
+// How it searches (engine/search.cc and the search_*.cc files beside it):
 //   - Negamax alpha-beta with principal variation search, iterative
 //     deepening from depth 1, mate-distance pruning and a repetition check
 //     (a position seen before on the path or in SearchStyle::history scores
@@ -88,7 +88,7 @@ class SearchTable {
   SearchTable(const SearchTable&) = delete;
   SearchTable& operator=(const SearchTable&) = delete;
 
-  struct Storage;  // engine/search.cc's
+  struct Storage;  // engine/search_table.h's
 
  private:
   friend struct TableAccess;
