@@ -33,15 +33,15 @@
 #include "engine/movegen.h"
 #include "fuzz/fuzz_check.h"
 #include "nlohmann/json.hpp"
+#include "service/core/session_service.h"
 #include "service/http/gateway_options.h"
 #include "service/http/http_routes.h"
 #include "service/http/http_server.h"
 #include "service/http/http_status.h"
 #include "service/http/route_dispatch.h"
 #include "service/http/waiting_requests.h"
-#include "service/session_service.h"
+#include "service/search/test_fakes.h"
 #include "service/store/memory_store.h"
-#include "service/test_fakes.h"
 
 namespace khet {
 namespace {

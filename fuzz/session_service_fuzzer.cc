@@ -31,10 +31,10 @@
 #include "engine/setups.h"
 #include "fuzz/fuzz_check.h"
 #include "khet/v1/khet_service.pb.h"
-#include "service/clock.h"
-#include "service/mutex.h"
-#include "service/random_source.h"
-#include "service/session_service.h"
+#include "service/base/clock.h"
+#include "service/base/mutex.h"
+#include "service/base/random_source.h"
+#include "service/core/session_service.h"
 #include "service/store/memory_store.h"
 
 namespace khet {

@@ -13,7 +13,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/time/time.h"
-#include "service/mutex.h"
+#include "service/base/mutex.h"
 
 namespace khet {
 

@@ -10,7 +10,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
-#include "service/mutex.h"
+#include "service/base/mutex.h"
 
 namespace khet {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "grpcpp/support/byte_buffer.h"
-#include "service/shared_event.h"
+#include "service/events/shared_event.h"
 
 namespace khet {
 

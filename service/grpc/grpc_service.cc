@@ -16,7 +16,7 @@
 #include "service/grpc/event_bytes.h"
 #include "service/grpc/request_log.h"
 #include "service/grpc/status_conversion.h"
-#include "service/server_version.h"
+#include "service/wire/server_version.h"
 
 namespace khet {
 namespace {

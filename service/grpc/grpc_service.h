@@ -26,13 +26,13 @@
 #include "grpcpp/support/status.h"
 #include "grpcpp/support/string_ref.h"
 #include "khet/v1/khet_service.grpc.pb.h"
-#include "service/caller_budgets.h"
+#include "service/base/mutex.h"
+#include "service/core/session_service.h"
+#include "service/fair_use/caller_budgets.h"
 #include "service/grpc/call_pool.h"
 #include "service/grpc/grpc_metrics.h"
 #include "service/grpc/status_conversion.h"
-#include "service/json_request_log.h"
-#include "service/mutex.h"
-#include "service/session_service.h"
+#include "service/text/json_request_log.h"
 
 namespace khet {
 
@@ -298,7 +298,7 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
 
   SessionService* const core_;
   const KhetGrpcServiceOptions options_;
-  Mutex mu_;  // a std::mutex: visible to ThreadSanitizer (service/mutex.h)
+  Mutex mu_;  // a std::mutex: visible to ThreadSanitizer (service/base/mutex.h)
   std::atomic<bool> shutting_down_{false};
   // Running watches, for Shutdown.
   std::set<WatchReactor*> watches_ ABSL_GUARDED_BY(mu_);

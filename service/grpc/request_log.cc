@@ -4,9 +4,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
-#include "service/budget_refusal.h"
+#include "service/fair_use/budget_refusal.h"
 #include "service/grpc/status_conversion.h"
-#include "service/quoted_input.h"
+#include "service/text/quoted_input.h"
 
 namespace khet {
 

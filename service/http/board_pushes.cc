@@ -20,11 +20,11 @@
 #include "boost/asio/ssl/context.hpp"
 #include "boost/asio/steady_timer.hpp"
 #include "boost/asio/strand.hpp"
-#include "service/convert.h"
+#include "service/base/sha256.h"
+#include "service/base/status_macros.h"
 #include "service/http/compact_view.h"
-#include "service/server_version.h"
-#include "service/sha256.h"
-#include "service/status_macros.h"
+#include "service/wire/convert.h"
+#include "service/wire/server_version.h"
 
 namespace khet {
 namespace {

@@ -33,11 +33,11 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "boost/asio/any_io_executor.hpp"
-#include "service/client_address.h"
+#include "service/core/session_service.h"
+#include "service/fair_use/client_address.h"
 #include "service/http/callback_target.h"
 #include "service/http/push_connection.h"
 #include "service/metrics/metrics.h"
-#include "service/session_service.h"
 
 namespace khet {
 

@@ -22,11 +22,11 @@
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
+#include "service/base/mutex.h"
+#include "service/base/sha256.h"
 #include "service/http/callback_target.h"
 #include "service/http/compact_moves.h"
 #include "service/http/http_gateway.h"
-#include "service/mutex.h"
-#include "service/sha256.h"
 #include "service/store/memory_store.h"
 
 namespace khet {

@@ -12,8 +12,8 @@
 #include "engine/setups.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "service/color_schemes.h"
-#include "service/convert.h"
+#include "service/sessions/color_schemes.h"
+#include "service/wire/convert.h"
 
 namespace khet {
 namespace {

@@ -4,10 +4,10 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "service/base/status_macros.h"
 #include "service/http/board_pushes.h"
 #include "service/http/http_request.h"
 #include "service/http/json_codec.h"
-#include "service/status_macros.h"
 
 namespace khet {
 namespace {

@@ -10,7 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "service/quoted_input.h"
+#include "service/text/quoted_input.h"
 
 namespace khet {
 namespace {

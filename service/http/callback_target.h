@@ -15,7 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "service/client_address.h"
+#include "service/fair_use/client_address.h"
 
 namespace khet {
 

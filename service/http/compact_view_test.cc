@@ -20,11 +20,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "service/convert.h"
+#include "service/core/session_service.h"
 #include "service/http/compact_moves.h"
 #include "service/http/compact_size_cases.h"
-#include "service/session_service.h"
 #include "service/store/memory_store.h"
+#include "service/wire/convert.h"
 
 namespace khet {
 namespace {

@@ -13,9 +13,9 @@
 #include "absl/base/thread_annotations.h"
 #include "boost/asio/any_io_executor.hpp"
 #include "boost/asio/post.hpp"
+#include "service/base/mutex.h"
 #include "service/http/http_message.h"
 #include "service/http/http_server.h"
-#include "service/mutex.h"
 
 namespace khet {
 

@@ -7,11 +7,11 @@
 #include <string>
 
 #include "absl/time/time.h"
-#include "service/caller_budgets.h"
+#include "service/fair_use/caller_budgets.h"
 #include "service/http/board_pushes.h"
 #include "service/http/http_server.h"
-#include "service/json_request_log.h"
 #include "service/metrics/metrics.h"
+#include "service/text/json_request_log.h"
 
 namespace khet {
 

@@ -25,7 +25,7 @@
 #include "boost/beast/http/field.hpp"
 #include "boost/beast/http/read.hpp"
 #include "boost/beast/http/verb.hpp"
-#include "service/client_identity.h"
+#include "service/fair_use/client_identity.h"
 #include "service/http/response_text.h"
 
 namespace khet {

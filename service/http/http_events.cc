@@ -10,12 +10,12 @@
 #include "absl/time/clock.h"
 #include "boost/asio/post.hpp"
 #include "boost/asio/steady_timer.hpp"
+#include "service/base/status_macros.h"
+#include "service/events/shared_event.h"
 #include "service/http/compact_view.h"
 #include "service/http/http_request.h"
 #include "service/http/http_status.h"
 #include "service/http/json_codec.h"
-#include "service/shared_event.h"
-#include "service/status_macros.h"
 
 namespace khet {
 namespace {

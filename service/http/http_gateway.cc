@@ -10,6 +10,7 @@
 
 #include "boost/asio/post.hpp"
 #include "boost/asio/thread_pool.hpp"
+#include "service/base/status_macros.h"
 #include "service/http/board_pushes.h"
 #include "service/http/http_metrics.h"
 #include "service/http/http_routes.h"
@@ -19,8 +20,7 @@
 #include "service/http/route_dispatch.h"
 #include "service/http/waiting_requests.h"
 #include "service/metrics/text_format.h"
-#include "service/quoted_input.h"
-#include "service/status_macros.h"
+#include "service/text/quoted_input.h"
 
 namespace khet {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "service/core/session_service.h"
 #include "service/http/gateway_options.h"
-#include "service/session_service.h"
 
 namespace khet {
 

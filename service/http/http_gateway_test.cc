@@ -26,14 +26,14 @@
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "nlohmann/json.hpp"
+#include "service/base/mutex.h"
+#include "service/core/session_service.h"
 #include "service/http/compact_size_cases.h"
 #include "service/http/compact_view.h"
 #include "service/http/http_routes.h"
 #include "service/http/json_codec.h"
 #include "service/http/testing/raw_connection.h"
 #include "service/metrics/metrics.h"
-#include "service/mutex.h"
-#include "service/session_service.h"
 #include "service/store/memory_store.h"
 
 namespace khet {

@@ -12,8 +12,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "service/core/session_service.h"
 #include "service/http/http_message.h"
-#include "service/session_service.h"
 
 namespace khet {
 

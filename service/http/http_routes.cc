@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "service/base/status_macros.h"
 #include "service/http/board_svg.h"
 #include "service/http/callback_routes.h"
 #include "service/http/compact_view.h"
@@ -14,9 +15,8 @@
 #include "service/http/json_codec.h"
 #include "service/http/openapi_document.h"
 #include "service/http/web_assets.h"
-#include "service/quoted_input.h"
-#include "service/server_version.h"
-#include "service/status_macros.h"
+#include "service/text/quoted_input.h"
+#include "service/wire/server_version.h"
 
 namespace khet {
 

@@ -11,13 +11,13 @@
 
 #include "absl/status/status.h"
 #include "boost/asio/any_io_executor.hpp"
-#include "service/client_identity.h"
+#include "service/core/session_service.h"
+#include "service/fair_use/client_identity.h"
 #include "service/http/gateway_options.h"
 #include "service/http/http_message.h"
 #include "service/http/http_server.h"
 #include "service/http/request_log.h"
 #include "service/http/waiting_requests.h"
-#include "service/session_service.h"
 
 namespace khet {
 

@@ -24,8 +24,8 @@
 #include "boost/asio/write.hpp"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "service/base/mutex.h"
 #include "service/http/testing/raw_connection.h"
-#include "service/mutex.h"
 
 namespace khet {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "service/budget_refusal.h"
+#include "service/fair_use/budget_refusal.h"
 
 namespace khet {
 

@@ -17,7 +17,7 @@
 #include "absl/time/time.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/util/json_util.h"
-#include "service/mutex.h"
+#include "service/base/mutex.h"
 
 namespace khet {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "benchmark/benchmark.h"
 #include "google/protobuf/util/json_util.h"
+#include "service/core/session_service.h"
 #include "service/http/json_printer.h"
-#include "service/session_service.h"
 #include "service/store/memory_store.h"
 
 namespace khet {

@@ -7,7 +7,7 @@
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "service/mutex.h"
+#include "service/base/mutex.h"
 
 namespace khet {
 

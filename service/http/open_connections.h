@@ -10,7 +10,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/time/time.h"
-#include "service/mutex.h"
+#include "service/base/mutex.h"
 
 namespace khet {
 

@@ -26,7 +26,7 @@
 #include "boost/beast/http/message.hpp"
 #include "boost/beast/http/parser.hpp"
 #include "boost/beast/http/string_body.hpp"
-#include "service/client_address.h"
+#include "service/fair_use/client_address.h"
 #include "service/http/callback_target.h"
 
 namespace khet {

@@ -4,8 +4,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
-#include "service/budget_refusal.h"
-#include "service/quoted_input.h"
+#include "service/fair_use/budget_refusal.h"
+#include "service/text/quoted_input.h"
 
 namespace khet {
 namespace {

@@ -12,9 +12,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "service/caller_budgets.h"
+#include "service/fair_use/caller_budgets.h"
 #include "service/http/http_metrics.h"
-#include "service/json_request_log.h"
+#include "service/text/json_request_log.h"
 
 namespace khet {
 

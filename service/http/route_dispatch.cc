@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "service/http/http_status.h"
-#include "service/quoted_input.h"
+#include "service/text/quoted_input.h"
 
 namespace khet {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "service/caller_budgets.h"
+#include "service/fair_use/caller_budgets.h"
 #include "service/http/http_routes.h"
 #include "service/http/http_server.h"
 #include "service/http/request_log.h"

@@ -10,8 +10,8 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "service/mutex.h"
-#include "service/session_service.h"
+#include "service/base/mutex.h"
+#include "service/core/session_service.h"
 
 namespace khet {
 

@@ -11,9 +11,9 @@
 #include <string_view>
 
 #include "absl/time/time.h"
+#include "service/core/session_service.h"
 #include "service/grpc/grpc_metrics.h"
 #include "service/metrics/metrics.h"
-#include "service/session_service.h"
 #include "service/store/metered_store.h"
 
 namespace khet {

@@ -5,7 +5,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
-#include "service/status_macros.h"
+#include "service/base/status_macros.h"
 
 ABSL_FLAG(bool, inworld_callbacks, true,
           "Let in-world boards register a URL (POST "

@@ -22,7 +22,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "service/mutex.h"
+#include "service/base/mutex.h"
 
 namespace khet::metrics {
 

@@ -5,7 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "service/status_macros.h"
+#include "service/base/status_macros.h"
 
 namespace khet {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "service/mutex.h"
+#include "service/base/mutex.h"
 #include "service/store/local_leases.h"
 #include "service/store/session_store.h"
 

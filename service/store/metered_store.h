@@ -26,8 +26,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/time/time.h"
+#include "service/base/mutex.h"
 #include "service/metrics/metrics.h"
-#include "service/mutex.h"
 #include "service/store/session_store.h"
 
 namespace khet {

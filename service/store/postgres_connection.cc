@@ -6,7 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "service/status_macros.h"
+#include "service/base/status_macros.h"
 #include "service/store/postgres_games.h"
 #include "service/store/postgres_leases.h"
 #include "service/store/postgres_ratings.h"

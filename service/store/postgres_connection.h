@@ -22,7 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
-#include "service/mutex.h"
+#include "service/base/mutex.h"
 #include "service/store/postgres_store.h"
 #include "service/store/session_store.h"
 

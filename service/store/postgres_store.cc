@@ -8,7 +8,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "service/status_macros.h"
+#include "service/base/status_macros.h"
 #include "service/store/postgres_connection.h"
 #include "service/store/postgres_games.h"
 #include "service/store/postgres_leases.h"

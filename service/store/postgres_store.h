@@ -70,7 +70,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "service/mutex.h"
+#include "service/base/mutex.h"
 #include "service/store/session_store.h"
 
 typedef struct pg_conn PGconn;

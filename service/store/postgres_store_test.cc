@@ -17,7 +17,7 @@
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "service/mutex.h"
+#include "service/base/mutex.h"
 #include "service/store/postgres_testing.h"
 #include "service/store/store_testing.h"
 

@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "service/status_macros.h"
+#include "service/base/status_macros.h"
 #include "service/store/postgres_connection.h"
 #include "service/store/postgres_store.h"
 

@@ -18,7 +18,7 @@
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "service/mutex.h"
+#include "service/base/mutex.h"
 #include "service/store/memory_store.h"
 #include "service/store/postgres_store.h"
 #include "service/store/postgres_testing.h"

@@ -39,8 +39,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "service/clock.h"
-#include "service/mutex.h"
+#include "service/base/clock.h"
+#include "service/base/mutex.h"
 #include "service/store/local_leases.h"
 #include "service/store/session_store.h"
 

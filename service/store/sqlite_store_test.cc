@@ -23,7 +23,7 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "service/clock.h"
+#include "service/base/clock.h"
 #include "service/store/store_testing.h"
 
 namespace khet {

@@ -8,7 +8,7 @@ import { accentFor } from '../../clients/web/pieces.js';
 import { sideName } from '../../clients/web/sides.js';
 import './catalogues.mjs';  // the words sideName speaks
 
-// khetd's schemes (service/color_schemes.cc): Silver's pieces, then Red's.
+// khetd's schemes (service/sessions/color_schemes.cc): Silver's pieces, then Red's.
 const SCHEMES = {
   classic: ['#c0c0c0', '#9b111e'],
   deflexion: ['#c0c0c0', '#d4af37'],

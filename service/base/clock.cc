@@ -1,0 +1,18 @@
+#include "service/base/clock.h"
+
+namespace khet {
+namespace {
+
+class SystemClock final : public Clock {
+ public:
+  absl::Time Now() override { return absl::Now(); }
+};
+
+}  // namespace
+
+Clock* RealClock() {
+  static Clock* const clock = new SystemClock();
+  return clock;
+}
+
+}  // namespace khet
