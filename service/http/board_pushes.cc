@@ -31,6 +31,12 @@ namespace {
 
 namespace asio = boost::asio;
 
+// A strand over the io_context's own executor fits in an any_io_executor's
+// small buffer, so the connections and timers that run on it hold it by
+// value. (A strand over an any_io_executor would be held by reference count,
+// whose release fence ThreadSanitizer builds cannot compile.)
+using Strand = asio::strand<asio::io_context::executor_type>;
+
 // Events read from a board's watch and not yet delivered; beyond, the board
 // is sent the latest state instead.
 constexpr size_t kMaxPending = 256;
@@ -48,8 +54,7 @@ std::string NewSecret() {
 
 // Runs `fn` on `strand` and waits for its answer.
 template <typename T, typename Fn>
-absl::StatusOr<T> OnStrand(const asio::strand<asio::any_io_executor>& strand,
-                           Fn fn) {
+absl::StatusOr<T> OnStrand(const Strand& strand, Fn fn) {
   auto promise = std::make_shared<std::promise<absl::StatusOr<T>>>();
   std::future<absl::StatusOr<T>> answer = promise->get_future();
   asio::post(strand, [promise, fn = std::move(fn)]() mutable {
@@ -66,7 +71,7 @@ absl::StatusOr<T> OnStrand(const asio::strand<asio::any_io_executor>& strand,
 
 class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
  public:
-  Impl(SessionService* core, asio::any_io_executor loop,
+  Impl(SessionService* core, asio::io_context::executor_type loop,
        std::function<void(std::function<void()>)> run_on_worker,
        PushOptions options, metrics::Registry* metrics)
       : core_(core),
@@ -246,8 +251,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
  private:
   // One registered URL and what is under way for it. Strand-only.
   struct Board {
-    explicit Board(const asio::strand<asio::any_io_executor>& strand)
-        : retry(strand) {}
+    explicit Board(const Strand& strand) : retry(strand) {}
     std::string session_id;
     std::string url_text;
     CallbackUrl url;
@@ -638,7 +642,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   }
 
   SessionService* const core_;
-  const asio::strand<asio::any_io_executor> strand_;
+  const Strand strand_;
   const std::function<void(std::function<void()>)> run_on_worker_;
   const PushOptions options_;
   asio::ssl::context tls_;
@@ -659,7 +663,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
 };
 
 absl::StatusOr<std::unique_ptr<BoardPushes>> BoardPushes::Create(
-    SessionService* core, asio::any_io_executor loop,
+    SessionService* core, asio::io_context::executor_type loop,
     std::function<void(std::function<void()>)> run_on_worker,
     PushOptions options, metrics::Registry* metrics) {
   auto impl =

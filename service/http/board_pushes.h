@@ -32,7 +32,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "boost/asio/any_io_executor.hpp"
+#include "boost/asio/io_context.hpp"
 #include "service/core/session_service.h"
 #include "service/fair_use/client_address.h"
 #include "service/http/callback_target.h"
@@ -78,7 +78,7 @@ class BoardPushes {
   // `run_on_worker` runs calls into the core that may wait for the store.
   // `metrics` may be null. INVALID_ARGUMENT if ca_file does not load.
   static absl::StatusOr<std::unique_ptr<BoardPushes>> Create(
-      SessionService* core, boost::asio::any_io_executor loop,
+      SessionService* core, boost::asio::io_context::executor_type loop,
       std::function<void(std::function<void()>)> run_on_worker,
       PushOptions options, metrics::Registry* metrics);
   // Shuts down.

@@ -57,7 +57,9 @@ class ServerImpl final : public HttpServer {
 
   absl::StatusOr<int> Start(absl::string_view listen) override;
   void Shutdown(absl::Duration grace) override;
-  net::any_io_executor executor() override { return io_.get_executor(); }
+  net::io_context::executor_type executor() override {
+    return io_.get_executor();
+  }
   int connections() override { return open_connections_.count(); }
 
  private:

@@ -22,7 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "boost/asio/any_io_executor.hpp"
+#include "boost/asio/io_context.hpp"
 #include "service/http/http_message.h"
 
 namespace khet {
@@ -126,7 +126,7 @@ class HttpServer {
   virtual void Shutdown(absl::Duration grace) = 0;
 
   // For handlers' timers. Valid until Shutdown returns.
-  virtual boost::asio::any_io_executor executor() = 0;
+  virtual boost::asio::io_context::executor_type executor() = 0;
   // Connections open now.
   virtual int connections() = 0;
 };
