@@ -139,16 +139,12 @@ class SessionServiceImpl final : public SessionService {
       const v1::MakeMoveRequest& request, const Caller& caller) override {
     return khet::MakeMove(core_, request, caller);
   }
-  absl::StatusOr<std::string> MakeMoveWire(const v1::MakeMoveRequest& request,
-                                           const Caller& caller) override {
-    return khet::MakeMoveWire(core_, request, caller);
-  }
-  bool MakeMoveWireLater(
+  bool MakeMoveLater(
       const v1::MakeMoveRequest& request, const Caller& caller,
-      absl::AnyInvocable<void(absl::StatusOr<std::string>) &&> done,
+      absl::AnyInvocable<void(absl::StatusOr<v1::MakeMoveResponse>) &&> done,
       absl::AnyInvocable<void() &&> redo) override {
-    return khet::MakeMoveWireLater(core_, request, caller, std::move(done),
-                                   std::move(redo));
+    return khet::MakeMoveLater(core_, request, caller, std::move(done),
+                               std::move(redo));
   }
   absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
       const v1::ListLegalMovesRequest& request) override {

@@ -206,19 +206,15 @@ class SessionService {
 
   virtual absl::StatusOr<v1::MakeMoveResponse> MakeMove(
       const v1::MakeMoveRequest& request, const Caller& caller) = 0;
-  // MakeMove answered as its reply's wire format: the bytes the typed
-  // reply serializes to, without building it (for gRPC's raw method).
-  virtual absl::StatusOr<std::string> MakeMoveWire(
-      const v1::MakeMoveRequest& request, const Caller& caller) = 0;
-  // MakeMoveWire for a caller that must not wait (gRPC's callback
-  // thread): the answer goes to `done`, perhaps later from the store's
-  // thread once the move's write is committed; `redo` instead if that
-  // write failed (the caller then runs MakeMoveWire where it may wait).
-  // False, with nothing done, when the move needs a thread that may wait;
-  // see MakeMoveWireLater in service/move_path.h.
-  virtual bool MakeMoveWireLater(
+  // MakeMove for a caller that must not wait (gRPC's callback thread):
+  // the reply goes to `done`, perhaps later from the store's thread once
+  // the move's write is committed; `redo` instead if that write failed
+  // (the caller then runs MakeMove where it may wait). False, with nothing
+  // done, when the move needs a thread that may wait; see MakeMoveLater in
+  // service/play/move_path.h.
+  virtual bool MakeMoveLater(
       const v1::MakeMoveRequest& request, const Caller& caller,
-      absl::AnyInvocable<void(absl::StatusOr<std::string>) &&> done,
+      absl::AnyInvocable<void(absl::StatusOr<v1::MakeMoveResponse>) &&> done,
       absl::AnyInvocable<void() &&> redo) = 0;
   virtual absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
       const v1::ListLegalMovesRequest& request) = 0;

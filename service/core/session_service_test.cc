@@ -11,7 +11,6 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "engine/movegen.h"
@@ -995,32 +994,22 @@ TEST_F(SessionServiceTest, KeptRepliesOfOlderStatesAreAnsweredWhole) {
       Move(b.id, b.silver, "j1L", 3, "req-1");
   ASSERT_OK(again);
   EXPECT_EQ(again->SerializeAsString(), first->SerializeAsString());
-  // The raw reply (gRPC's) of such a retry: the same bytes.
-  v1::MakeMoveRequest retry;
-  retry.set_session_id(b.id);
-  retry.mutable_move()->set_notation("j1L");
-  retry.set_expected_version(3);
-  retry.set_request_id("req-1");
-  absl::StatusOr<std::string> wire =
-      service_->MakeMoveWire(retry, As(b.silver));
-  ASSERT_OK(wire);
-  EXPECT_EQ(*wire, first->SerializeAsString());
 }
 
 void ExpectPharaohHitEnding(const v1::MakeMoveResponse& last,
                             const v1::Session& s,
                             const std::vector<v1::Event>& events);
 
-// MakeMoveWire (gRPC's raw MakeMove) answers the bytes of the typed reply:
-// two boards play the same game to a Pharaoh hit, one through MakeMove and
-// one through MakeMoveWire; every reply, every retry of a kept reply (also
-// of the last move, which ends the game) and every refusal is the same.
-TEST_F(SessionServiceTest, WireRepliesAreTheTypedRepliesBytes) {
-  const Board typed = NewBoard("classic-2");
-  const Board raw = NewBoard("classic-2");
-  auto request = [](const Board& b, const std::string& notation,
-                    std::optional<int64_t> expected,
-                    const std::string& request_id) {
+// A whole game to a Pharaoh hit with a request_id on every move: every
+// reply shows the board the session holds, every retry of a kept reply
+// (also of the last move, which ends the game) answers the first reply's
+// bytes, and a move after the end, a request_id reused for another move
+// and a missing token are refused by name.
+TEST_F(SessionServiceTest, KeptRepliesHoldThroughAWholeGame) {
+  const Board b = NewBoard("classic-2");
+  auto request = [&b](const std::string& notation,
+                      std::optional<int64_t> expected,
+                      const std::string& request_id) {
     v1::MakeMoveRequest r;
     r.set_session_id(b.id);
     r.mutable_move()->set_notation(notation);
@@ -1028,7 +1017,7 @@ TEST_F(SessionServiceTest, WireRepliesAreTheTypedRepliesBytes) {
     r.set_request_id(request_id);
     return r;
   };
-  auto token = [](const Board& b, v1::Color side) {
+  auto token = [&b](v1::Color side) {
     return As(side == v1::SILVER ? b.silver : b.red);
   };
   std::mt19937 rng(2);
@@ -1036,80 +1025,55 @@ TEST_F(SessionServiceTest, WireRepliesAreTheTypedRepliesBytes) {
   v1::MakeMoveResponse last;
   int plies = 0;
   for (; plies < 2000; ++plies) {
-    const v1::Session s = Get(typed.id);
+    const v1::Session s = Get(b.id);
     if (s.status() != v1::IN_PROGRESS) break;
-    ASSERT_EQ(Get(raw.id).board().position(), s.board().position());
     absl::StatusOr<Position> pos = ParsePosition(s.board().position());
     ASSERT_OK(pos);
     const std::string notation = FormatMove(*pos, ChooseMove(*pos, rng));
-    const std::string id = absl::StrCat("req-", plies);
     const v1::Color side = s.board().side_to_move();
-    absl::StatusOr<v1::MakeMoveResponse> reply = service_->MakeMove(
-        request(typed, notation, s.version(), id), token(typed, side));
+    const v1::MakeMoveRequest move =
+        request(notation, s.version(), absl::StrCat("req-", plies));
+    absl::StatusOr<v1::MakeMoveResponse> reply =
+        service_->MakeMove(move, token(side));
     ASSERT_OK(reply);
-    const v1::MakeMoveRequest raw_request =
-        request(raw, notation, s.version(), id);
-    absl::StatusOr<std::string> wire =
-        service_->MakeMoveWire(raw_request, token(raw, side));
-    ASSERT_OK(wire);
-    ASSERT_EQ(*wire, reply->SerializeAsString()) << "ply " << plies;
     EXPECT_EQ(reply->board().SerializeAsString(),
-              Get(typed.id).board().SerializeAsString());
-    v1::MakeMoveResponse parsed;
-    ASSERT_TRUE(parsed.ParseFromString(*wire));
-    EXPECT_EQ(parsed.SerializeAsString(), reply->SerializeAsString());
-    answered.emplace_back(raw_request, *wire);
+              Get(b.id).board().SerializeAsString())
+        << "ply " << plies;
+    answered.emplace_back(move, reply->SerializeAsString());
     last = *reply;
     if (plies % 7 == 3) {
       // A retry of an earlier move, kept: its first answer again.
       const size_t k = answered.size() >= 5 ? answered.size() - 5 : 0;
       const auto& [earlier, bytes] = answered[k];
       const v1::Color mover = k % 2 == 0 ? v1::SILVER : v1::RED;
-      absl::StatusOr<std::string> again =
-          service_->MakeMoveWire(earlier, token(raw, mover));
+      absl::StatusOr<v1::MakeMoveResponse> again =
+          service_->MakeMove(earlier, token(mover));
       ASSERT_OK(again);
-      EXPECT_EQ(*again, bytes);
+      EXPECT_EQ(again->SerializeAsString(), bytes);
     }
   }
   ASSERT_GT(plies, 4);
-  ExpectPharaohHitEnding(last, Get(typed.id), StoredEvents(typed.id));
-  EXPECT_EQ(Get(raw.id).result().SerializeAsString(),
-            Get(typed.id).result().SerializeAsString());
+  ExpectPharaohHitEnding(last, Get(b.id), StoredEvents(b.id));
   // The last move's retry after the game ended (its reply kept, with the
   // GameOver's version).
   const v1::Color last_mover = (plies - 1) % 2 == 0 ? v1::SILVER : v1::RED;
-  absl::StatusOr<std::string> again =
-      service_->MakeMoveWire(answered.back().first, token(raw, last_mover));
+  absl::StatusOr<v1::MakeMoveResponse> again =
+      service_->MakeMove(answered.back().first, token(last_mover));
   ASSERT_OK(again);
-  EXPECT_EQ(*again, answered.back().second);
-  EXPECT_EQ(*again, last.SerializeAsString());
-  // Refusals are the typed path's: a move in a finished game, a request_id
-  // reused for another move, no token.
-  for (const auto& [req, caller] :
-       std::vector<std::pair<v1::MakeMoveRequest, Caller>>{
-           {request(raw, "j1L", {}, ""), token(raw, v1::SILVER)},
-           {request(raw, "j1R", answered.back().first.expected_version(),
-                    answered.back().first.request_id()),
-            token(raw, last_mover)},
-           {request(raw, "j1L", 1, "x"), As("")}}) {
-    v1::MakeMoveRequest same = req;
-    same.set_session_id(typed.id);
-    const absl::Status typed_status =
-        service_
-            ->MakeMove(
-                same, caller.token.empty()
-                          ? As("")
-                          : token(typed, caller.token == raw.silver ? v1::SILVER
-                                                                    : v1::RED))
-            .status();
-    const absl::Status raw_status =
-        service_->MakeMoveWire(req, caller).status();
-    EXPECT_FALSE(raw_status.ok());
-    EXPECT_EQ(raw_status.code(), typed_status.code()) << raw_status;
-    EXPECT_EQ(
-        std::string(raw_status.message()),
-        absl::StrReplaceAll(typed_status.message(), {{typed.id, raw.id}}));
-  }
+  EXPECT_EQ(again->SerializeAsString(), answered.back().second);
+  // Refusals: a move in a finished game, a request_id reused for another
+  // move, no token.
+  const int64_t version = Get(b.id).version();
+  EXPECT_ERROR(service_->MakeMove(request("j1L", {}, ""), token(v1::SILVER)),
+               kFailedPrecondition, "is over");
+  const v1::MakeMoveRequest& final_move = answered.back().first;
+  EXPECT_ERROR(service_->MakeMove(request("j1R", final_move.expected_version(),
+                                          final_move.request_id()),
+                                  token(last_mover)),
+               kInvalidArgument, final_move.request_id());
+  EXPECT_ERROR(service_->MakeMove(request("j1L", 1, "x"), As("")),
+               kUnauthenticated, "token");
+  EXPECT_EQ(Get(b.id).version(), version);
 }
 
 TEST_F(SessionServiceTest, RequestIdRepliesAreBounded) {

@@ -248,11 +248,11 @@ grpc::ServerUnaryReactor* KhetGrpcService::MakeMove(
     Call(KhetGrpcService* service, grpc::ServerUnaryReactor* r,
          grpc::ByteBuffer* out)
         : reactor(r), response(out), log(service, "MakeMove", "") {}
-    void Finish(absl::StatusOr<std::string> wire) {
+    void Finish(absl::StatusOr<v1::MakeMoveResponse> reply) {
       absl::StatusOr<grpc::ByteBuffer> bytes =
-          wire.ok()
-              ? absl::StatusOr<grpc::ByteBuffer>(OwnedBytes(*std::move(wire)))
-              : absl::StatusOr<grpc::ByteBuffer>(wire.status());
+          reply.ok() ? absl::StatusOr<grpc::ByteBuffer>(
+                           OwnedBytes(reply->SerializeAsString()))
+                     : absl::StatusOr<grpc::ByteBuffer>(reply.status());
       reactor->Finish(log.Done(std::move(bytes), response));
     }
     grpc::ServerUnaryReactor* const reactor;
@@ -286,7 +286,7 @@ grpc::ServerUnaryReactor* KhetGrpcService::MakeMove(
   // Waits for the store: on a store thread when the service has them.
   auto wait_for_it = [this, call] {
     auto serve = [this, call] {
-      call->Finish(core_->MakeMoveWire(call->request, *call->caller));
+      call->Finish(core_->MakeMove(call->request, *call->caller));
     };
     if (store_pool_ != nullptr) {
       store_pool_->Schedule(std::move(serve));
@@ -297,12 +297,13 @@ grpc::ServerUnaryReactor* KhetGrpcService::MakeMove(
   // On a store that answers later, the move is played right here and the
   // call finished by the store's thread once the write is committed: no
   // thread waits for it.
-  if (store_pool_ != nullptr && core_->MakeMoveWireLater(
-                                    call->request, *call->caller,
-                                    [call](absl::StatusOr<std::string> wire) {
-                                      call->Finish(std::move(wire));
-                                    },
-                                    wait_for_it)) {
+  if (store_pool_ != nullptr &&
+      core_->MakeMoveLater(
+          call->request, *call->caller,
+          [call](absl::StatusOr<v1::MakeMoveResponse> reply) {
+            call->Finish(std::move(reply));
+          },
+          wait_for_it)) {
     return call->reactor;
   }
   wait_for_it();

@@ -88,9 +88,10 @@ using KhetService = v1::KhetService;
 // The service's base: every method on gRPC's callback API (no thread per
 // call) but SuggestMove, whose search runs for long on the synchronous
 // API's threads. Watch is raw (grpc::ByteBuffer): each event is encoded
-// once and the same bytes are written to every stream. MakeMove is raw too:
-// its reply is written from the MoveMade event's stored bytes
-// (SessionService::MakeMoveWire), with no typed reply built.
+// once and the same bytes are written to every stream. MakeMove is raw too,
+// so that its request's bytes are parsed here: bytes that do not parse are
+// answered INVALID_ARGUMENT where the typed method would answer without
+// reaching khetd's code.
 using KhetServiceBase =
     WithCallbackMethods<KhetService::Service,
                         KhetService::WithCallbackMethod_ListSetups,

@@ -1,4 +1,4 @@
-// MakeMoveWireLater through SessionService, on a store whose writes are
+// MakeMoveLater through SessionService, on a store whose writes are
 // held until the test lets them go: the answer waits for the write, every
 // other reader and writer of the session waits too, a failed write is
 // handed back to be redone, and whatever needs a thread that may wait is
@@ -59,21 +59,22 @@ class MoveLaterTest : public ServiceTest {
     return move;
   }
 
-  // What one MakeMoveWireLater did: whether it took the move, and which of
+  // What one MakeMoveLater did: whether it took the move, and which of
   // its callbacks ran.
   struct Outcome {
     Mutex mu;
     bool taken = false;
-    std::optional<absl::StatusOr<std::string>> answer ABSL_GUARDED_BY(mu);
+    std::optional<absl::StatusOr<v1::MakeMoveResponse>> answer
+        ABSL_GUARDED_BY(mu);
     bool redone ABSL_GUARDED_BY(mu) = false;
   };
   void Later(const v1::MakeMoveRequest& request, const std::string& token,
              Outcome& out) {
-    out.taken = service_->MakeMoveWireLater(
+    out.taken = service_->MakeMoveLater(
         request, Caller{token},
-        [&out](absl::StatusOr<std::string> wire) {
+        [&out](absl::StatusOr<v1::MakeMoveResponse> reply) {
           MutexLock lock(&out.mu);
-          out.answer = std::move(wire);
+          out.answer = std::move(reply);
         },
         [&out] {
           MutexLock lock(&out.mu);
@@ -108,10 +109,12 @@ TEST_F(MoveLaterTest, TheAnswerAndEveryReaderWaitForTheWrite) {
   MutexLock lock(&out.mu);
   ASSERT_TRUE(out.answer.has_value());
   ASSERT_OK(*out.answer);
-  v1::MakeMoveResponse reply;
-  ASSERT_TRUE(reply.ParseFromString(**out.answer));
+  const v1::MakeMoveResponse& reply = **out.answer;
   EXPECT_EQ(reply.version(), before + 1);
   EXPECT_EQ(reply.move().notation(), "j5L");
+  // The reply is the one a waiting MakeMove makes: the board as held.
+  EXPECT_EQ(reply.board().SerializeAsString(),
+            GetSession(b.id).board().SerializeAsString());
   EXPECT_FALSE(out.redone);
   // Stored and published as any move is.
   EXPECT_EQ(store_.inner.GetVersion(b.id).value(), before + 1);
@@ -136,9 +139,9 @@ TEST_F(MoveLaterTest, AFailedWriteIsRedoneOnTheSessionReadBack) {
   // once.
   store_.fail_writes = false;
   EXPECT_EQ(GetSession(b.id).version(), before);
-  absl::StatusOr<std::string> wire =
-      service_->MakeMoveWire(MoveRequest(b, "j5L"), Caller{b.silver});
-  ASSERT_OK(wire);
+  absl::StatusOr<v1::MakeMoveResponse> redone =
+      service_->MakeMove(MoveRequest(b, "j5L"), Caller{b.silver});
+  ASSERT_OK(redone);
   EXPECT_EQ(GetSession(b.id).version(), before + 1);
   EXPECT_EQ(GetSession(b.id).moves_size(), 1);
 }
@@ -147,7 +150,7 @@ TEST_F(MoveLaterTest, WhatNeedsAThreadThatMayWaitIsLeftUntouched) {
   const Board b = NewBoard();
   const int64_t before = GetSession(b.id).version();
   // Refusals (another's turn, an illegal move, a wrong token) are left to
-  // MakeMoveWire, which answers them; so is an unknown session.
+  // MakeMove, which answers them; so is an unknown session.
   for (const auto& [notation, token] :
        {std::pair<std::string, std::string>{"e5-f6", b.red},
         {"a1-a9", b.silver},
@@ -175,7 +178,7 @@ TEST_F(MoveLaterTest, WhatNeedsAThreadThatMayWaitIsLeftUntouched) {
   EXPECT_EQ(store_.ReleaseLater(), 0);
   EXPECT_EQ(GetSession(b.id).version(), before);
 
-  // A retry of a kept answer is left to MakeMoveWire (it may read the
+  // A retry of a kept answer is left to MakeMove (it may read the
   // store), and a move while another's write is in flight waits there too.
   v1::MakeMoveRequest kept = MoveRequest(b, "j5L");
   kept.set_request_id("first");

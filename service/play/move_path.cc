@@ -17,7 +17,6 @@
 #include "service/sessions/session_access.h"
 #include "service/wire/convert.h"
 #include "service/wire/enum_fields.h"
-#include "service/wire/move_reply_wire.h"
 
 namespace khet {
 namespace {
@@ -25,8 +24,8 @@ namespace {
 // v1::MoveMade.board (proto/khet/v1/khet_service.proto).
 constexpr int kMoveMadeBoard = 6;
 
-// A MakeMove's answer before it takes its form (typed or wire): a kept
-// reply (a retry), or the parts of the move just played.
+// A MakeMove's answer: a kept reply (a retry), or the parts of the move
+// just played.
 struct MoveAnswer {
   std::optional<v1::MakeMoveResponse> kept;
   bool kept_found = false;  // Commit::kLater's: a kept answer exists
@@ -48,8 +47,7 @@ v1::MakeMoveResponse ReplyOf(PlayedMoveReply played) {
   if (played.events[0].has_clocks()) {
     reply.set_allocated_clocks(played.events[0].release_clocks());
   }
-  // The board's bytes (PlayMoveParts), parsed: the typed path is the HTTP
-  // gateway's; gRPC's raw MakeMove copies the bytes.
+  // The board's bytes (PlayInPlace), parsed.
   const google::protobuf::UnknownFieldSet& unknown =
       mm->GetReflection()->GetUnknownFields(*mm);
   for (int i = 0; i < unknown.field_count(); ++i) {
@@ -136,9 +134,6 @@ absl::StatusOr<MoveAnswer> MakeMoveIn(const ServiceCore& core,
   return answer;
 }
 
-// Checks the request, then plays it (or finds it kept) under the session's
-// lock; `form` makes the answer's final form (an absl::StatusOr) after the
-// lock is let go.
 // The checks of a MakeMoveRequest that need no session.
 absl::Status CheckMoveRequest(const ServiceCore& core,
                               const v1::MakeMoveRequest& request) {
@@ -152,52 +147,25 @@ absl::Status CheckMoveRequest(const ServiceCore& core,
   return absl::OkStatus();
 }
 
-template <typename Form>
-auto MakeMoveAs(const ServiceCore& core, const v1::MakeMoveRequest& request,
-                const Caller& caller, Form form)
-    -> decltype(form(std::declval<MoveAnswer>())) {
+}  // namespace
+
+absl::StatusOr<v1::MakeMoveResponse> MakeMove(
+    const ServiceCore& core, const v1::MakeMoveRequest& request,
+    const Caller& caller) {
   KHET_RETURN_IF_ERROR(CheckMoveRequest(core, request));
   KHET_ASSIGN_OR_RETURN(MoveAnswer answer,
                         core.registry->ChangeByWriting(
                             request.session_id(), [&](SessionEntry& entry) {
                               return MakeMoveIn(core, entry, request, caller);
                             }));
-  return form(std::move(answer));
+  if (answer.kept.has_value()) return *std::move(answer.kept);
+  return ReplyOf(std::move(answer.played));
 }
 
-}  // namespace
-
-absl::StatusOr<v1::MakeMoveResponse> MakeMove(
-    const ServiceCore& core, const v1::MakeMoveRequest& request,
-    const Caller& caller) {
-  return MakeMoveAs(
-      core, request, caller,
-      [](MoveAnswer answer) -> absl::StatusOr<v1::MakeMoveResponse> {
-        if (answer.kept.has_value()) {
-          return *std::move(answer.kept);
-        }
-        return ReplyOf(std::move(answer.played));
-      });
-}
-
-absl::StatusOr<std::string> MakeMoveWire(const ServiceCore& core,
-                                         const v1::MakeMoveRequest& request,
-                                         const Caller& caller) {
-  return MakeMoveAs(core, request, caller,
-                    [](MoveAnswer answer) -> absl::StatusOr<std::string> {
-                      // A retry is rare: its typed reply, serialized.
-                      if (answer.kept.has_value())
-                        return answer.kept->SerializeAsString();
-                      const PlayedMoveReply& played = answer.played;
-                      return MoveReplyWire(played.made->wire(), played.version,
-                                           played.announcement);
-                    });
-}
-
-bool MakeMoveWireLater(
+bool MakeMoveLater(
     const ServiceCore& core, const v1::MakeMoveRequest& request,
     const Caller& caller,
-    absl::AnyInvocable<void(absl::StatusOr<std::string>) &&> done,
+    absl::AnyInvocable<void(absl::StatusOr<v1::MakeMoveResponse>) &&> done,
     absl::AnyInvocable<void() &&> redo) {
   SessionRegistry& registry = *core.registry;
   if (!registry.store()->updates_later()) return false;
@@ -210,7 +178,7 @@ bool MakeMoveWireLater(
   std::shared_ptr<SessionEntry> entry = registry.Known(request.session_id());
   if (entry == nullptr || !entry->mu.TryLock()) return false;
   // As ChangeByWriting's first try: the copy held, without asking the
-  // store; anything but a move played is left to MakeMoveWire, which asks
+  // store; anything but a move played is left to MakeMove, which asks
   // again where a shared store's copy may have been behind. A rated game's
   // end writes ratings, which must not wait on the store's thread.
   if (entry->writing || entry->deleted || entry->lost ||
@@ -224,19 +192,19 @@ bool MakeMoveWireLater(
     entry->mu.Unlock();
     return false;
   }
-  PlayedMoveReply& played = answer->played;
+  // The events are serialized for the store before CommitInPlaceLater
+  // returns; the reply is made of them once the write is committed.
+  auto played = std::make_shared<PlayedMoveReply>(std::move(answer->played));
   registry.CommitInPlaceLater(
-      entry, played.events,
-      [version = played.version, announcement = std::move(played.announcement),
-       done = std::move(done), redo = std::move(redo)](
-          absl::StatusOr<std::vector<SharedEventPtr>> published) mutable {
-        if (!published.ok()) {
+      entry, played->events,
+      [played, done = std::move(done),
+       redo = std::move(redo)](absl::Status written) mutable {
+        if (!written.ok()) {
           // Read back and tried again where waiting is allowed.
           std::move(redo)();
           return;
         }
-        std::move(done)(
-            MoveReplyWire((*published)[0]->wire(), version, announcement));
+        std::move(done)(ReplyOf(std::move(*played)));
       });
   entry->mu.Unlock();
   return true;
@@ -324,10 +292,7 @@ absl::StatusOr<PlayedMoveReply> PlayMoveParts(const ServiceCore& core,
                                               Move move, const ReplyKey& key) {
   KHET_ASSIGN_OR_RETURN(PlayedMoveReply out,
                         PlayInPlace(core, entry, color, move, key));
-  std::vector<SharedEventPtr> published;
-  KHET_RETURN_IF_ERROR(
-      core.registry->CommitInPlace(entry, out.events, &published));
-  out.made = std::move(published[0]);
+  KHET_RETURN_IF_ERROR(core.registry->CommitInPlace(entry, out.events));
   return out;
 }
 

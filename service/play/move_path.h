@@ -26,50 +26,36 @@ absl::StatusOr<v1::MakeMoveResponse> MakeMove(
     const ServiceCore& core, const v1::MakeMoveRequest& request,
     const Caller& caller);
 
-// The same as MakeMove, answered as the wire format of its
-// MakeMoveResponse: exactly the bytes MakeMove's reply serializes to, made
-// from the MoveMade event's stored bytes (MoveReplyWire) without a typed
-// reply; a kept reply (a retry) is serialized. gRPC's raw MakeMove uses it.
-// Saves, measured (docs/PERFORMANCE.md, "MakeMove served raw"): in the core
-// alone 30.0 against 51.6 us of CPU and 93 against 215 allocations a move;
-// through gRPC at 200 games 0.86x-0.93x of khetd's CPU a move, within the
-// noise of those runs.
-absl::StatusOr<std::string> MakeMoveWire(const ServiceCore& core,
-                                         const v1::MakeMoveRequest& request,
-                                         const Caller& caller);
-
-// MakeMoveWire without waiting for the store, on a store that
+// MakeMove without waiting for the store, on a store that
 // updates_later(): the move is played on the session held and its write
-// handed to the store; `done` gets the answer once the write is committed,
+// handed to the store; `done` gets the reply once the write is committed,
 // on the store's thread (it must not wait), or at once for a request that
 // fails its first checks. When the write fails, `redo` is called instead
-// (on the store's thread): the caller runs MakeMoveWire where waiting is
+// (on the store's thread): the caller runs MakeMove where waiting is
 // allowed, which reads the session back and answers. Returns false,
 // having done nothing and called neither, when the move needs a thread
 // that may wait: the store writes synchronously, the session must be read
 // from the store or is locked or being written, the request is refused or
-// a retry of a kept answer (MakeMoveWire decides those as ChangeByWriting
+// a retry of a kept answer (MakeMove decides those as ChangeByWriting
 // does), or the game is rated. Saves, measured on PostgreSQL at 200 games
-// (docs/PERFORMANCE.md, "PostgreSQL moves without a waiting thread"): 1.38x
-// the moves a second and 0.53x khetd's CPU a move against MakeMoveWire on a
-// store thread, since no thread waits for the commit.
-bool MakeMoveWireLater(
+// (docs/PERFORMANCE.md, "PostgreSQL moves without a waiting thread" and
+// "One move path"): 1.38x the moves a second and 0.53x khetd's CPU a move
+// against MakeMove on a store thread, since no thread waits for the commit.
+bool MakeMoveLater(
     const ServiceCore& core, const v1::MakeMoveRequest& request,
     const Caller& caller,
-    absl::AnyInvocable<void(absl::StatusOr<std::string>) &&> done,
+    absl::AnyInvocable<void(absl::StatusOr<v1::MakeMoveResponse>) &&> done,
     absl::AnyInvocable<void() &&> redo);
 
 absl::StatusOr<v1::ListLegalMovesResponse> ListLegalMoves(
     const ServiceCore& core, const v1::ListLegalMovesRequest& request);
 
-// A move played and committed, what its reply is made of: the events
-// (stamped; MoveMade first, then GameOver if the game ended), the MoveMade
-// as published (its stored bytes), and the reply's own fields. The
+// A move played, what its reply is made of: the events (MoveMade first,
+// then GameOver if the game ended) and the reply's own fields. The
 // MoveMade message holds its board as bytes (an unknown field 6, from
 // BoardWire): its board() is empty, its serialization has the board.
 struct PlayedMoveReply {
   std::vector<v1::Event> events;
-  SharedEventPtr made;
   std::string announcement;
   int64_t version = 0;
 };
@@ -83,8 +69,7 @@ absl::StatusOr<v1::MakeMoveResponse> PlayMove(const ServiceCore& core,
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
 // PlayMoveParts's move played in place, its events built and its reply
-// kept, but not committed: `made` is empty and the caller commits
-// `events`.
+// kept, but not committed: the caller commits `events`.
 absl::StatusOr<PlayedMoveReply> PlayInPlace(const ServiceCore& core,
                                             SessionEntry& entry, Color color,
                                             Move move, const ReplyKey& key)

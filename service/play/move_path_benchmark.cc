@@ -71,10 +71,9 @@ class Table {
     NewGame();
   }
 
-  // Plays one random legal move, through MakeMove or (`wire`) through
-  // MakeMoveWire as gRPC's raw MakeMove does; false if the game needs a
-  // reset.
-  bool PlayOne(bool wire = false) {
+  // Plays one random legal move through MakeMove; false if the game needs
+  // a reset.
+  bool PlayOne() {
     MoveList moves;
     GenerateMoves(pos_, &moves);
     const khet::Move move = moves.moves[rng_() % moves.size];
@@ -84,15 +83,9 @@ class Table {
     request.set_request_id(absl::StrCat("m", ++count_));
     const Caller& mover = tokens_[static_cast<int>(pos_.side_to_move())];
     const int64_t allocations = g_allocations.load();
-    if (wire) {
-      auto reply = service_->MakeMoveWire(request, mover);
-      if (!reply.ok()) std::abort();
-      benchmark::DoNotOptimize(reply);
-    } else {
-      auto reply = service_->MakeMove(request, mover);
-      if (!reply.ok()) std::abort();
-      benchmark::DoNotOptimize(reply);
-    }
+    auto reply = service_->MakeMove(request, mover);
+    if (!reply.ok()) std::abort();
+    benchmark::DoNotOptimize(reply);
     const bool hit = MakeMove(&pos_, move) != 0;
     for (auto& stream : streams_) {
       while (true) {
@@ -166,23 +159,6 @@ BENCHMARK(BM_MakeMove)
     ->Arg(8)
     ->Arg(64)
     ->MinTime(2.0);
-
-// The same moves answered as their reply's bytes (gRPC's raw MakeMove).
-void BM_MakeMoveWire(benchmark::State& state) {
-  Table table(static_cast<int>(state.range(0)));
-  for (auto _ : state) {
-    if (!table.PlayOne(/*wire=*/true)) {
-      state.PauseTiming();
-      table.NewGame();
-      state.ResumeTiming();
-    }
-  }
-  state.SetItemsProcessed(state.iterations());
-  state.counters["allocs_per_move"] =
-      benchmark::Counter(static_cast<double>(table.allocations()),
-                         benchmark::Counter::kAvgIterations);
-}
-BENCHMARK(BM_MakeMoveWire)->ArgName("watchers")->Arg(0)->Arg(8)->MinTime(2.0);
 
 void BM_EngineMove(benchmark::State& state) {
   const Position start = *SetupPosition("classic-2");

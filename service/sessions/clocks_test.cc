@@ -116,8 +116,8 @@ TEST_F(ClocksTest, FischerClocksRunForTheSideToMoveAndGainTheIncrement) {
   EXPECT_EQ(service_->NextFlagFall(), start + absl::Seconds(70));
 }
 
-// A move's answer carries the clocks after it, the MoveMade event's, in
-// both of its forms and when a retry gets it again.
+// A move's answer carries the clocks after it, the MoveMade event's,
+// also when a retry of the move gets it again.
 TEST_F(ClocksTest, AMovesAnswerCarriesTheClocksAfterIt) {
   const Board b = NewBoard(Fischer(60'000, 2'000));
   clock_.Advance(absl::Seconds(10));
@@ -129,32 +129,26 @@ TEST_F(ClocksTest, AMovesAnswerCarriesTheClocksAfterIt) {
   EXPECT_EQ(moved->clocks().SerializeAsString(),
             Events(b).back().clocks().SerializeAsString());
 
-  // The wire form (gRPC's MakeMove) holds the same clocks, as the typed
-  // form's last field; a retry of it is answered the same.
+  // The reply holds the same clocks, as its last field; a retry of it is
+  // answered the same.
   clock_.Advance(absl::Seconds(4));
   v1::MakeMoveRequest request;
   request.set_session_id(b.id);
   request.mutable_move()->set_notation("e5-f6");
   request.set_request_id("red-1");
-  absl::StatusOr<std::string> wire =
-      service_->MakeMoveWire(request, Caller{b.red});
-  ASSERT_OK(wire);
-  v1::MakeMoveResponse reply;
-  ASSERT_TRUE(reply.ParseFromString(*wire));
-  ASSERT_TRUE(reply.has_clocks());
-  EXPECT_EQ(reply.clocks().red_ms(), 58'000);  // 60 - 4 + 2
-  EXPECT_EQ(reply.clocks().running(), v1::SILVER);
-  EXPECT_EQ(reply.clocks().SerializeAsString(),
+  absl::StatusOr<v1::MakeMoveResponse> reply =
+      service_->MakeMove(request, Caller{b.red});
+  ASSERT_OK(reply);
+  ASSERT_TRUE(reply->has_clocks());
+  EXPECT_EQ(reply->clocks().red_ms(), 58'000);  // 60 - 4 + 2
+  EXPECT_EQ(reply->clocks().running(), v1::SILVER);
+  EXPECT_EQ(reply->clocks().SerializeAsString(),
             Events(b).back().clocks().SerializeAsString());
   clock_.Advance(absl::Seconds(1));
-  absl::StatusOr<std::string> again =
-      service_->MakeMoveWire(request, Caller{b.red});
-  ASSERT_OK(again);
-  EXPECT_EQ(*again, *wire);
-  absl::StatusOr<v1::MakeMoveResponse> typed_again =
+  absl::StatusOr<v1::MakeMoveResponse> again =
       service_->MakeMove(request, Caller{b.red});
-  ASSERT_OK(typed_again);
-  EXPECT_EQ(typed_again->SerializeAsString(), *wire);
+  ASSERT_OK(again);
+  EXPECT_EQ(again->SerializeAsString(), reply->SerializeAsString());
 
   // Without a time control there are none.
   ClocksTest::Board plain = NewBoard(v1::TimeControl());

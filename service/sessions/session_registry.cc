@@ -276,8 +276,7 @@ absl::StatusOr<std::vector<SharedEventPtr>> SessionRegistry::Write(
 
 void SessionRegistry::CommitInPlaceLater(
     std::shared_ptr<SessionEntry> entry, std::vector<v1::Event>& events,
-    absl::AnyInvocable<void(absl::StatusOr<std::vector<SharedEventPtr>>) &&>
-        done) {
+    absl::AnyInvocable<void(absl::Status) &&> done) {
   const int64_t old_version = entry->session.version();
   SessionStore::LaterUpdate update = Stamp(entry->session, old_version, events);
   // The bytes go to the store; the watchers get their own copy.
@@ -287,13 +286,11 @@ void SessionRegistry::CommitInPlaceLater(
       std::move(update), [this, entry = std::move(entry), old_version,
                           records = std::move(records), done = std::move(done)](
                              absl::Status written) mutable {
-        std::vector<SharedEventPtr> shared;
         {
           MutexLock lock(&entry->mu);  // no SessionLock: the write is ours
           entry->writing = false;
           if (written.ok()) {
-            shared = Shared(std::move(records));
-            entry->hub->Publish(shared);
+            entry->hub->Publish(Shared(std::move(records)));
             change_hook_(*entry);
           } else {
             // Read back by the next Fresh, as a failed CommitInPlace's is
@@ -303,11 +300,7 @@ void SessionRegistry::CommitInPlaceLater(
           }
         }
         entry->written.SignalAll();
-        if (written.ok()) {
-          std::move(done)(std::move(shared));
-        } else {
-          std::move(done)(std::move(written));
-        }
+        std::move(done)(std::move(written));
       });
 }
 
@@ -321,9 +314,8 @@ absl::Status SessionRegistry::Commit(SessionEntry& entry, Session next,
   return absl::OkStatus();
 }
 
-absl::Status SessionRegistry::CommitInPlace(
-    SessionEntry& entry, std::vector<v1::Event>& events,
-    std::vector<SharedEventPtr>* published) {
+absl::Status SessionRegistry::CommitInPlace(SessionEntry& entry,
+                                            std::vector<v1::Event>& events) {
   const int64_t old_version = entry.session.version();
   absl::StatusOr<std::vector<SharedEventPtr>> written =
       Write(entry.session, old_version, events);
@@ -335,7 +327,6 @@ absl::Status SessionRegistry::CommitInPlace(
   }
   entry.hub->Publish(*written);
   change_hook_(entry);
-  if (published != nullptr) *published = *std::move(written);
   return absl::OkStatus();
 }
 

@@ -149,10 +149,8 @@ class SessionRegistry {
   // reads it back. Returns the write's error. `events` are left stamped:
   // the published events are their bytes, so the caller may take the
   // messages apart afterwards (the move path moves them into its reply).
-  // When `published` is not null it receives the events as published.
   absl::Status CommitInPlace(SessionEntry& entry,
-                             std::vector<v1::Event>& events,
-                             std::vector<SharedEventPtr>* published = nullptr)
+                             std::vector<v1::Event>& events)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
   // CommitInPlace without waiting for the store, for a store that
@@ -162,13 +160,15 @@ class SessionRegistry {
   // store answers (on its thread), the events are published and the change
   // hook called as CommitInPlace does, or on a failed write the entry is
   // marked lost (read back by the next Fresh); `writing` ends; then `done`
-  // gets the events as published, or the write's error, with no lock held.
+  // gets the write's answer, with no lock held. `events` are serialized
+  // before this returns and not touched after, so `done` may take them
+  // apart.
   // The rated-game hook is not called (it writes to the store): the caller
   // must not use this for a rated game.
-  void CommitInPlaceLater(
-      std::shared_ptr<SessionEntry> entry, std::vector<v1::Event>& events,
-      absl::AnyInvocable<void(absl::StatusOr<std::vector<SharedEventPtr>>) &&>
-          done) ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry->mu);
+  void CommitInPlaceLater(std::shared_ptr<SessionEntry> entry,
+                          std::vector<v1::Event>& events,
+                          absl::AnyInvocable<void(absl::Status) &&> done)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry->mu);
 
   // Deletes the session from the store, then forgets it.
   absl::Status Delete(SessionEntry& entry)

@@ -1,6 +1,6 @@
 // Writing protobuf's wire format by hand, for the few bytes that are
-// copied or cached rather than built as messages (MoveReplyWire,
-// BoardWire): tags, varints and length-delimited fields.
+// cached rather than built as messages (BoardWire): tags, varints and
+// length-delimited fields.
 #ifndef KHET_SERVICE_WIRE_WIRE_BYTES_H_
 #define KHET_SERVICE_WIRE_WIRE_BYTES_H_
 
@@ -12,9 +12,7 @@
 namespace khet::wire {
 
 inline constexpr int kVarint = 0;
-inline constexpr int kFixed64 = 1;
 inline constexpr int kLengthDelimited = 2;
-inline constexpr int kFixed32 = 5;
 
 inline void AppendVarint(std::string& out, uint64_t value) {
   while (value >= 0x80) {
