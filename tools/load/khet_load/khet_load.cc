@@ -127,7 +127,35 @@ ABSL_FLAG(double, boards_seconds, 60,
 ABSL_FLAG(std::string, http_server, "",
           "Boards mode: measure a khetd already running with its HTTP port "
           "at this address (127.0.0.1:PORT) instead of starting one; "
-          "--pid names its process");
+          "--pid names its process. Several, comma-separated: replicas on "
+          "one database (or proxies), board i waiting on the i-th modulo "
+          "their number");
+ABSL_FLAG(std::string, khetds, "",
+          "Boards mode with --http_server: the khetd processes whose figures "
+          "are printed (and whose /metrics are read), as "
+          "127.0.0.1:HTTP_PORT/PID, comma-separated; default: --http_server "
+          "with --pid when there is one server");
+ABSL_FLAG(double, fault_at_seconds, -1,
+          "Boards mode: a fault this long into the measured time (-1: none): "
+          "SIGKILL to --fault_kill_pid and/or --fault_command run; the calls "
+          "it fails are retried (moves with their request id), and each "
+          "board must be answered again within --recovery_limit_seconds");
+ABSL_FLAG(int, fault_kill_pid, 0, "Boards mode: the process the fault kills");
+ABSL_FLAG(std::string, fault_command, "",
+          "Boards mode: a shell command the fault runs (e.g. stopping the "
+          "database)");
+ABSL_FLAG(double, fault_seconds, 0,
+          "Boards mode: how long after its start --fault_end_command runs");
+ABSL_FLAG(std::string, fault_end_command, "",
+          "Boards mode: a shell command that ends the fault (e.g. starting the "
+          "database again)");
+ABSL_FLAG(double, recovery_limit_seconds, 5,
+          "Boards mode: the longest a board may go unanswered after the fault "
+          "(its end) or its own first failure");
+ABSL_FLAG(bool, calls_elsewhere, false,
+          "Boards mode with several --http_server: each board makes its "
+          "moves and other calls on the replica after the one it waits on, "
+          "so that its events reach it through the store's notices");
 
 namespace khet::load {
 namespace {
@@ -345,7 +373,66 @@ BoardsOptions BoardsOptionsFromFlags() {
   options.seconds = absl::GetFlag(FLAGS_boards_seconds);
   options.game = GameOptionsFromFlags();
   options.seed = absl::GetFlag(FLAGS_seed);
+  options.calls_elsewhere = absl::GetFlag(FLAGS_calls_elsewhere);
+  options.fault.at_seconds = absl::GetFlag(FLAGS_fault_at_seconds);
+  options.fault.kill_pid = absl::GetFlag(FLAGS_fault_kill_pid);
+  options.fault.command = absl::GetFlag(FLAGS_fault_command);
+  options.fault.seconds = absl::GetFlag(FLAGS_fault_seconds);
+  options.fault.end_command = absl::GetFlag(FLAGS_fault_end_command);
+  options.fault.recovery_limit_seconds =
+      absl::GetFlag(FLAGS_recovery_limit_seconds);
   return options;
+}
+
+// A port of "127.0.0.1:PORT"; 0 if it is not one.
+int LoopbackPort(absl::string_view address) {
+  int port = 0;
+  if (!absl::ConsumePrefix(&address, "127.0.0.1:") ||
+      !absl::SimpleAtoi(address, &port) || port < 1 || port > 65535) {
+    return 0;
+  }
+  return port;
+}
+
+// --http_server's ports.
+absl::StatusOr<std::vector<int>> BoardsPortsFromFlags() {
+  std::vector<int> ports;
+  for (absl::string_view address :
+       absl::StrSplit(absl::GetFlag(FLAGS_http_server), ',')) {
+    const int port = LoopbackPort(address);
+    if (port == 0) {
+      return absl::InvalidArgumentError(
+          "--http_server must be 127.0.0.1:PORT, or several comma-separated");
+    }
+    ports.push_back(port);
+  }
+  return ports;
+}
+
+// --khetds, or the one --http_server with --pid.
+absl::StatusOr<std::vector<WatchedKhetd>> KhetdsFromFlags(
+    const std::vector<int>& ports) {
+  std::vector<WatchedKhetd> khetds;
+  const std::string listed = absl::GetFlag(FLAGS_khetds);
+  if (listed.empty()) {
+    if (ports.size() == 1) {
+      khetds.push_back({ports[0], absl::GetFlag(FLAGS_pid)});
+    }
+    return khetds;
+  }
+  for (absl::string_view each : absl::StrSplit(listed, ',')) {
+    const size_t slash = each.find('/');
+    WatchedKhetd khetd;
+    if (slash == absl::string_view::npos ||
+        (khetd.http_port = LoopbackPort(each.substr(0, slash))) == 0 ||
+        !absl::SimpleAtoi(each.substr(slash + 1), &khetd.pid) ||
+        khetd.pid <= 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--khetds: \"", each, "\" is not 127.0.0.1:HTTP_PORT/PID"));
+    }
+    khetds.push_back(khetd);
+  }
+  return khetds;
 }
 
 // Starts khetd with `store`, measures it, stops it. The boards mode runs
@@ -391,8 +478,8 @@ bool MeasureStore(const std::string& store) {
     std::printf("store %s: khetd at %s, HTTP 127.0.0.1:%d (pid %d)\n",
                 store.c_str(), (*khetd)->address().c_str(),
                 (*khetd)->http_port(), static_cast<int>((*khetd)->pid()));
-    ok = RunBoards(BoardsOptionsFromFlags(), (*khetd)->http_port(),
-                   (*khetd)->pid());
+    ok = RunBoards(BoardsOptionsFromFlags(), {(*khetd)->http_port()},
+                   {{(*khetd)->http_port(), (*khetd)->pid()}});
     const int code = (*khetd)->Stop();
     if (code != 0) {
       std::printf("  khetd exited with code %d\n", code);
@@ -439,6 +526,20 @@ std::string BoardsFlagsProblem() {
     return "--boards_seconds must be positive, --warmup_seconds not "
            "negative";
   }
+  const BoardsOptions::Fault& f = o.fault;
+  if (f.at_seconds >= 0) {
+    if (f.at_seconds + f.seconds >= o.seconds) {
+      return "the fault (--fault_at_seconds + --fault_seconds) must end "
+             "within --boards_seconds";
+    }
+    if (f.kill_pid <= 0 && f.command.empty()) {
+      return "--fault_at_seconds needs --fault_kill_pid or --fault_command";
+    }
+    if (f.seconds < 0 || f.recovery_limit_seconds <= 0) {
+      return "--fault_seconds must not be negative, --recovery_limit_seconds "
+             "must be positive";
+    }
+  }
   return "";
 }
 
@@ -461,15 +562,16 @@ int Run() {
   }
   if (absl::GetFlag(FLAGS_boards) > 0 &&
       !absl::GetFlag(FLAGS_http_server).empty()) {
-    absl::string_view address = absl::GetFlag(FLAGS_http_server);
-    int port = 0;
-    if (!absl::ConsumePrefix(&address, "127.0.0.1:") ||
-        !absl::SimpleAtoi(address, &port) || port < 1 || port > 65535) {
-      return std::printf("--http_server must be 127.0.0.1:PORT\n"), 2;
+    absl::StatusOr<std::vector<int>> ports = BoardsPortsFromFlags();
+    absl::StatusOr<std::vector<WatchedKhetd>> khetds =
+        ports.ok() ? KhetdsFromFlags(*ports)
+                   : absl::StatusOr<std::vector<WatchedKhetd>>(ports.status());
+    if (!khetds.ok()) {
+      return std::printf("%s\n",
+                         std::string(khetds.status().message()).c_str()),
+             2;
     }
-    return RunBoards(BoardsOptionsFromFlags(), port, absl::GetFlag(FLAGS_pid))
-               ? 0
-               : 1;
+    return RunBoards(BoardsOptionsFromFlags(), *ports, *khetds) ? 0 : 1;
   }
   if (absl::GetFlag(FLAGS_seconds) <= 0 || absl::GetFlag(FLAGS_rounds) < 1 ||
       absl::GetFlag(FLAGS_warmup_seconds) < 0 ||

@@ -53,7 +53,8 @@ Board::Board(ClientThread& client, int index, int address)
       game_(NewGame(client.options().game)),
       waiter_(client.NewConnection(address)),
       move_timer_(client.io()),
-      wait_timer_(client.io()) {
+      wait_timer_(client.io()),
+      move_retry_timer_(client.io()) {
   object_key_ =
       absl::StrFormat("%08x-0000-4000-8000-%012x",
                       static_cast<uint32_t>(client.options().seed), index);
@@ -74,10 +75,39 @@ std::string Board::Headers(const std::string& token) const {
 
 LoadHttpConnection& Board::Shared() { return client_.Shared(address_); }
 
+bool Board::Outage(const HttpAnswer& answer) const {
+  return client_.window().FaultStarted(NowNs()) &&
+         (answer.status == 0 || answer.status == 502 || answer.status == 503 ||
+          answer.status == 504);
+}
+
 bool Board::Refused(absl::string_view what, const HttpAnswer& answer) {
-  if (answer.status == 200) return false;
-  ++client_.counts().refusals[absl::StrCat(
-      what, " ", answer.status == 0 ? "failed" : absl::StrCat(answer.status))];
+  const int64_t now = NowNs();
+  const std::string status =
+      answer.status == 0 ? "failed" : absl::StrCat(answer.status);
+  if (answer.status == 200) {
+    if (outage_since_ns_ != 0) {
+      // Served again: timed from the fault's end (if it has one and came
+      // later) or this board's first failure.
+      const Window& window = client_.window();
+      const int64_t fault_end =
+          window.fault_end.load(std::memory_order_relaxed);
+      const int64_t from =
+          std::max(outage_since_ns_,
+                   fault_end == INT64_MAX
+                       ? window.fault_start.load(std::memory_order_relaxed)
+                       : fault_end);
+      client_.counts().recovery_ns.push_back(std::max<int64_t>(0, now - from));
+      outage_since_ns_ = 0;
+    }
+    return false;
+  }
+  if (Outage(answer)) {
+    ++client_.counts().outage[absl::StrCat(what, " ", status)];
+    if (outage_since_ns_ == 0) outage_since_ns_ = now;
+    return true;
+  }
+  ++client_.counts().refusals[absl::StrCat(what, " ", status)];
   if (answer.status != 429) {
     client_.Error(absl::StrCat("board ", index_, " ", what, ": ", answer.status,
                                " ", answer.body.substr(0, 200)));
@@ -85,15 +115,14 @@ bool Board::Refused(absl::string_view what, const HttpAnswer& answer) {
   return true;
 }
 
-// Calls `again` after the refusal's Retry-After (at least 1 s), or at once
-// after a failed connection, with a random share more.
-void Board::Retry(std::function<void()> again, const HttpAnswer& answer) {
+void Board::Retry(net::steady_timer& timer, std::function<void()> again,
+                  const HttpAnswer& answer) {
   const double base =
       answer.status == 0 ? 0.1 : std::max(1, answer.retry_after_seconds);
   const double delay =
       base * (1 + std::uniform_real_distribution<double>(0, 0.5)(random_));
-  wait_timer_.expires_after(std::chrono::microseconds(int64_t(delay * 1e6)));
-  wait_timer_.async_wait(
+  timer.expires_after(std::chrono::microseconds(int64_t(delay * 1e6)));
+  timer.async_wait(
       [again = std::move(again)](const boost::system::error_code& ec) {
         if (!ec) again();
       });
@@ -109,7 +138,8 @@ void Board::Create() {
                 std::move(body), [this](HttpAnswer answer) {
                   if (Refused("create", answer)) {
                     if (answer.status == 429 || answer.status == 0) {
-                      Retry([this] { Create(); }, answer);
+                      Retry(
+                          wait_timer_, [this] { Create(); }, answer);
                     } else {
                       client_.SetUpDone();
                     }
@@ -129,7 +159,8 @@ void Board::Join(int color) {
                 Headers(""), std::move(body), [this, color](HttpAnswer answer) {
                   if (Refused("join", answer)) {
                     if (answer.status == 429 || answer.status == 0) {
-                      Retry([this, color] { Join(color); }, answer);
+                      Retry(
+                          wait_timer_, [this, color] { Join(color); }, answer);
                     } else {
                       client_.SetUpDone();
                     }
@@ -171,10 +202,11 @@ void Board::Wait() {
 }
 
 void Board::Polled(HttpAnswer answer) {
-  if (Refused("poll", answer)) return Retry([this] { Wait(); }, answer);
-  // The answer's own version comes first: {"v":N,"events":[...]}.
-  const int64_t version = NumberField(answer.body, "v");
-  if (version > delivered_) Delivered(version, NowNs());
+  if (Refused("poll", answer)) {
+    return Retry(
+        wait_timer_, [this] { Wait(); }, answer);
+  }
+  TakeEvents(answer.body, NowNs());
   Wait();
 }
 
@@ -186,8 +218,21 @@ void Board::StreamData(absl::string_view data) {
     absl::string_view line(stream_line_.data() + start, end - start);
     int64_t version = 0;
     if (absl::ConsumePrefix(&line, "id: ") &&
-        absl::SimpleAtoi(line, &version) && version > delivered_) {
-      Delivered(version, NowNs());
+        absl::SimpleAtoi(line, &version)) {
+      Counts& counts = client_.counts();
+      if (version <= delivered_) {
+        ++counts.out_of_order;
+      } else if (version != delivered_ + 1) {
+        ++counts.gaps;
+      }
+      if (version != delivered_ + 1) {
+        if (counts.out_of_order + counts.gaps <= 3) {
+          client_.Error(absl::StrCat("board ", index_,
+                                     ": stream event after version ",
+                                     delivered_, " is ", version));
+        }
+      }
+      if (version > delivered_) Delivered(version, NowNs());
     }
   }
   stream_line_.erase(0, start);
@@ -196,9 +241,54 @@ void Board::StreamData(absl::string_view data) {
 void Board::StreamEnded(int status) {
   HttpAnswer answer;
   answer.status = status;
-  // A stream ends only when refused or cut: counted, then opened again.
+  // A stream ends only when refused or cut: counted, then opened again. Cut
+  // after its headers by a fault, it failed.
+  if (status == 200 && client_.window().FaultStarted(NowNs())) {
+    answer.status = 0;
+  }
   Refused("stream", answer);
-  Retry([this] { Wait(); }, answer);
+  Retry(
+      wait_timer_, [this] { Wait(); }, answer);
+}
+
+void Board::TakeEvents(absl::string_view body, int64_t at_ns) {
+  Counts& counts = client_.counts();
+  const int64_t version = NumberField(body, "v");
+  const size_t events = body.find("\"events\":[");
+  if (events == absl::string_view::npos) {
+    // The compact session: the latest state, for a board far behind.
+    ++counts.states;
+    if (version < delivered_) ++counts.out_of_order;
+    if (version > delivered_) Delivered(version, at_ns);
+    return;
+  }
+  // Each event's version in turn: the one after the last delivered, then
+  // one more each.
+  int64_t last = delivered_;
+  bool backwards = false, skipped = false;
+  absl::string_view rest = body.substr(events);
+  for (size_t at; (at = rest.find("\"v\":")) != absl::string_view::npos;) {
+    rest.remove_prefix(at);
+    const int64_t event = NumberField(rest, "v");
+    rest.remove_prefix(4);
+    if (event <= last) {
+      backwards = true;
+    } else {
+      if (event != last + 1) skipped = true;
+      last = event;
+    }
+  }
+  if (last != version) skipped = true;  // "v" is the last event's version
+  if (backwards || skipped) {
+    if (backwards) ++counts.out_of_order;
+    if (skipped) ++counts.gaps;
+    if (counts.out_of_order + counts.gaps <= 3) {
+      client_.Error(absl::StrCat("board ", index_, ": events after version ",
+                                 delivered_,
+                                 " out of order: ", body.substr(0, 200)));
+    }
+  }
+  if (last > delivered_) Delivered(last, at_ns);
 }
 
 void Board::Delivered(int64_t version, int64_t at_ns) {
@@ -246,7 +336,7 @@ void Board::Move() {
     return;
   }
   const khet::Move move = moves.moves[random_() % moves.size];
-  const std::string notation = FormatMove(pos, move);
+  std::string notation = FormatMove(pos, move);
   const int side = pos.side_to_move() == Color::kSilver ? 0 : 1;
   std::string body = absl::StrCat(
       R"({"move":{"notation":")", notation, R"("},"expectedVersion":")",
@@ -254,14 +344,34 @@ void Board::Move() {
   awaiting_ = true;
   acked_version_ = INT64_MAX;  // until the answer names it
   acked_ns_ = INT64_MAX;
-  const int64_t sent = NowNs();
+  SendMove(move, std::move(notation), side, std::move(body), NowNs(),
+           /*again=*/false);
+}
+
+void Board::SendMove(khet::Move move, std::string notation, int side,
+                     std::string body, int64_t sent_ns, bool again) {
+  if (again) ++client_.counts().moves_sent_again;
   Shared().Send("POST",
                 absl::StrCat("/v1/sessions/", id_, ":move?view=compact"),
-                Headers(tokens_[side]), std::move(body),
-                [this, move, notation, sent](HttpAnswer answer) {
+                Headers(tokens_[side]), body,
+                [this, move, notation = std::move(notation), side, body,
+                 sent_ns, again](HttpAnswer answer) mutable {
                   const int64_t now = NowNs();
+                  const bool outage = Outage(answer);
                   if (Refused("move", answer)) {
-                    awaiting_ = false;
+                    if (outage) {
+                      // The same request again: played once, or its kept
+                      // answer.
+                      Retry(
+                          move_retry_timer_,
+                          [this, move, notation, side, body, sent_ns] {
+                            SendMove(move, notation, side, body, sent_ns,
+                                     /*again=*/true);
+                          },
+                          answer);
+                    } else {
+                      awaiting_ = false;
+                    }
                     return;
                   }
                   if (!game_->Play(move).ok()) {
@@ -275,7 +385,9 @@ void Board::Move() {
                   Counts& counts = client_.counts();
                   if (client_.window().Contains(now)) {
                     ++counts.moves;
-                    counts.move_ns.push_back(now - sent);
+                    // A move sent again waited for the fault: its time is the
+                    // outage's (recovery_ns), not an answer's.
+                    if (!again) counts.move_ns.push_back(now - sent_ns);
                   }
                   if (delivered_ >= version) {
                     // The event came before the answer: no wait at all.
@@ -294,7 +406,11 @@ void Board::Rematch() {
   Shared().Send("POST",
                 absl::StrCat("/v1/sessions/", id_, ":rematch?view=compact"),
                 Headers(owner_token_), "{}", [this](HttpAnswer answer) {
-                  if (Refused("rematch", answer)) return;
+                  if (Refused("rematch", answer)) {
+                    // After an outage, the next period asks again.
+                    if (Outage(answer)) rematching_ = false;
+                    return;
+                  }
                   std::swap(tokens_[0], tokens_[1]);
                   game_ = NewGame(client_.options().game);
                   version_ = std::max(version_, NumberField(answer.body, "v"));

@@ -67,7 +67,16 @@ struct Counts {
   int64_t states = 0;          // the compact session instead of events
   std::map<std::string, int64_t> refusals;  // "move 429" -> count
   std::vector<std::string> errors;          // the first few, in words
-  std::atomic<int> set_up{0};               // boards playing
+  // A fault (BoardsOptions::fault): calls that failed while it lasted or
+  // after it (connection failed, 502, 503, 504), retried rather than
+  // refused; each board's time from the fault (its end, when it has one)
+  // or its first such failure, the later, to its next call answered; the
+  // moves sent again with their request id; boards still failing at the end.
+  std::map<std::string, int64_t> outage;  // "poll 502" -> count
+  std::vector<int64_t> recovery_ns;
+  int64_t moves_sent_again = 0;
+  int64_t unrecovered = 0;
+  std::atomic<int> set_up{0};  // boards playing
 };
 
 // When the boards measure, in NowNs(); set by the main thread before any
@@ -75,12 +84,18 @@ struct Counts {
 struct Window {
   std::atomic<int64_t> start{INT64_MAX};
   std::atomic<int64_t> end{INT64_MAX};
+  // The fault's start and end (BoardsOptions::fault), once they came.
+  std::atomic<int64_t> fault_start{INT64_MAX};
+  std::atomic<int64_t> fault_end{INT64_MAX};
   bool Contains(int64_t ns) const {
     return ns >= start.load(std::memory_order_relaxed) &&
            ns <= end.load(std::memory_order_relaxed);
   }
   bool Over(int64_t ns) const {
     return ns > end.load(std::memory_order_relaxed);
+  }
+  bool FaultStarted(int64_t ns) const {
+    return ns >= fault_start.load(std::memory_order_relaxed);
   }
 };
 
@@ -103,6 +118,8 @@ class Board {
   bool Undelivered(const Window& window) const {
     return awaiting_ && window.Contains(acked_ns_);
   }
+  // At the end: its calls still failing since the fault.
+  bool Unrecovered() const { return outage_since_ns_ != 0; }
 
  private:
   void Create();
@@ -113,14 +130,29 @@ class Board {
   void Polled(HttpAnswer answer);
   void StreamData(absl::string_view data);
   void StreamEnded(int status);
+  // A compact events list ({"v":N,"events":[...]}, polled or pushed) or
+  // the compact session: each event's version checked to follow the last
+  // delivered one by one (gaps and versions out of order counted), then
+  // delivered at `at_ns`.
+  void TakeEvents(absl::string_view body, int64_t at_ns);
   // `version` reached the board at `at_ns`.
   void Delivered(int64_t version, int64_t at_ns);
   void ScheduleMove(double seconds);
   void Move();
-  void Moved(const std::string& notation, int64_t sent_ns, HttpAnswer answer);
+  // Sends a move (again, with the same request id, after an outage);
+  // `sent_ns` is when it was first sent.
+  void SendMove(khet::Move move, std::string notation, int side,
+                std::string body, int64_t sent_ns, bool again);
   void Rematch();
-  void Retry(std::function<void()> again, const HttpAnswer& answer);
-  // Counts a refusal or failure of `what`; false if `answer` is a 200.
+  // Calls `again` on `timer` after the refusal's Retry-After (at least
+  // 1 s), or at once after a failed connection, with a random share more.
+  void Retry(net::steady_timer& timer, std::function<void()> again,
+             const HttpAnswer& answer);
+  // A failure of the fault's making: it started, and the connection
+  // failed or a proxy found no server (502, 503, 504).
+  bool Outage(const HttpAnswer& answer) const;
+  // Counts a refusal or failure of `what` (an outage's apart); false if
+  // `answer` is a 200, which ends the board's outage.
   bool Refused(absl::string_view what, const HttpAnswer& answer);
   std::string Headers(const std::string& token) const;
   LoadHttpConnection& Shared();
@@ -143,18 +175,24 @@ class Board {
   int64_t moves_ = 0;
   std::shared_ptr<LoadHttpConnection> waiter_;
   std::string stream_line_;
+  int64_t outage_since_ns_ = 0;  // its first failure since the fault
   net::steady_timer move_timer_;
   net::steady_timer wait_timer_;
+  net::steady_timer move_retry_timer_;
 };
 
 // A client thread: an io_context with its boards and their connections.
 class ClientThread {
  public:
-  ClientThread(const BoardsOptions& options, const Window& window, int port,
-               int number)
+  // Each board waits on (or registers its URL with) the khetd at
+  // `wait_port`; every other call goes to the one at `call_port` (the same
+  // khetd, or another replica on the same database).
+  ClientThread(const BoardsOptions& options, const Window& window,
+               int wait_port, int call_port, int number)
       : options_(options),
         window_(window),
-        server_(net::ip::make_address_v4("127.0.0.1"), port),
+        wait_server_(net::ip::make_address_v4("127.0.0.1"), wait_port),
+        call_server_(net::ip::make_address_v4("127.0.0.1"), call_port),
         number_(number) {}
 
   Board* Add(int index, int address) {
@@ -178,6 +216,7 @@ class ClientThread {
   void CountUndelivered() {
     for (const auto& board : boards_) {
       if (board->Undelivered(window_)) ++counts_.undelivered;
+      if (board->Unrecovered()) ++counts_.unrecovered;
     }
   }
 
@@ -190,16 +229,18 @@ class ClientThread {
   static net::ip::address Source(int address) {
     return net::ip::address_v4(0x7F000002u + static_cast<uint32_t>(address));
   }
+  // A board's own connection, for its long poll or event stream.
   std::shared_ptr<LoadHttpConnection> NewConnection(int address) {
-    return std::make_shared<LoadHttpConnection>(io_, server_, Source(address),
-                                                &counts_.reconnects);
+    return std::make_shared<LoadHttpConnection>(
+        io_, wait_server_, Source(address), &counts_.reconnects);
   }
   // The least busy of the connections shared by the boards of `address`.
   LoadHttpConnection& Shared(int address) {
     std::vector<std::shared_ptr<LoadHttpConnection>>& pool = shared_[address];
     if (pool.empty()) {
       for (int i = 0; i < options_.shared_connections; ++i) {
-        pool.push_back(NewConnection(address));
+        pool.push_back(std::make_shared<LoadHttpConnection>(
+            io_, call_server_, Source(address), &counts_.reconnects));
       }
     }
     LoadHttpConnection* best = pool[0].get();
@@ -226,7 +267,8 @@ class ClientThread {
 
   const BoardsOptions& options_;
   const Window& window_;
-  const tcp::endpoint server_;
+  const tcp::endpoint wait_server_;
+  const tcp::endpoint call_server_;
   const int number_;
   net::io_context io_;
   Counts counts_;

@@ -25,13 +25,15 @@ void Board::Register() {
                    client_.PushPort(address_), "/lslhttp/", object_key_, "/");
   std::string body =
       absl::StrCat(R"({"url":")", url, R"(","afterVersion":)", version_, "}");
-  Shared().Send(
+  // On the board's own connection: the khetd it waits on delivers.
+  waiter_->Send(
       "POST", absl::StrCat("/v1/sessions/", id_, "/callback"),
       absl::StrCat("Authorization: Bearer ", owner_token_, "\r\n", Headers("")),
       std::move(body), [this](HttpAnswer answer) {
         if (Refused("register", answer)) {
           if (answer.status == 429 || answer.status == 0) {
-            Retry([this] { Register(); }, answer);
+            Retry(
+                wait_timer_, [this] { Register(); }, answer);
           } else {
             client_.SetUpDone();
           }
@@ -71,42 +73,7 @@ void Board::Pushed(absl::string_view target, absl::string_view body,
     }
     return;
   }
-  const int64_t version = NumberField(body, "v");
-  const size_t events = body.find("\"events\":[");
-  if (events == absl::string_view::npos) {
-    // The compact session: the latest state, for a board far behind.
-    ++counts.states;
-    if (version < delivered_) ++counts.out_of_order;
-    if (version > delivered_) Delivered(version, arrival_ns);
-    return;
-  }
-  // Each event's version in turn: the one after the last delivered, then
-  // one more each.
-  int64_t last = delivered_;
-  bool backwards = false, skipped = false;
-  absl::string_view rest = body.substr(events);
-  for (size_t at; (at = rest.find("\"v\":")) != absl::string_view::npos;) {
-    rest.remove_prefix(at);
-    const int64_t event = NumberField(rest, "v");
-    rest.remove_prefix(4);
-    if (event <= last) {
-      backwards = true;
-    } else {
-      if (event != last + 1) skipped = true;
-      last = event;
-    }
-  }
-  if (last != version) skipped = true;  // "v" is the last event's version
-  if (backwards || skipped) {
-    if (backwards) ++counts.out_of_order;
-    if (skipped) ++counts.gaps;
-    if (counts.out_of_order + counts.gaps <= 3) {
-      client_.Error(absl::StrCat("board ", index_, ": delivery after version ",
-                                 delivered_,
-                                 " out of order: ", body.substr(0, 200)));
-    }
-  }
-  if (last > delivered_) Delivered(last, arrival_ns);
+  TakeEvents(body, arrival_ns);
 }
 
 }  // namespace khet::load::boards_internal

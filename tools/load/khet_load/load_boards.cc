@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -57,13 +59,56 @@ double Ms(const std::vector<int64_t>& sorted, double q) {
   return sorted[at] / 1e6;
 }
 
+// What the fault did to the boards; false if a board was not answered
+// again within the limit, or still failed at the end.
+bool PrintFault(const BoardsOptions& options, const Counts& all,
+                const Window& window) {
+  const BoardsOptions::Fault& fault = options.fault;
+  const int64_t start = window.fault_start.load();
+  if (start == INT64_MAX) {
+    std::printf("  ERROR: the fault never came (at %.1f s of %.1f)\n",
+                fault.at_seconds, options.seconds);
+    return false;
+  }
+  std::printf("  fault at %.1f s:%s%s%s, %.1f s long\n",
+              (start - window.start.load()) / 1e9,
+              fault.kill_pid > 0
+                  ? absl::StrCat(" SIGKILL to ", fault.kill_pid).c_str()
+                  : "",
+              fault.command.empty() ? "" : " ", fault.command.c_str(),
+              (window.fault_end.load() - start) / 1e9);
+  std::string outage;
+  for (const auto& [what, n] : all.outage) {
+    absl::StrAppend(&outage, outage.empty() ? "" : ", ", what, " x", n);
+  }
+  std::printf("  calls failed by it and retried: %s; moves sent again %lld\n",
+              outage.empty() ? "none" : outage.c_str(),
+              static_cast<long long>(all.moves_sent_again));
+  const double limit_ms = fault.recovery_limit_seconds * 1e3;
+  const double worst = Ms(all.recovery_ns, 1.0);
+  std::printf(
+      "  boards answered again: %zu, after ms p50 %.0f  p99 %.0f  max %.0f "
+      "(limit %.0f); still failing at the end: %lld\n",
+      all.recovery_ns.size(), Ms(all.recovery_ns, 0.5),
+      Ms(all.recovery_ns, 0.99), worst, limit_ms,
+      static_cast<long long>(all.unrecovered));
+  return worst <= limit_ms && all.unrecovered == 0;
+}
+
 }  // namespace
 
-bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
+bool RunBoards(const BoardsOptions& options, const std::vector<int>& ports,
+               const std::vector<WatchedKhetd>& khetds) {
   RaiseOpenFiles();
+  const int servers = static_cast<int>(ports.size());
+  const int processes = static_cast<int>(khetds.size());
+  std::vector<int> metrics_ports;
+  for (const WatchedKhetd& khetd : khetds) {
+    metrics_ports.push_back(khetd.http_port);
+  }
   std::printf(
       "boards: %d, each %s, a move every %.1f s +-%.0f%%; %d client "
-      "address%s, %d client threads; %u cores, load average %s\n",
+      "address%s, %d client threads per server; %u cores, load average %s\n",
       options.boards,
       options.push     ? "with a URL khetd pushes its events to (one "
                          "receiving server per client address)"
@@ -75,18 +120,31 @@ bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
       options.client_addresses, options.client_addresses == 1 ? "" : "es",
       options.threads, std::thread::hardware_concurrency(),
       LoadAverage().c_str());
+  if (servers > 1) {
+    std::printf(
+        "  %d servers; board i waits on server i %% %d and makes its other "
+        "calls %s\n",
+        servers, servers,
+        options.calls_elsewhere ? "on the next one" : "on the same one");
+  }
   std::fflush(stdout);
 
+  // Client threads by server: server s's are clients[s * threads ...].
   Window window;
   std::vector<std::unique_ptr<ClientThread>> clients;
-  for (int t = 0; t < options.threads; ++t) {
-    clients.push_back(
-        std::make_unique<ClientThread>(options, window, http_port, t));
+  for (int s = 0; s < servers; ++s) {
+    const int calls = options.calls_elsewhere ? (s + 1) % servers : s;
+    for (int t = 0; t < options.threads; ++t) {
+      clients.push_back(std::make_unique<ClientThread>(
+          options, window, ports[s], ports[calls], s * options.threads + t));
+    }
   }
   std::vector<Board*> boards;  // by index
   for (int i = 0; i < options.boards; ++i) {
-    boards.push_back(
-        clients[i % options.threads]->Add(i, i % options.client_addresses));
+    const int server = i % servers;
+    const int thread = (i / servers) % options.threads;
+    boards.push_back(clients[server * options.threads + thread]->Add(
+        i, i % options.client_addresses));
   }
 
   // Push mode: each client address's receiving server (load_push_routing.h).
@@ -102,23 +160,31 @@ bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
     receivers = std::move(*started);
   }
 
-  // khetd's and the client's figures from /proc, sampled every 100 ms.
-  int64_t rss_peak = 0;
-  int threads_peak = 0;
+  // Each khetd's and the client's figures from /proc, sampled every 100 ms.
+  std::vector<int64_t> rss_peak(processes, 0), rss_start(processes, 0);
+  std::vector<int> threads_peak(processes, 0);
   auto sample = [&] {
-    if (pid <= 0) return;
-    if (absl::StatusOr<int64_t> rss = ResidentBytes(pid); rss.ok()) {
-      rss_peak = std::max(rss_peak, *rss);
-    }
-    if (absl::StatusOr<int> threads = ThreadCount(pid); threads.ok()) {
-      threads_peak = std::max(threads_peak, *threads);
+    for (int r = 0; r < processes; ++r) {
+      const pid_t pid = khetds[r].pid;
+      if (pid <= 0) continue;
+      if (absl::StatusOr<int64_t> rss = ResidentBytes(pid); rss.ok()) {
+        rss_peak[r] = std::max(rss_peak[r], *rss);
+      }
+      if (absl::StatusOr<int> threads = ThreadCount(pid); threads.ok()) {
+        threads_peak[r] = std::max(threads_peak[r], *threads);
+      }
     }
   };
   auto cpu = [](pid_t of) -> int64_t {
+    if (of <= 0) return 0;
     absl::StatusOr<int64_t> nanos = CpuNanos(of);
     return nanos.ok() ? *nanos : 0;
   };
-  const int64_t rss_start = pid > 0 ? ResidentBytes(pid).value_or(0) : 0;
+  for (int r = 0; r < processes; ++r) {
+    if (khetds[r].pid > 0) {
+      rss_start[r] = ResidentBytes(khetds[r].pid).value_or(0);
+    }
+  }
 
   const absl::Time setup_start = absl::Now();
   std::vector<std::thread> running;
@@ -152,29 +218,65 @@ bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
       playing, setup_seconds);
   std::fflush(stdout);
 
+  // The fault, once the window has started: its start and its end.
+  const BoardsOptions::Fault& fault = options.fault;
+  auto fault_step = [&] {
+    if (fault.at_seconds < 0) return;
+    const int64_t now = NowNs();
+    const int64_t start = window.start.load();
+    if (start == INT64_MAX) return;  // not measuring yet
+    if (window.fault_start.load() == INT64_MAX) {
+      if (now < start + static_cast<int64_t>(fault.at_seconds * 1e9)) return;
+      // Started before the command runs: what fails while it does is the
+      // fault's.
+      window.fault_start = NowNs();
+      if (fault.kill_pid > 0) kill(fault.kill_pid, SIGKILL);
+      if (!fault.command.empty() && std::system(fault.command.c_str()) != 0) {
+        std::printf("  ERROR: the fault's command failed: %s\n",
+                    fault.command.c_str());
+      }
+      if (fault.end_command.empty()) {
+        window.fault_end = window.fault_start.load();
+      }
+      return;
+    }
+    if (window.fault_end.load() == INT64_MAX &&
+        now >= window.fault_start.load() +
+                   static_cast<int64_t>(fault.seconds * 1e9)) {
+      if (std::system(fault.end_command.c_str()) != 0) {
+        std::printf("  ERROR: the fault's end command failed: %s\n",
+                    fault.end_command.c_str());
+      }
+      window.fault_end = NowNs();
+    }
+  };
   auto sleep_sampling = [&](double seconds) {
     const absl::Time until = absl::Now() + absl::Seconds(seconds);
     while (absl::Now() < until) {
       absl::SleepFor(std::min(absl::Milliseconds(100), until - absl::Now()));
       sample();
+      fault_step();
     }
   };
   if (playing == options.boards) {
     sleep_sampling(options.warmup_seconds);
     const PushMetrics push_start =
-        options.push ? ReadPushMetrics(http_port) : PushMetrics();
+        options.push ? ReadPushMetrics(metrics_ports) : PushMetrics();
     window.start = NowNs();
-    const int64_t khetd_cpu_start = pid > 0 ? cpu(pid) : 0;
+    std::vector<int64_t> khetd_cpu(processes);
+    for (int r = 0; r < processes; ++r) khetd_cpu[r] = cpu(khetds[r].pid);
     const int64_t client_cpu_start = cpu(getpid());
     const int64_t end = NowNs() + static_cast<int64_t>(options.seconds * 1e9);
     window.end = end;
     sleep_sampling(options.seconds);
-    const int64_t khetd_cpu = pid > 0 ? cpu(pid) - khetd_cpu_start : 0;
+    for (int r = 0; r < processes; ++r) {
+      khetd_cpu[r] = std::max<int64_t>(0, cpu(khetds[r].pid) - khetd_cpu[r]);
+    }
     const int64_t client_cpu = cpu(getpid()) - client_cpu_start;
     // The last moves' events: a grace of 2 s.
     sleep_sampling(2);
     const PushMetrics push_end =
-        options.push ? ReadPushMetrics(http_port) : PushMetrics();
+        options.push ? ReadPushMetrics(metrics_ports) : PushMetrics();
     for (auto& client : clients) client->Stop();
     for (std::thread& thread : running) thread.join();
     running.clear();
@@ -196,11 +298,17 @@ bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
       all.out_of_order += c.out_of_order;
       all.gaps += c.gaps;
       all.states += c.states;
+      for (const auto& [what, n] : c.outage) all.outage[what] += n;
+      all.recovery_ns.insert(all.recovery_ns.end(), c.recovery_ns.begin(),
+                             c.recovery_ns.end());
+      all.moves_sent_again += c.moves_sent_again;
+      all.unrecovered += c.unrecovered;
       for (const auto& [what, n] : c.refusals) all.refusals[what] += n;
       for (const std::string& e : c.errors) all.errors.push_back(e);
     }
     std::sort(all.delivery_ns.begin(), all.delivery_ns.end());
     std::sort(all.move_ns.begin(), all.move_ns.end());
+    std::sort(all.recovery_ns.begin(), all.recovery_ns.end());
     std::printf(
         "  measured %.0f s: %lld moves acknowledged (%.0f/s), %zu events "
         "delivered (%lld before the move's answer), %lld undelivered, %lld "
@@ -232,12 +340,34 @@ bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid) {
                      push_start, push_end)) {
       all.errors.push_back("pushed deliveries were wrong (above)");
     }
-    if (pid > 0) {
+    if (!options.push) {
+      std::printf("  events out of order %lld, skipped %lld\n",
+                  static_cast<long long>(all.out_of_order),
+                  static_cast<long long>(all.gaps));
+      if (all.out_of_order + all.gaps > 0) {
+        all.errors.push_back("events came out of order or were skipped");
+      }
+    }
+    if (fault.at_seconds >= 0) {
+      if (!PrintFault(options, all, window)) {
+        all.errors.push_back("the boards did not all recover (above)");
+      }
+    }
+    for (int r = 0; r < processes; ++r) {
+      if (khetds[r].pid <= 0) continue;
+      if (khetds[r].pid == fault.kill_pid) {
+        std::printf("  khetd 127.0.0.1:%d: killed by the fault\n",
+                    khetds[r].http_port);
+        continue;
+      }
       std::printf(
-          "  khetd: RSS peak %s (%s at start), threads peak %d, CPU %.1f%% "
+          "  khetd%s: RSS peak %s (%s at start), threads peak %d, CPU %.1f%% "
           "of a core in the window\n",
-          FormatBytes(rss_peak).c_str(), FormatBytes(rss_start).c_str(),
-          threads_peak, 100.0 * khetd_cpu / (options.seconds * 1e9));
+          processes == 1
+              ? ""
+              : absl::StrCat(" 127.0.0.1:", khetds[r].http_port).c_str(),
+          FormatBytes(rss_peak[r]).c_str(), FormatBytes(rss_start[r]).c_str(),
+          threads_peak[r], 100.0 * khetd_cpu[r] / (options.seconds * 1e9));
     }
     std::printf("  client (khet-load): CPU %.1f%% of a core in the window\n",
                 100.0 * client_cpu / (options.seconds * 1e9));

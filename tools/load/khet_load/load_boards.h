@@ -16,6 +16,8 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "tools/load/khet_load/load_sessions.h"
 
@@ -46,20 +48,49 @@ struct BoardsOptions {
   // Each board's calls carry an in-world object key and owner key, as a
   // Second Life or OpenSimulator simulator sends them.
   bool inworld_headers = true;
+  // With several khetd (replicas on one database): each board's calls but
+  // its wait go to the replica after the one it waits on, so that its
+  // events reach it through the store's notices.
+  bool calls_elsewhere = false;
   // After every board is set up: this long before measuring, then this
   // long measured.
   double warmup_seconds = 5;
   double seconds = 60;
   GameOptions game;
   uint64_t seed = 1;
+  // A fault while the boards play (none while at_seconds < 0): at
+  // `at_seconds` into the measured time, SIGKILL to `kill_pid` (if not 0)
+  // and `command` run by /bin/sh (if not empty); `end_command` (if not
+  // empty) run `seconds` later. The calls it fails (connection failed, 502,
+  // 503, 504) are retried, a move with its request id, rather than
+  // refused; each board must be answered again within
+  // `recovery_limit_seconds` of the fault's end or of its first failure.
+  struct Fault {
+    double at_seconds = -1;
+    pid_t kill_pid = 0;
+    std::string command;
+    double seconds = 0;
+    std::string end_command;
+    double recovery_limit_seconds = 5;
+  } fault;
 };
 
-// Runs the boards against khetd's HTTP port `http_port` on 127.0.0.1
-// (process `pid`, 0: unknown) and prints the figures. False if any board
-// could not be set up, any call was refused or failed, or an acknowledged
-// move's event did not reach its board; with push, also if a delivery's
-// signature was wrong or its versions out of order.
-bool RunBoards(const BoardsOptions& options, int http_port, pid_t pid);
+// A khetd process whose figures are printed: its HTTP port on 127.0.0.1
+// (for /metrics) and its process id (0: unknown, no process figures).
+struct WatchedKhetd {
+  int http_port = 0;
+  pid_t pid = 0;
+};
+
+// Runs the boards against the HTTP ports `ports` on 127.0.0.1 (one khetd,
+// replicas on one database, or a proxy in front of them; board i waits on
+// ports[i % size]) and prints the figures, each of `khetds`' own. False if
+// any board could not be set up, any call was refused or failed (but for
+// the outage of options.kill_at_seconds), or an acknowledged move's event
+// did not reach its board; with push, also if a delivery's signature was
+// wrong or its versions out of order.
+bool RunBoards(const BoardsOptions& options, const std::vector<int>& ports,
+               const std::vector<WatchedKhetd>& khetds);
 
 }  // namespace khet::load
 

@@ -1,5 +1,6 @@
 #include "tools/load/khet_load/load_push_figures.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -20,16 +21,18 @@
 
 namespace khet::load::boards_internal {
 
-PushMetrics ReadPushMetrics(int http_port) {
-  PushMetrics m;
+namespace {
+
+// Adds one khetd's push series from /metrics on 127.0.0.1:`http_port` to
+// `m`; false if the page could not be read.
+bool AddPushMetrics(int http_port, PushMetrics& m) {
   absl::StatusOr<std::unique_ptr<RawConnection>> connection =
       RawConnection::Open(http_port);
   if (!connection.ok() || !(*connection)->Send(GetRequest("/metrics"))) {
-    return m;
+    return false;
   }
   absl::StatusOr<RawResponse> page = (*connection)->Read(absl::Seconds(10));
-  if (!page.ok() || page->status != 200) return m;
-  m.read = true;
+  if (!page.ok() || page->status != 200) return false;
   for (absl::string_view line : absl::StrSplit(page->body, '\n')) {
     if (!absl::StartsWith(line, "khet_push_")) continue;
     const size_t space = line.rfind(' ');
@@ -47,22 +50,39 @@ PushMetrics ReadPushMetrics(int http_port) {
       label = std::string(rest.substr(0, rest.find('"')));
     }
     if (series == "khet_push_boards") {
-      m.boards = value;
+      m.boards += value;
     } else if (series == "khet_push_connections") {
-      m.connections = value;
+      m.connections += value;
     } else if (absl::StartsWith(series, "khet_push_deliveries_total{")) {
-      m.deliveries[label] = value;
+      m.deliveries[label] += value;
     } else if (absl::StartsWith(series, "khet_push_drops_total{")) {
-      m.drops[label] = value;
+      m.drops[label] += value;
     } else if (absl::StartsWith(series, "khet_push_delivery_seconds_bucket{")) {
       double le = INFINITY;
       if (label != "+Inf" && !absl::SimpleAtod(label, &le)) continue;
-      m.buckets.emplace_back(le, value);
+      auto bucket = std::find_if(m.buckets.begin(), m.buckets.end(),
+                                 [le](const auto& b) { return b.first == le; });
+      if (bucket == m.buckets.end()) {
+        m.buckets.emplace_back(le, value);
+      } else {
+        bucket->second += value;
+      }
     } else if (series == "khet_push_delivery_seconds_sum") {
-      m.sum = value;
+      m.sum += value;
     } else if (series == "khet_push_delivery_seconds_count") {
-      m.count = value;
+      m.count += value;
     }
+  }
+  return true;
+}
+
+}  // namespace
+
+PushMetrics ReadPushMetrics(const std::vector<int>& http_ports) {
+  PushMetrics m;
+  m.read = true;
+  for (int port : http_ports) {
+    if (!AddPushMetrics(port, m)) return PushMetrics();
   }
   return m;
 }

@@ -27,9 +27,9 @@ struct PushMetrics {
   double sum = 0, count = 0;
 };
 
-// One read of khetd's /metrics on 127.0.0.1:`http_port`; `read` false if
-// the page could not be read.
-PushMetrics ReadPushMetrics(int http_port);
+// One read of /metrics of each khetd on 127.0.0.1:`http_ports`, the
+// replicas' series added up; `read` false if a page could not be read.
+PushMetrics ReadPushMetrics(const std::vector<int>& http_ports);
 
 // `end`'s counters and histogram less `start`'s (an empty `start`: since
 // khetd started), in words.
