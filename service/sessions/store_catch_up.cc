@@ -1,11 +1,13 @@
 #include "service/sessions/store_catch_up.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "service/base/status_macros.h"
 
@@ -24,6 +26,11 @@ StoreCatchUp::~StoreCatchUp() { StopListening(); }
 
 void StoreCatchUp::Listen() {
   listening_ = true;
+  for (int i = 0; i < kNoticeThreads; ++i) {
+    notice_threads_.push_back(std::make_unique<NoticeThread>());
+    NoticeThread& notices = *notice_threads_.back();
+    notices.thread = std::thread([this, &notices] { RunNotices(notices); });
+  }
   store_->SetChangeListener(
       [this](const StoreChange& change) { OnStoreChange(change); });
 }
@@ -32,6 +39,13 @@ void StoreCatchUp::StopListening() {
   if (!listening_) return;
   listening_ = false;
   store_->SetChangeListener(nullptr);
+  for (auto& notices : notice_threads_) {
+    MutexLock lock(&notices->mu);
+    notices->stop = true;
+    notices->ready.SignalAll();
+  }
+  for (auto& notices : notice_threads_) notices->thread.join();
+  notice_threads_.clear();
 }
 
 absl::Status StoreCatchUp::Refresh(SessionEntry& entry) {
@@ -41,6 +55,15 @@ absl::Status StoreCatchUp::Refresh(SessionEntry& entry) {
   if (stored_version.ok() && *stored_version == entry.session.version()) {
     return absl::OkStatus();
   }
+  return ReadStored(entry);
+}
+
+absl::Status StoreCatchUp::CatchUp(SessionEntry& entry) {
+  if (entry.deleted) return absl::OkStatus();
+  return ReadStored(entry);
+}
+
+absl::Status StoreCatchUp::ReadStored(SessionEntry& entry) {
   absl::StatusOr<SessionRecord> record = store_->Get(entry.id);
   if (absl::IsNotFound(record.status())) {
     registry_->Forget(entry);
@@ -72,9 +95,44 @@ absl::Status StoreCatchUp::Refresh(SessionEntry& entry) {
 
 void StoreCatchUp::OnStoreChange(const StoreChange& change) {
   if (change.id.empty()) {
+    // Notices may have been lost: everything is read again.
     SyncAll();
     return;
   }
+  NoticeThread& notices =
+      *notice_threads_[absl::HashOf(change.id) % notice_threads_.size()];
+  MutexLock lock(&notices.mu);
+  auto [waiting, added] = notices.waiting.try_emplace(change.id, change);
+  if (added) {
+    notices.order.push_back(change.id);
+    notices.ready.Signal();
+    return;
+  }
+  // Joins the session's waiting notice: the later version, or its deletion.
+  waiting->second.version = std::max(waiting->second.version, change.version);
+  waiting->second.deleted = waiting->second.deleted || change.deleted;
+}
+
+void StoreCatchUp::RunNotices(NoticeThread& notices) {
+  while (true) {
+    StoreChange change;
+    {
+      MutexLock lock(&notices.mu);
+      while (!notices.stop && notices.order.empty()) {
+        notices.ready.WaitWithTimeout(&notices.mu, absl::Seconds(1));
+      }
+      if (notices.stop) return;
+      const std::string id = std::move(notices.order.front());
+      notices.order.pop_front();
+      auto waiting = notices.waiting.find(id);
+      change = std::move(waiting->second);
+      notices.waiting.erase(waiting);
+    }
+    HandleChange(change);
+  }
+}
+
+void StoreCatchUp::HandleChange(const StoreChange& change) {
   std::shared_ptr<SessionEntry> entry = registry_->Known(change.id);
   if (entry == nullptr) {
     // New elsewhere: adopt it (a failure leaves it to the next request).
@@ -84,7 +142,7 @@ void StoreCatchUp::OnStoreChange(const StoreChange& change) {
   SessionLock lock(*entry);
   if (!change.deleted && change.version <= entry->session.version()) return;
   // A failure leaves the catching up to the next change, request or sweep.
-  Refresh(*entry).IgnoreError();
+  CatchUp(*entry).IgnoreError();
 }
 
 void StoreCatchUp::SyncAll() {

@@ -54,6 +54,9 @@ def parse_args():
     p.add_argument("--move_period_seconds", type=float, default=2)
     p.add_argument("--threads", type=int, default=1,
                    help="khet-load's client threads per server")
+    p.add_argument("--khetd_flag", action="append", default=[],
+                   help="a further flag of every khetd, e.g. "
+                   "--khetd_flag=--postgres_connections=8")
     p.add_argument("--khet_load_flag", action="append", default=[],
                    help="a further khet-load flag, e.g. --khet_load_flag=--push")
     return p.parse_args()
@@ -76,6 +79,30 @@ class Cluster:
     def shell(self, command):
         return f"{self.script} {command} {self.state_dir}"
 
+    def cpu_seconds(self):
+        """CPU time of the server and its backends so far (those that
+        exited are not counted; khetd's pooled connections stay)."""
+        with open(os.path.join(self.state_dir, "data_dir")) as f:
+            root = f.read().strip()
+        try:
+            with open(os.path.join(root, "data", "postmaster.pid")) as f:
+                postmaster = int(f.readline())
+        except (OSError, ValueError):
+            return 0.0
+        ticks = 0
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            # After the name: state, ppid, ..., utime (12th), stime (13th).
+            if int(entry) == postmaster or int(fields[1]) == postmaster:
+                ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
+
     def sql(self, database, query):
         out = subprocess.run(
             ["psql", f"{self.conninfo} dbname={database}", "-Atc", query],
@@ -83,7 +110,7 @@ class Cluster:
         return out.stdout.strip()
 
 
-def start_khetd(khetd, conninfo, database, log_path, through_nginx):
+def start_khetd(khetd, conninfo, database, log_path, through_nginx, flags):
     args = [khetd, "--store=postgres",
             f"--postgres_url={conninfo} dbname={database}",
             "--listen=127.0.0.1:0", "--http_listen=127.0.0.1:0",
@@ -91,6 +118,7 @@ def start_khetd(khetd, conninfo, database, log_path, through_nginx):
     if through_nginx:
         # nginx's X-Forwarded-For names the board's own address.
         args.append("--trusted_proxies=127.0.0.1/32")
+    args += flags
     log = open(log_path, "w")
     process = subprocess.Popen(args, stderr=log, stdout=log)
     deadline = time.time() + 30
@@ -164,7 +192,8 @@ def main():
         for r in range(a.replicas):
             process, port = start_khetd(
                 khetd, cluster.conninfo, database,
-                os.path.join(work, f"replica-{r}.log"), a.through == "nginx")
+                os.path.join(work, f"replica-{r}.log"), a.through == "nginx",
+                a.khetd_flag)
             processes.append(process)
             replicas.append((process.pid, port))
         if a.through == "nginx":
@@ -199,8 +228,10 @@ def main():
         before = cluster.sql("postgres", "SELECT xact_commit FROM "
                              f"pg_stat_database WHERE datname = '{database}'")
         started = time.time()
+        cpu_before = cluster.cpu_seconds()
         status = subprocess.run(args).returncode
         took = time.time() - started
+        cpu = cluster.cpu_seconds() - cpu_before
         after = cluster.sql("postgres", "SELECT xact_commit, numbackends FROM "
                             f"pg_stat_database WHERE datname = '{database}'")
         commits, backends = after.split("|")
@@ -209,7 +240,9 @@ def main():
         print(f"PostgreSQL: {int(commits) - (0 if restarted else int(before))} "
               f"transactions committed in khet-load's {took:.0f} s"
               f"{' (since the restart)' if restarted else ''}, "
-              f"{backends} connections at the end", flush=True)
+              f"{backends} connections at the end, CPU "
+              f"{100 * cpu / took:.0f}% of a core over the run"
+              f"{' (since the restart)' if restarted else ''}", flush=True)
         for r, (process, _) in enumerate(zip(processes, replicas)):
             code = process.poll()
             killed = a.fault == "kill" and r == 0
