@@ -217,6 +217,7 @@ class SessionServiceImpl final : public SessionService {
       const v1::WatchRequest& request) override {
     return khet::Watch(core_, store_, watchers_, request);
   }
+  NoticeBacklog notice_backlog() override { return registry_.Backlog(); }
   int watcher_count() override { return watchers_.count(); }
 
   absl::StatusOr<v1::RenderBoardResponse> RenderBoard(

@@ -24,6 +24,7 @@
 #include "service/events/shared_event.h"
 #include "service/search/computer_players.h"
 #include "service/sessions/caller.h"
+#include "service/sessions/notice_backlog.h"
 #include "service/sessions/service_limits.h"
 #include "service/store/session_store.h"
 
@@ -257,6 +258,9 @@ class SessionService {
       const v1::WatchRequest& request) = 0;
   // Watchers now: EventStreams from Watch not yet destroyed.
   virtual int watcher_count() = 0;
+  // On a shared store: the other replicas' changes heard and not yet
+  // brought to this replica's watchers.
+  virtual NoticeBacklog notice_backlog() = 0;
 
   virtual absl::StatusOr<v1::RenderBoardResponse> RenderBoard(
       const v1::RenderBoardRequest& request) = 0;

@@ -31,6 +31,20 @@ void KhetdMetrics::AddWatchers(SessionService* core) {
       {}, [core](const metrics::GaugeCallback::Emit& emit) {
         emit({}, core->watcher_count());
       });
+  registry_.AddGaugeCallback(
+      "khet_store_notices_waiting",
+      "Other replicas' changes heard from the shared store and not yet "
+      "brought to this replica's watchers (0 on a store of one process).",
+      {}, [core](const metrics::GaugeCallback::Emit& emit) {
+        emit({}, core->notice_backlog().waiting);
+      });
+  registry_.AddGaugeCallback(
+      "khet_store_notice_wait_seconds",
+      "How long the oldest of those changes has waited, in seconds: how far "
+      "this replica's watchers are behind.",
+      {}, [core](const metrics::GaugeCallback::Emit& emit) {
+        emit({}, absl::ToDoubleSeconds(core->notice_backlog().oldest));
+      });
 }
 
 }  // namespace khet

@@ -30,7 +30,9 @@ class KhetdMetrics {
   std::function<void(std::string_view outcome, absl::Duration searched)>
   ComputerSearchHook();
 
-  // Adds khet_watchers, read from `core` at each scrape. `core` must outlive
+  // Adds khet_watchers and the shared store's notice backlog
+  // (khet_store_notices_waiting, khet_store_notice_wait_seconds), read from
+  // `core` at each scrape. `core` must outlive
   // every scrape.
   void AddWatchers(SessionService* core);
 

@@ -188,6 +188,10 @@ void SessionRegistry::SyncAll() {
   if (catch_up_ != nullptr) catch_up_->SyncAll();
 }
 
+NoticeBacklog SessionRegistry::Backlog() {
+  return catch_up_ == nullptr ? NoticeBacklog() : catch_up_->Backlog();
+}
+
 void SessionRegistry::Replace(SessionEntry& entry, Session session,
                               const std::vector<v1::Event>& missed) {
   entry.session = std::move(session);

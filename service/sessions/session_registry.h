@@ -23,6 +23,7 @@
 #include "service/base/clock.h"
 #include "service/base/mutex.h"
 #include "service/events/event_hub.h"
+#include "service/sessions/notice_backlog.h"
 #include "service/sessions/session.h"
 #include "service/store/session_store.h"
 
@@ -198,6 +199,8 @@ class SessionRegistry {
 
   // Catches every session up with a shared store (see StoreCatchUp::SyncAll).
   void SyncAll();
+  // The shared store's notices not yet handled (none without one).
+  NoticeBacklog Backlog();
 
   // Stops hearing a shared store's changes; when it returns, no change
   // notice runs any more.

@@ -20,16 +20,23 @@ constexpr int kCatchUpPage = 500;
 }  // namespace
 
 StoreCatchUp::StoreCatchUp(SessionRegistry* registry, SessionStore* store)
-    : registry_(registry), store_(store) {}
+    : registry_(registry), store_(store) {
+  for (int i = 0; i < kNoticeThreads; ++i) {
+    notice_threads_.push_back(std::make_unique<NoticeThread>());
+  }
+}
 
 StoreCatchUp::~StoreCatchUp() { StopListening(); }
 
 void StoreCatchUp::Listen() {
   listening_ = true;
-  for (int i = 0; i < kNoticeThreads; ++i) {
-    notice_threads_.push_back(std::make_unique<NoticeThread>());
-    NoticeThread& notices = *notice_threads_.back();
-    notices.thread = std::thread([this, &notices] { RunNotices(notices); });
+  for (auto& notices : notice_threads_) {
+    {
+      MutexLock lock(&notices->mu);
+      notices->stop = false;
+    }
+    notices->thread =
+        std::thread([this, &notices = *notices] { RunNotices(notices); });
   }
   store_->SetChangeListener(
       [this](const StoreChange& change) { OnStoreChange(change); });
@@ -42,10 +49,11 @@ void StoreCatchUp::StopListening() {
   for (auto& notices : notice_threads_) {
     MutexLock lock(&notices->mu);
     notices->stop = true;
+    notices->order.clear();
+    notices->waiting.clear();
     notices->ready.SignalAll();
   }
   for (auto& notices : notice_threads_) notices->thread.join();
-  notice_threads_.clear();
 }
 
 absl::Status StoreCatchUp::Refresh(SessionEntry& entry) {
@@ -102,15 +110,17 @@ void StoreCatchUp::OnStoreChange(const StoreChange& change) {
   NoticeThread& notices =
       *notice_threads_[absl::HashOf(change.id) % notice_threads_.size()];
   MutexLock lock(&notices.mu);
-  auto [waiting, added] = notices.waiting.try_emplace(change.id, change);
+  auto [waiting, added] =
+      notices.waiting.try_emplace(change.id, Waiting{change, absl::Now()});
   if (added) {
     notices.order.push_back(change.id);
     notices.ready.Signal();
     return;
   }
   // Joins the session's waiting notice: the later version, or its deletion.
-  waiting->second.version = std::max(waiting->second.version, change.version);
-  waiting->second.deleted = waiting->second.deleted || change.deleted;
+  StoreChange& joined = waiting->second.change;
+  joined.version = std::max(joined.version, change.version);
+  joined.deleted = joined.deleted || change.deleted;
 }
 
 void StoreCatchUp::RunNotices(NoticeThread& notices) {
@@ -125,11 +135,26 @@ void StoreCatchUp::RunNotices(NoticeThread& notices) {
       const std::string id = std::move(notices.order.front());
       notices.order.pop_front();
       auto waiting = notices.waiting.find(id);
-      change = std::move(waiting->second);
+      change = std::move(waiting->second.change);
       notices.waiting.erase(waiting);
     }
     HandleChange(change);
   }
+}
+
+NoticeBacklog StoreCatchUp::Backlog() {
+  NoticeBacklog backlog;
+  const absl::Time now = absl::Now();
+  for (auto& notices : notice_threads_) {
+    MutexLock lock(&notices->mu);
+    backlog.waiting += static_cast<int>(notices->order.size());
+    if (!notices->order.empty()) {
+      const absl::Time heard =
+          notices->waiting.find(notices->order.front())->second.heard;
+      backlog.oldest = std::max(backlog.oldest, now - heard);
+    }
+  }
+  return backlog;
 }
 
 void StoreCatchUp::HandleChange(const StoreChange& change) {

@@ -21,6 +21,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/time/time.h"
 #include "service/base/mutex.h"
 #include "service/sessions/session_registry.h"
 #include "service/store/session_store.h"
@@ -55,16 +56,23 @@ class StoreCatchUp {
   // deleted ones forgotten. Reads the states of changed sessions only.
   void SyncAll();
 
+  // The notices heard and not yet handled.
+  NoticeBacklog Backlog();
+
  private:
   // Threads that handle notices.
   static constexpr int kNoticeThreads = 4;
   // One such thread and the notices waiting for it, oldest first, one per
   // session (a later notice of a waiting session joins it).
+  struct Waiting {
+    StoreChange change;
+    absl::Time heard;  // its first notice
+  };
   struct NoticeThread {
     Mutex mu;
     CondVar ready;
     std::deque<std::string> order ABSL_GUARDED_BY(mu);
-    absl::flat_hash_map<std::string, StoreChange> waiting ABSL_GUARDED_BY(mu);
+    absl::flat_hash_map<std::string, Waiting> waiting ABSL_GUARDED_BY(mu);
     bool stop ABSL_GUARDED_BY(mu) = false;
     std::thread thread;
   };
@@ -81,6 +89,7 @@ class StoreCatchUp {
   SessionRegistry* const registry_;
   SessionStore* const store_;
   bool listening_ = false;
+  // kNoticeThreads of them, from construction to destruction.
   std::vector<std::unique_ptr<NoticeThread>> notice_threads_;
 };
 

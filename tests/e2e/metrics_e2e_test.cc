@@ -274,6 +274,12 @@ TEST_F(MetricsEndToEndTest, CountersMoveWithTheGames) {
   EXPECT_EQ(delta("khet_computer_search_duration_seconds_count"), 1);
   EXPECT_EQ(At(after, "khet_sessions{status=\"IN_PROGRESS\"}"), 2);
   EXPECT_EQ(At(after, "khet_watchers"), 1);
+  // A store of one process hears no other replica's changes.
+  for (const char* series :
+       {"khet_store_notices_waiting", "khet_store_notice_wait_seconds"}) {
+    ASSERT_EQ(after.count(series), 1) << series;
+    EXPECT_EQ(after.at(series), 0) << series;
+  }
   EXPECT_EQ(At(after, "khet_http_waiting_requests"), 1);
 
   // Only the fixed words and patterns label the routes; no path from a

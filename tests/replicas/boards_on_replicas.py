@@ -62,6 +62,23 @@ def parse_args():
     return p.parse_args()
 
 
+def tree_cpu_seconds(parent):
+    """CPU time so far of process `parent` and its children."""
+    ticks = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # After the name: state, ppid, ..., utime (12th), stime (13th).
+        if int(entry) == parent or int(fields[1]) == parent:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 class Cluster:
     """The throwaway PostgreSQL cluster of tests/pg/pg_cluster.sh."""
 
@@ -86,22 +103,9 @@ class Cluster:
             root = f.read().strip()
         try:
             with open(os.path.join(root, "data", "postmaster.pid")) as f:
-                postmaster = int(f.readline())
+                return tree_cpu_seconds(int(f.readline()))
         except (OSError, ValueError):
             return 0.0
-        ticks = 0
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            # After the name: state, ppid, ..., utime (12th), stime (13th).
-            if int(entry) == postmaster or int(fields[1]) == postmaster:
-                ticks += int(fields[11]) + int(fields[12])
-        return ticks / os.sysconf("SC_CLK_TCK")
 
     def sql(self, database, query):
         out = subprocess.run(
@@ -228,10 +232,15 @@ def main():
         before = cluster.sql("postgres", "SELECT xact_commit FROM "
                              f"pg_stat_database WHERE datname = '{database}'")
         started = time.time()
+        nginx_pid = processes[-1].pid if a.through == "nginx" else 0
         cpu_before = cluster.cpu_seconds()
+        nginx_before = tree_cpu_seconds(nginx_pid) if nginx_pid else 0
         status = subprocess.run(args).returncode
         took = time.time() - started
         cpu = cluster.cpu_seconds() - cpu_before
+        if nginx_pid:
+            print(f"nginx: CPU {100 * (tree_cpu_seconds(nginx_pid) - nginx_before) / took:.0f}% "
+                  "of a core over the run", flush=True)
         after = cluster.sql("postgres", "SELECT xact_commit, numbackends FROM "
                             f"pg_stat_database WHERE datname = '{database}'")
         commits, backends = after.split("|")
