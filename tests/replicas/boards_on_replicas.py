@@ -241,8 +241,12 @@ def main():
         if nginx_pid:
             print(f"nginx: CPU {100 * (tree_cpu_seconds(nginx_pid) - nginx_before) / took:.0f}% "
                   "of a core over the run", flush=True)
-        after = cluster.sql("postgres", "SELECT xact_commit, numbackends FROM "
-                            f"pg_stat_database WHERE datname = '{database}'")
+        try:
+            after = cluster.sql("postgres", "SELECT xact_commit, numbackends "
+                                f"FROM pg_stat_database WHERE datname = '{database}'")
+        except subprocess.CalledProcessError as e:
+            print(f"PostgreSQL's figures could not be read: {e.stderr.strip()}")
+            return status or 1
         commits, backends = after.split("|")
         # After a restart the statistics start again from zero.
         restarted = a.fault == "postgres"

@@ -1,14 +1,15 @@
 #include "tools/load/khet_load/load_boards.h"
 
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -57,6 +58,24 @@ double Ms(const std::vector<int64_t>& sorted, double q) {
   const size_t at = std::min(
       sorted.size() - 1, static_cast<size_t>(q * (sorted.size() - 1) + 0.5));
   return sorted[at] / 1e6;
+}
+
+// Runs `command` by /bin/sh and waits for it: its exit code, or -1. The
+// child closes every descriptor but the standard three first, so that the
+// boards' thousands of connections are not handed to what it starts (a
+// database server started with them open ran out of files).
+int RunCommand(const std::string& command) {
+  const pid_t child = fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    close_range(3, ~0U, 0);
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 // What the fault did to the boards; false if a board was not answered
@@ -231,7 +250,7 @@ bool RunBoards(const BoardsOptions& options, const std::vector<int>& ports,
       // fault's.
       window.fault_start = NowNs();
       if (fault.kill_pid > 0) kill(fault.kill_pid, SIGKILL);
-      if (!fault.command.empty() && std::system(fault.command.c_str()) != 0) {
+      if (!fault.command.empty() && RunCommand(fault.command) != 0) {
         std::printf("  ERROR: the fault's command failed: %s\n",
                     fault.command.c_str());
       }
@@ -243,7 +262,7 @@ bool RunBoards(const BoardsOptions& options, const std::vector<int>& ports,
     if (window.fault_end.load() == INT64_MAX &&
         now >= window.fault_start.load() +
                    static_cast<int64_t>(fault.seconds * 1e9)) {
-      if (std::system(fault.end_command.c_str()) != 0) {
+      if (RunCommand(fault.end_command) != 0) {
         std::printf("  ERROR: the fault's end command failed: %s\n",
                     fault.end_command.c_str());
       }
