@@ -6,10 +6,13 @@
 // boards of its client thread and source address, as a simulator host's
 // HTTP client does. Measures how long a move's event takes
 // to reach its board once the move is acknowledged, what khetd refused, and
-// khetd's memory, threads and CPU. The boards are in load_board.h; push
-// mode's parts in load_board_push.cc (a board's side), load_push_routing.h
-// (the receiving servers), load_push_receiver.h (one server) and
-// load_push_figures.h (its figures).
+// khetd's memory, threads and CPU. The boards may be spread over several
+// servers (replicas on one database, or a proxy in front of them), and a
+// fault (a replica killed, the database stopped) may come while they play:
+// its failures are retried and each board's recovery timed. The boards are
+// in load_board.h; push mode's parts in load_board_push.cc (a board's side),
+// load_push_routing.h (the receiving servers), load_push_receiver.h (one
+// server) and load_push_figures.h (its figures).
 #ifndef KHET_TOOLS_LOAD_KHET_LOAD_LOAD_BOARDS_H_
 #define KHET_TOOLS_LOAD_KHET_LOAD_LOAD_BOARDS_H_
 
