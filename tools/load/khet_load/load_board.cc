@@ -167,6 +167,7 @@ void Board::Join(int color) {
                     return;
                   }
                   tokens_[color] = StringField(answer.body, "token");
+                  joined_[color] = tokens_[color];
                   version_ = std::max(version_, NumberField(answer.body, "v"));
                   if (color == 0) return Join(1);
                   if (client_.options().push) return Register();
@@ -407,11 +408,40 @@ void Board::Rematch() {
                 absl::StrCat("/v1/sessions/", id_, ":rematch?view=compact"),
                 Headers(owner_token_), "{}", [this](HttpAnswer answer) {
                   if (Refused("rematch", answer)) {
-                    // After an outage, the next period asks again.
-                    if (Outage(answer)) rematching_ = false;
+                    // The rematch may have been made before the answer
+                    // was lost: the session says.
+                    if (Outage(answer)) Resync();
                     return;
                   }
                   std::swap(tokens_[0], tokens_[1]);
+                  game_ = NewGame(client_.options().game);
+                  version_ = std::max(version_, NumberField(answer.body, "v"));
+                });
+}
+
+void Board::Resync() {
+  Shared().Send("GET", absl::StrCat("/v1/sessions/", id_, "?view=compact"),
+                Headers(owner_token_), "", [this](HttpAnswer answer) {
+                  if (Refused("session", answer)) {
+                    if (Outage(answer)) {
+                      Retry(
+                          move_retry_timer_, [this] { Resync(); }, answer);
+                    }
+                    return;
+                  }
+                  rematching_ = false;
+                  // A new game, no move yet: the rematch was made. Otherwise
+                  // the next period asks for it again.
+                  if (StringField(answer.body, "st") != "P" ||
+                      !StringField(answer.body, "last").empty()) {
+                    return;
+                  }
+                  // The seats' players by the names they joined with: the
+                  // rematch swapped them.
+                  const bool swapped =
+                      StringField(answer.body, "silver") == "red";
+                  tokens_[0] = joined_[swapped ? 1 : 0];
+                  tokens_[1] = joined_[swapped ? 0 : 1];
                   game_ = NewGame(client_.options().game);
                   version_ = std::max(version_, NumberField(answer.body, "v"));
                 });

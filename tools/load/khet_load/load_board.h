@@ -144,6 +144,9 @@ class Board {
   void SendMove(khet::Move move, std::string notation, int side,
                 std::string body, int64_t sent_ns, bool again);
   void Rematch();
+  // After a rematch whose answer a fault lost: reads the session to learn
+  // whether the rematch was made, and takes its new game if it was.
+  void Resync();
   // Calls `again` on `timer` after the refusal's Retry-After (at least
   // 1 s), or at once after a failed connection, with a random share more.
   void Retry(net::steady_timer& timer, std::function<void()> again,
@@ -165,6 +168,7 @@ class Board {
   std::string id_, owner_token_;
   std::string secret_;     // push mode: the registration's
   std::string tokens_[2];  // silver, red
+  std::string joined_[2];  // the tokens of "silver" and "red", as joined
   std::unique_ptr<Game> game_;
   int64_t version_ = 0;      // the latest version answered or delivered
   int64_t delivered_ = 0;    // the latest version delivered to the board
