@@ -80,7 +80,7 @@ bool AddPushMetrics(int http_port, PushMetrics& m) {
 
 PushMetrics ReadPushMetrics(const std::vector<int>& http_ports) {
   PushMetrics m;
-  m.read = true;
+  m.read = !http_ports.empty();  // no khetd named: nothing read
   for (int port : http_ports) {
     if (!AddPushMetrics(port, m)) return PushMetrics();
   }
