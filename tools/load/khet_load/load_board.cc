@@ -167,7 +167,6 @@ void Board::Join(int color) {
                     return;
                   }
                   tokens_[color] = StringField(answer.body, "token");
-                  joined_[color] = tokens_[color];
                   version_ = std::max(version_, NumberField(answer.body, "v"));
                   if (color == 0) return Join(1);
                   if (client_.options().push) return Register();
@@ -413,10 +412,14 @@ void Board::Rematch() {
                     if (Outage(answer)) Resync();
                     return;
                   }
-                  std::swap(tokens_[0], tokens_[1]);
-                  game_ = NewGame(client_.options().game);
-                  version_ = std::max(version_, NumberField(answer.body, "v"));
+                  Rematched(answer.body);
                 });
+}
+
+void Board::Rematched(absl::string_view answer) {
+  std::swap(tokens_[0], tokens_[1]);
+  game_ = NewGame(client_.options().game);
+  version_ = std::max(version_, NumberField(answer, "v"));
 }
 
 void Board::Resync() {
@@ -436,14 +439,7 @@ void Board::Resync() {
                       !StringField(answer.body, "last").empty()) {
                     return;
                   }
-                  // The seats' players by the names they joined with: the
-                  // rematch swapped them.
-                  const bool swapped =
-                      StringField(answer.body, "silver") == "red";
-                  tokens_[0] = joined_[swapped ? 1 : 0];
-                  tokens_[1] = joined_[swapped ? 0 : 1];
-                  game_ = NewGame(client_.options().game);
-                  version_ = std::max(version_, NumberField(answer.body, "v"));
+                  Rematched(answer.body);
                 });
 }
 

@@ -147,6 +147,8 @@ class Board {
   // After a rematch whose answer a fault lost: reads the session to learn
   // whether the rematch was made, and takes its new game if it was.
   void Resync();
+  // A rematch made: the seats swapped, a new game at the answer's version.
+  void Rematched(absl::string_view answer);
   // Calls `again` on `timer` after the refusal's Retry-After (at least
   // 1 s), or at once after a failed connection, with a random share more.
   void Retry(net::steady_timer& timer, std::function<void()> again,
@@ -168,7 +170,6 @@ class Board {
   std::string id_, owner_token_;
   std::string secret_;     // push mode: the registration's
   std::string tokens_[2];  // silver, red
-  std::string joined_[2];  // the tokens of "silver" and "red", as joined
   std::unique_ptr<Game> game_;
   int64_t version_ = 0;      // the latest version answered or delivered
   int64_t delivered_ = 0;    // the latest version delivered to the board
