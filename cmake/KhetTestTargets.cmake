@@ -1,6 +1,6 @@
 # Build targets that hold exactly what a set of tests runs, so that a CI
 # stage builds no more than its tests need:
-#   khet_tests_asan  what `ctest -LE slow` runs (ASan+UBSan stage)
+#   khet_tests_asan  what `ctest -LE 'slow|browser'` runs (ASan+UBSan stage)
 #   khet_tests_tsan  what `ctest -L service` runs (TSan stage)
 # scripts/test.sh pairs each target with the same label filter.
 #
@@ -70,10 +70,10 @@ function(_khet_executables dir out)
 endfunction()
 
 # Adds target `name` depending on the targets of every registration whose
-# labels include WITH (when given) and do not include WITHOUT (when given),
-# as `ctest -L WITH -LE WITHOUT` selects tests.
+# labels include WITH (when given) and none of WITHOUT (a list),
+# as `ctest -L WITH -LE 'WITHOUT|...'` selects tests.
 function(_khet_stage_target name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "WITH;WITHOUT" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "WITH" "WITHOUT")
   get_property(registrations GLOBAL PROPERTY KHET_TEST_REGISTRATIONS)
   set(selected "")
   foreach(registration IN LISTS registrations)
@@ -85,7 +85,13 @@ function(_khet_stage_target name)
     if(arg_WITH AND NOT arg_WITH IN_LIST labels)
       continue()
     endif()
-    if(arg_WITHOUT AND arg_WITHOUT IN_LIST labels)
+    set(excluded FALSE)
+    foreach(without IN LISTS arg_WITHOUT)
+      if(without IN_LIST labels)
+        set(excluded TRUE)
+      endif()
+    endforeach()
+    if(excluded)
       continue()
     endif()
     list(APPEND selected ${targets})
@@ -122,7 +128,7 @@ function(khet_define_stage_targets)
         "or name it in khet_test_targets(LABELS ... TARGETS ${target}).")
     endif()
   endforeach()
-  _khet_stage_target(khet_tests_asan WITHOUT slow)
+  _khet_stage_target(khet_tests_asan WITHOUT slow browser)
   _khet_stage_target(khet_tests_tsan WITH service)
 endfunction()
 

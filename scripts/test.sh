@@ -4,9 +4,10 @@
 # but the in-world tests, which then run on the same build as a stage of
 # their own (label `inworld`: the board in an OpenSimulator region, once
 # per CI run), the same under AddressSanitizer + UndefinedBehaviorSanitizer
-# less the slow label, and the service's concurrent code (label `service`)
-# under ThreadSanitizer, and the fuzz targets for a minute each (fuzz
-# stage, beside ASan's). The sanitizer stages build only what their tests
+# less the slow and browser labels (the web page's tests drive Chromium,
+# whose time an instrumented khetd hardly changes), and the service's concurrent code (label `service`)
+# under ThreadSanitizer, and the fuzz targets for a minute each, one per
+# core at a time (fuzz stage, beside ASan's). The sanitizer stages build only what their tests
 # run: khet_tests_asan and khet_tests_tsan, which cmake/KhetTestTargets.cmake
 # derives from the same labels. Prints how long each stage took and how
 # often the compiler cache hit.
@@ -58,7 +59,7 @@ run_fuzz_stage() {
 
   stage "fuzz targets (${FUZZ_SECONDS:-60} s each)"
   local status=0
-  FUZZ_MERGE=0 scripts/fuzz.sh all "${FUZZ_SECONDS:-60}" || status=$?
+  FUZZ_MERGE=0 FUZZ_PARALLEL="$jobs" scripts/fuzz.sh all "${FUZZ_SECONDS:-60}" || status=$?
   stage_done "fuzz targets"
   return "$status"
 }
@@ -77,7 +78,7 @@ run_inworld_stage() {
 
 run_stage release all -LE inworld
 run_inworld_stage
-run_stage asan khet_tests_asan -LE slow
+run_stage asan khet_tests_asan -LE 'slow|browser'
 run_fuzz_stage
 run_stage tsan khet_tests_tsan -L service
 
