@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Build targets that hold exactly what a set of tests runs, so that a CI
 # stage builds no more than its tests need:
 #   khet_tests_asan  what `ctest -LE 'slow|browser'` runs (ASan+UBSan stage)

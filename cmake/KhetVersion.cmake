@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # The project's version as a header: khet_version.h (cmake/khet_version.h.in)
 # in the build folder, for every target that links khet_version. The
 # version is written once, in project(khet VERSION ...); the proto's version

@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Checks the deployment files in deploy/ as far as this machine allows.
 
 Docker and Kubernetes do not run here, so this checks what can be checked:

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // An 80-square set in one 128-bit word: bit s is square s (a1 = bit 0).
 #ifndef KHET_ENGINE_BITBOARD_H_
 #define KHET_ENGINE_BITBOARD_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A position, and optionally a laser's path, as a text board for terminals,
 // logs and chat messages. Plain ASCII, a fixed 46 columns by 11 lines (under
 // 600 characters), readable in any monospaced font.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Speed of the rules core and the search from the Classic 2 start, single
 // thread. Run
 //   build/release/engine/engine_benchmark --benchmark_repetitions=7

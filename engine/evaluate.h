@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The evaluation behind the computer opponent: what a position is worth to
 // the side to move, in hundredths of a Pyramid. Search keeps an EvalState
 // beside each position and updates it move by move: the lasers, the lines

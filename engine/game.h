@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A game: the start position, the moves played, repetitions and the result.
 #ifndef KHET_ENGINE_GAME_H_
 #define KHET_ENGINE_GAME_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The computer's analysis of a game: every ply scored by the search, the
 // move played against the search's best, and a judgement of how much it
 // gave away. docs/notation.md ("Computer analysis") states the thresholds

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Writing game records: the headers in their fixed order, then the moves
 // with their comments wrapped at 80 columns (FormatGameRecord and
 // FormatGameRecords of game_record.h). Reading is in game_record_parse.cc.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Game records: a game as text in the spirit of PGN, header lines, the
 // numbered moves with comments, the result. docs/notation.md ("Game
 // records") gives the grammar with examples; this header is the contract.

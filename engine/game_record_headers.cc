@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The header lines of game records: escaping and parsing a line, and the
 // start, rule options and termination a record's headers give
 // (game_record_headers.h).

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The header lines of a game record, `[Name "value"]`: the names the record
 // gives meaning to, how a line is written and read, and what the headers
 // read say about the game (its start, its rule options, how it ended).

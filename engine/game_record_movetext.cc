@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The movetext shared by writing and reading game records: move numbers,
 // result tokens, comment escaping and the laser's hit comments
 // (game_record_movetext.h, and ResultToken and HitComment of

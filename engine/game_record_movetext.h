@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The movetext of a game record as writing and reading both see it: move
 // numbers, the result token, comments as written between braces, and the
 // laser's hit comments. Internal to the game_record*.cc files.

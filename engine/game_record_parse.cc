@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Reading game records: the headers, then the movetext replayed move by
 // move with its comments, up to the result token (ParseGameRecord and
 // ParseGameRecords of game_record.h).

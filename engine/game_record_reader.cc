@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Whitespace, tokens and line-numbered errors for reading game records
 // (game_record_reader.h).
 #include "engine/game_record_reader.h"

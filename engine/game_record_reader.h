@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The text of game records as the parser walks it: a cursor that knows the
 // line of its next character, and the pieces every reading error is built
 // from. Internal to the game_record*.cc files.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The laser as data: beams, their straight segments in board coordinates,
 // how each beam ended, and which squares were hit.
 //

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A move in 16 bits: origin square, destination square and kind.
 #ifndef KHET_ENGINE_MOVE_H_
 #define KHET_ENGINE_MOVE_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Legal moves: all of them, those of one square, and the check that says
 // why a move is illegal.
 #ifndef KHET_ENGINE_MOVEGEN_H_

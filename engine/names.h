@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Names for people, shared by error messages, notation and text boards.
 #ifndef KHET_ENGINE_NAMES_H_
 #define KHET_ENGINE_NAMES_H_

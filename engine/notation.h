@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Text notation for squares, moves, positions and beam traces (game
 // records are in engine/game_record.h).
 // docs/notation.md is the user-facing description; this header is the

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Perft: the number of leaf positions after exactly `depth` moves, counting
 // the distinct moves of GenerateMoves. A position whose Pharaoh was hit has
 // no children; repetitions are ignored.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Playing a move: the piece moves or turns, the mover's laser fires once and
 // every hit piece is removed at once.
 #ifndef KHET_ENGINE_PLAY_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Position: the pieces on the board, the side to move, the edition and
 // whether pieces have physical facings, with an incrementally updated Zobrist
 // hash. A 128-byte value type: copy it to try a move (copy-make).

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The search's driver (Search of search.h): the clock, the table, and
 // iterative deepening at the root. The root's moves are listed once and
 // searched from depth 1 up, best first, each iteration's scores ordering

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The computer opponent: iterative-deepening alpha-beta over copy-make
 // positions with a transposition table, move ordering and a quiescence step
 // for laser captures, and an evaluation that knows Khet (engine/evaluate.h).

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The searcher behind Search (search.h): one search's state, and the
 // members that the search*.cc files define between them. Internal to those
 // files.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The named strengths of search.h (AllLevels, FindLevel): the limits and
 // style of each level. docs/PERFORMANCE.md has the figures behind them.
 #include <vector>

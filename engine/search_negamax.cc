@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The full-width search (Searcher::Negamax of search_internal.h): negamax
 // alpha-beta with principal variation search, mate-distance pruning, a
 // repetition check and the transposition table. The table's move and the

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Listing and ordering the moves of a node (Searcher::ScoreMoves of
 // search_internal.h): every move that touches the mover's beam is played
 // to see what its shot does, kept for the search to reuse; a win in one

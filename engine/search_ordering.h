@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What a move's shot does, and the order the search tries moves in.
 // Internal to the search*.cc files.
 //

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The quiescence search at the full-width search's leaves
 // (Searcher::Quiesce of search_internal.h): a win in one is found exactly;
 // otherwise the side to move stands pat on the evaluation and tries at

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // SearchTable (search.h) and the sizing of a search's transposition table
 // (search_table.h): a table of its own gets as many entries as the limits
 // can fill, a kept SearchTable is used up to the same number.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The search's transposition table: SearchTable's storage (search.h) and
 // one search's view of it. Internal to the search*.cc files.
 //

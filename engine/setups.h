@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The named starting setups of section 7 of the rules, with stable ids.
 #ifndef KHET_ENGINE_SETUPS_H_
 #define KHET_ENGINE_SETUPS_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Basic vocabulary of the Khet rules: colours, editions, squares, directions
 // and the one-byte piece encoding shared by every part of the engine.
 #ifndef KHET_ENGINE_TYPES_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What the fuzz targets share: a check that, when it fails, prints what
 // broke and aborts, so that libFuzzer keeps the input as a crash.
 #ifndef KHET_FUZZ_FUZZ_CHECK_H_

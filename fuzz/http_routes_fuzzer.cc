@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Fuzzes the HTTP gateway's route layer in process (no sockets): requests
 // whose method, path, query, headers and body come from the fuzz bytes go
 // through RouteDispatcher and ApiRoutes to a SessionService on the memory

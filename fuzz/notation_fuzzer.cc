@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Fuzzes the text notation of engine/notation.h and engine/game_record.h:
 // squares, moves, positions, beam traces and game records. The first byte picks
 // the format, the rest is the text. Checks, for each format that is read:

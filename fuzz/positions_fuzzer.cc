@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Fuzzes the rules on positions built from fuzz bytes: a setup (byte 0),
 // then up to 15 edits (byte 1 says how many; its bit 0x40 turns on the rule
 // option physical_facings, 0x80 gives Red the move) of a square and a piece

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Fuzzes SessionService, stateful: a fresh service on the memory store per
 // input, then a sequence of operations decoded from the fuzz bytes (create,
 // join, leave, moves in notation or structured, draws, resign, reset,

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The include-direction check: every #include "service/<folder>/..." in
 the service's code goes down the layers below, never up or sideways, and
 engine/ includes nothing of the service. Tests and benchmarks (and the test

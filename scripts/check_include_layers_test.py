@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """check_include_layers.py finds what it must: a tree of a few files, each
 include either allowed or not, and the exact problems expected of it."""
 

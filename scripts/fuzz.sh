@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Runs the libFuzzer targets of fuzz/ (docs/FUZZING.md).
 #
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]

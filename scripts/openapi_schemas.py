@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Writes the message schemas of docs/openapi.yaml from proto/khet/v1.
 
 The HTTP gateway's bodies are protobuf's JSON mapping of the khet.v1

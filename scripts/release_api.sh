@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Freezes the khet.v1 contract as released: writes proto/khet/v1/released.binpb,
 # the buf image of proto/ that `buf breaking` (ctest label `contract`) holds
 # every later change against. Run it on purpose, when a release is cut, and

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # The main job: builds the release preset and starts khetd, the Khet session
 # service, on 127.0.0.1:50051 with its embedded SQLite store in ./khet-data.
 # Extra arguments go to khetd, e.g. scripts/run.sh --listen 0.0.0.0:50051.

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Installs the Debian packages the project needs. Idempotent: when everything
 # is present it only checks, in well under a second.
 #

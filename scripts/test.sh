@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Every test, after installing what they need (scripts/setup.sh --tests):
 # the release build with everything (slow perft and end-to-end included)
 # but the in-world tests, which then run on the same build as a stage of

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Golden beam traces: both lasers of every setup's start, and of the
 // positions along one fixed random game per setup, as readable text in
 // tests/golden/traces.txt, so a change in tracing reads like a diff.

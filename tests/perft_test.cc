@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Frozen perft counts of the named setups.
 //
 // These numbers were frozen after the engine agreed with the reference

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The engine against the reference implementation (tests/reference/), which
 // was written from the rules text alone: over many seeded random games from
 // every setup, at every ply, the legal moves, the move count, both colours'

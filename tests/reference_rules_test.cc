@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Checks of the reference implementation against the rules text itself, with
 // no engine involved: the worked example of section 4, the reflection table,
 // the Eye of Horus, the Khet 1.0 emitters, and the move rules of section 3.

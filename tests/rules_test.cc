@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The rules, rule by rule: every numbered rule of every seed document in
 // /work/shared/seeds and every row and edge case of docs/khet-rules.md (the
 // exact specification) has at least one test here, named and commented after

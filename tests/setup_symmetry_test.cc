@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The named setups against the rules text: each equals its transcription of
 // section 7, each is point symmetric (the piece on (f, r) maps to
 // (9 - f, 7 - r) with colours swapped and turned half round), and so are the

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet-engine: the rules engine on the command line. Lists the setups,
 // counts perft, shows a laser's path, plays a demonstration game, searches a
 // position, checks files of game records and runs a fixed benchmark. Run

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet-match: plays two engine configurations against each other over many
 // games and reports wins, draws, losses and the Elo difference with its
 // 95% error margin. Run `khet-match --help` for the usage.

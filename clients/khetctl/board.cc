@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Boards for people: RenderBoard's text with a finished game's last line
 // saying who won and why (the engine's line names the side that would move
 // next), and the key to the pieces under it.

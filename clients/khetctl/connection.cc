@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The channel to khetd: plaintext or TLS, as the flags say.
 #include <fstream>
 #include <iterator>

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The end of a game by agreement: resign, offer, accept and claim a draw.
 #include "clients/khetctl/khetctl.h"
 

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd's refusals in plain words, and the exit code each one gives: a
 // sentence a person can act on, without gRPC's code names and without
 // saying the same thing twice.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Game records and the archive: record, games, position, analyze, and
 // create --record (CreateCommand reads the file with ReadRecordFile).
 #include <algorithm>

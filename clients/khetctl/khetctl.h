@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What khetctl's files share: the command line, the connection, errors and
 // other texts printed for people, boards with their key, and the commands,
 // one function each, grouped by file (sessions.cc, seats.cc, computer.cc,

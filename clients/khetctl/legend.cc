@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The key to khetctl's boards: `khetctl legend` in full, and the one line
 // under every printed board naming the pieces on it.
 #include "clients/khetctl/legend.h"

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The text of `khetctl legend`, apart so that its test can read it.
 #ifndef KHET_CLIENTS_KHETCTL_LEGEND_H_
 #define KHET_CLIENTS_KHETCTL_LEGEND_H_

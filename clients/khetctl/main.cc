@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetctl: khetd on the command line. Every RPC of khet.v1.KhetService is a
 // subcommand; `watch` follows a session's events live and `play` is an
 // interactive game in the terminal. Run `khetctl help` for the usage.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Texts for people: the names of sides, editions and states, and sessions,
 // suggestions, levels, moves and events as khetctl prints them.
 #include <algorithm>

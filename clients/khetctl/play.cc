@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // play: an interactive game in the terminal, against a person or the
 // computer.
 #include <poll.h>

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A search's score in words: who is ahead and by about how much, or who
 // wins and in how many of their own moves.
 #include <algorithm>

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Sessions: setups, colour schemes, create, get, list, delete, choose a
 // setup, reset and the board.
 #include <string>

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Taking moves back: ask, accept and decline (player tokens).
 #include "clients/khetctl/khetctl.h"
 

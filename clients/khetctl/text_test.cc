@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What khetctl says to people, without a server: khetd's refusals in plain
 // words with their exit codes, scores in words, and boards with their key.
 #include <string>

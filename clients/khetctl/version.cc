@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // version: the release of the khetd answering (GetVersion). khetctl's own
 // is `khetctl --version` (main.cc).
 #include <string>

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet_board.lsl: an in-world Khet board played through khetd's HTTP/JSON
 // gateway (docs/http-api.md). The board's first script, in its root prim:
 // the requests, and the events khetd pushes to the board's URL (or, when

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet_keep.lsl: keeps a copy of what khet_board.lsl must not lose (its
 // session id, the owner token, the seats and their players' tokens, the
 // owner they belong to), so that a reset of either script alone loses

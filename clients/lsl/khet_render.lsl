@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet_render.lsl: what the Khet board shows with its child prims: the
 // pieces, each turned the way it faces, the laser's beams, the markers on
 // a chosen piece's targets or a hint's squares, the sparks and sound where

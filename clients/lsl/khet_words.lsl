@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet_words.lsl: everything the Khet board says in its own words, in the
 // session's language (English, German, French or Dutch): what it tells
 // people, its dialogs and text boxes and their listen, and its hover text

@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Writes the in-world Khet board as an OpenSimulator region archive (OAR).
 
 make_oar.py --server http://127.0.0.1:8080 [--debug] --out khet-board.oar

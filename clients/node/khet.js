@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet.js: khetd's contract (proto/khet/v1) loaded at run time with
 // @grpc/proto-loader, and a small promise-based client over @grpc/grpc-js.
 //

@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // An example: plays Silver against the server's computer opponent. Silver's
 // moves are the computer's own suggestions at --hint-level; after --moves
 // Silver moves without a result, Silver resigns. Prints every announcement.

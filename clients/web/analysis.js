@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The computer's analysis of a finished game: an "Analyse" button with the
 // thinking time per move, the progress while the server analyses (asked
 // again every second), and a summary once done. A game analysed before

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd's HTTP/JSON gateway (docs/http-api.md) as promise-returning calls.
 // Bodies are the protobuf JSON of proto/khet/v1; a failed call rejects with
 // an ApiError carrying the server's code and message.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The web board's entry point: #/ shows the lobby, #/rules the rules and
 // tutorial, #/s/<session id> a board, #/s/<session id>/games/<game id> a
 // past game under review, #/players the players by rating. Every page

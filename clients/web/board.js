@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The board as an SVG the page draws itself from a session's Board JSON:
 // squares (each a button named like "e1"), the restricted squares tinted in
 // the colour that owns them, pieces, Khet 1.0's laser emitters, the selected

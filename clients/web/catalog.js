@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What the server offers, fetched once per page load: setups, colour
 // schemes and the computer's levels; and their names for people.
 

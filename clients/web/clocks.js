@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The players' two clocks beside the board, from a Session's or an Event's
 // `clocks` (silverMs and redMs left at asOf; the running side's flag falls at
 // flagAt). The running clock counts down locally against the server's time

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A game against the computer in one step: a new board (the default setup,
 // or a position), the player in Silver's seat and the computer in Red's at
 // a level; the board speaks the player's language and the browser keeps

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Small DOM helpers shared by the pages.
 
 // An HTML element with attributes (on* keys become listeners) and children.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A session's events as they happen: server-sent events through EventSource
 // (which resumes by itself after a drop), or long polling when the stream
 // cannot be opened. Each event is delivered once, in version order.

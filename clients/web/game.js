@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // One board's page: the game drawn and played, the seats, the player's and
 // the owner's controls (hints, rematch, settings), the moves (with their
 // replay, game_record.js) and the event log, in the session's language. The

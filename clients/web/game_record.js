@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A game's record beside its board: the move list, the download link, the
 // computer's analysis, and the replay the list drives. The board page shows
 // the session's current game this way (re-read as it grows), the review

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What a board's page says about its session in words, in the page's
 // language: whose turn it is and what waits for an answer (a draw offered, a
 // takeback asked), how long until the inactivity timeout, and the side whose

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The web board's words in English, German, French and Dutch, and their
 // loader. The words are in one JSON catalogue per language, i18n/<code>.json
 // next to this module (i18n/en.json, i18n/de.json, ...): a flat object from a

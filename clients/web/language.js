@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The language the pages speak, and their words in it (i18n.js): t() for
 // texts made in code, localize() for index.html's elements marked with
 // data-i18n="key" (their text) or data-i18n-attr="attribute:key,...".

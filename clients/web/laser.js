@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The laser: a LaserShot's beam segments drawn as lines that grow from the
 // laser at a steady speed. A beam split by an Eye of Horus starts its two
 // children where and when it ends. Hit squares get a burst once the beam

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The board page's live board kept with the game: a move is played out on
 // the BoardView (slide, laser, hits; board.js) as soon as its reply, its
 // event or the session shows it, once, and not while an earlier move is

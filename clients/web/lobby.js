@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The lobby: a one-click game against the computer, the boards on the
 // server with their status and players and the past games (past_games.js),
 // refreshed every few seconds, the form that creates a board and the one

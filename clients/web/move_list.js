@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A game's moves as a list of buttons, numbered like the record ("1. j5L",
 // "1... e5-f6"), each with what its laser hit and, once the computer has
 // analysed the game, its judgement and the better move. The first entry is

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Picking a move on the board page: a click on one of the player's pieces
 // selects it (its legal moves from khetd mark their squares), a click on a
 // marked square moves there (asking which move when several reach it: an

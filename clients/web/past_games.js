@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The lobby's list of past games (archived, newest first), each opening the
 // game for review; and the words for a game's players and result.
 

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Pieces and what a laser hit, in the page's words: "Silver Pyramid" (a
 // side's name in the board's colour scheme, no orientation letters), and a
 // move's hit note read from the record's English hit comment

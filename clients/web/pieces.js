@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Piece shapes as SVG, drawn in a unit square centred on (0, 0) with north
 // up (-y). Each shape is drawn facing north (a Pyramid's mirror facing NE, a
 // Scarab's or Eye's mirror as "/") and turned to the piece's orientation.

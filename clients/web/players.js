@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The players page (#/players): every rated player, best rating first, a
 // page at a time from the server, with their rating, its uncertainty and
 // their record in rated games.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Replaying a game on a BoardView: the board, the move and the laser of any
 // ply (0 is the start position) from the positions route, and a status bar
 // saying which ply is shown. With a live game (the board page) `ply` null

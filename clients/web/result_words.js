@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A game's result in the page's words: the sentence under a finished board
 // (from GameResult's outcome and reason, not the server's English text) and
 // the short ending a past game is listed with (GameSummary.ending).

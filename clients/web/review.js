@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A past game under review (#/s/<session id>/games/<game id>): its board at
 // any ply, its moves, the computer's analysis and the record to download.
 // Nothing can be played here.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The rules page: how a turn goes and what the laser does, every piece
 // drawn as on the board with what it does, and a one-minute tutorial: a
 // position where one turn of a Pyramid wins, shown on a board, and a button

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The board page's seats: per colour who sits there (a person, "you" or the
 // computer at its level) with the rating of a player id, and the buttons to
 // join a free seat, seat the computer there or take it away.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The server's time as this browser can best tell it (khetd sends no Date
 // header). An event's `time` is never later than the server's clock when the
 // event reaches the page, and an event delivered live arrives within the

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The two sides' names as a colour scheme paints them: the first player's
 // pieces are silver in Classic but orange in Nile, so the page says
 // "Orange" there. The server's ids stay SILVER and RED.

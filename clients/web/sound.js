@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The board's optional sounds, made by WebAudio on the spot (no file is
 // fetched): a soft knock for a move, a falling whine for the laser and a
 // burst of noise for a hit. Off until the reader turns them on; the choice

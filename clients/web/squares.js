@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Square names and the squares only one colour may enter (rules section 1).
 
 export const FILES = 'abcdefghij';

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The create form's clock choice: none, minutes each plus seconds added per
 // move (Fischer, with one-click presets), or a fixed time for each move; read
 // as RuleOptions.timeControl (int64 fields as JSON strings).

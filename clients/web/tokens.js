@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The tokens this browser holds, kept in localStorage so that a reload keeps
 // the seat: per session the owner token and the player's seat
 // ({token, color, name}). Tokens are shown only once by the server, so losing

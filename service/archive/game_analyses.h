@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // AnalyzeGame: the computer's analysis of an archived game (engine/
 // game_analysis.h), made in the background and kept with the game.
 //

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // AnalyzeGame through SessionService: a finished game analysed in the
 // background, kept in the store and shown in the record; its limits and
 // errors; a service that ends while an analysis runs.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The archive of games and game records: GetGameRecord, ListGames,
 // GetPosition, and CreateSession from a record. Games reach the archive
 // through SessionRegistry's writes (see Session::TakeAbandoned and

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The archive of games through SessionService: what is archived when,
 // GetGameRecord, ListGames, GetPosition, CreateSession from a record, and
 // their errors.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "service/archive/player_ratings.h"
 
 #include <string>

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Players and their ratings. A rated game (Session::game_rated) goes to the
 // archive with its two players' ids; its ratings are applied from there:
 // the oldest pending game first, each game its own Glicko-2 rating period

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Ratings through SessionService: rated games between players with ids
 // update both players' Glicko-2 ratings exactly as RateGame computes them;
 // games that are not rated (the setting off, a player without an id, a

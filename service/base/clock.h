@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Time, injected so that inactivity timeouts are tested without sleeping.
 #ifndef KHET_SERVICE_BASE_CLOCK_H_
 #define KHET_SERVICE_BASE_CLOCK_H_

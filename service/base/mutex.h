@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A mutex and condition variable for the service, on the C++ standard ones,
 // with Abseil's thread-safety annotations so ABSL_GUARDED_BY works as with
 // absl::Mutex.

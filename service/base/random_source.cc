@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "service/base/random_source.h"
 
 #include <sys/random.h>
@@ -53,6 +56,17 @@ class GetrandomSource final : public RandomSource {
 RandomSource* SystemRandom() {
   static RandomSource* const random = new GetrandomSource();
   return random;
+}
+
+bool IsWellFormedToken(absl::string_view token) {
+  if (token.size() != kTokenLength) return false;
+  for (const char c : token) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '-' &&
+        c != '_') {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace khet

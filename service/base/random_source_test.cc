@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "service/base/random_source.h"
 
 #include <set>
@@ -30,6 +33,32 @@ TEST(SystemRandomTest, TokensAreLongAndUrlSafe) {
   const std::string token = SystemRandom()->NewToken();
   EXPECT_EQ(token.size(), 43u);
   EXPECT_NE(token, SystemRandom()->NewToken());
+}
+
+TEST(SystemRandomTest, TokensAreWellFormed) {
+  for (int i = 0; i < 2000; ++i) {
+    const std::string token = SystemRandom()->NewToken();
+    EXPECT_EQ(token.size(), kTokenLength) << token;
+    EXPECT_TRUE(IsWellFormedToken(token)) << token;
+  }
+}
+
+TEST(TokenShapeTest, OnlyFortyThreeUrlSafeCharactersAreATokensShape) {
+  const std::string good(kTokenLength, 'a');
+  EXPECT_TRUE(IsWellFormedToken(good));
+  EXPECT_TRUE(IsWellFormedToken("AZaz09-_" + std::string(35, 'x')));
+  EXPECT_FALSE(IsWellFormedToken(""));
+  EXPECT_FALSE(IsWellFormedToken("x"));
+  EXPECT_FALSE(IsWellFormedToken("!!!"));
+  EXPECT_FALSE(IsWellFormedToken(good.substr(1)));
+  EXPECT_FALSE(IsWellFormedToken(good + "a"));
+  EXPECT_FALSE(IsWellFormedToken(std::string(10240, 'a')));
+  for (const char bad : {'=', '+', '/', '.', ' ', '!', '\x7f', '\0'}) {
+    std::string token = good;
+    token[20] = bad;
+    EXPECT_FALSE(IsWellFormedToken(token)) << int{bad};
+  }
+  EXPECT_FALSE(IsWellFormedToken(std::string(41, 'a') + "\xc3\xa9"));
 }
 
 }  // namespace

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // SHA-256 (FIPS 180-4, computed by OpenSSL's libcrypto), for storing token
 // hashes instead of tokens, and a constant-time comparison for checking them.
 #ifndef KHET_SERVICE_BASE_SHA256_H_

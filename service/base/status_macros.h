@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Early returns for absl::Status and absl::StatusOr, which Abseil 20220623
 // does not provide. For the service core's .cc files.
 #ifndef KHET_SERVICE_BASE_STATUS_MACROS_H_

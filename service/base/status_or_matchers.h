@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Test macros for calls that answer an absl::StatusOr: ASSERT_OK(expr)
 // stops the test unless expr is OK; EXPECT_ERROR(expr, kCode, text) expects
 // an error with that absl::StatusCode whose message contains `text`.

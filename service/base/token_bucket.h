@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A token bucket: a caller may spend up to `burst` calls at once, and
 // `per_second` more each second after; each call takes one token.
 #ifndef KHET_SERVICE_BASE_TOKEN_BUCKET_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The computer in a seat: whenever a session changes (the registry's
 // change hook), a game in progress with the computer to move gets a search
 // on the computer threads with the level's limits, capped by

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Wall time of one SuggestMove with a time budget (limits.max_time_ms of
 // 20, 200 and 1000 ms) through the service, from the Classic 2 start, in
 // two ways measured in the same run:

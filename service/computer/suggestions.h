@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // SuggestMove: the computer's move for the side to move, searched on a
 // copy of the position with no lock held, on a thread of its own while the
 // calling thread watches the caller. At most max_concurrent_suggestions at

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What the tests that drive SessionService share: a service over a
 // FlakyStore (everything passes through until a test tells it to fail), a
 // fake clock and a fake random source; Start() (re)starts it on the same

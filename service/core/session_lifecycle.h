@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Sessions as a whole: creating one (its owner token returned once, only
 // its hash kept), reading, deleting (the owner; from the store first, then
 // SessionDeleted to the watchers) and choosing its setup (the owner or a

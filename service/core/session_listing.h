@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // ListSessions: the sessions, newest first then by id, in pages with opaque
 // page tokens, optionally of one game status. On a shared store the list
 // is the store's: the copies are first caught up with it (SyncAll reads

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // SessionService as one object over its parts: the registry of sessions
 // (with the shared-store catch-up), the computer seats, the suggestions and
 // the watcher count; each request goes to the handler of its group.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The service's logic, free of gRPC: sessions (boards), seats, setups,
 // moves, draws, settings, timeouts and watchers. Each method validates its
 // request, checks the caller's token, applies the change to the session,

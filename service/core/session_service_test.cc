@@ -1,7 +1,11 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "service/core/session_service.h"
 
 #include <atomic>
 #include <functional>
+#include <iostream>
 #include <limits>
 #include <memory>
 #include <random>
@@ -2246,7 +2250,10 @@ TEST_F(SessionServiceTest, SuggestMoveStopsAtOnceWhenTheCallerCancels) {
   const absl::Time start = absl::Now();
   EXPECT_ERROR(SuggestDeep(b.id, control), kCancelled, "went away");
   canceller.join();
-  EXPECT_LT(absl::Now() - start, absl::Seconds(3));
+  // The search would run on for minutes unstopped; the figure is printed.
+  const absl::Duration took = absl::Now() - start;
+  std::cout << "a cancelled search stopped after " << took << "\n";
+  EXPECT_LT(took, absl::Seconds(10));
 }
 
 TEST_F(SessionServiceTest, SuggestMoveAnswersInTimeWithTheBestSoFar) {
@@ -2288,12 +2295,16 @@ TEST_F(SessionServiceTest, SuggestMoveHoldsUpNoOtherCall) {
   std::thread suggester(
       [&] { suggested = SuggestDeep(b.id, control).status(); });
   EXPECT_TRUE(WaitFor([&] { return checks > 0; }));
-  // While it searches, the session reads and moves promptly.
+  // While it searches, the session reads and moves: the search, which runs
+  // until cancelled, holds no lock they need (a held one would stop them
+  // until the bound). The time is printed, a figure a loaded machine slows.
   const absl::Time start = absl::Now();
   const v1::Session s = Get(b.id);
   EXPECT_OK(Move(b.id, b.silver, "j1L", s.version()));
   EXPECT_OK(Move(b.id, b.red, "a8L"));
-  EXPECT_LT(absl::Now() - start, absl::Seconds(1));
+  const absl::Duration took = absl::Now() - start;
+  std::cout << "a read and two moves during a search took " << took << "\n";
+  EXPECT_LT(took, absl::Seconds(10));
   EXPECT_EQ(Get(b.id).moves_size(), 2);
 
   cancel = true;

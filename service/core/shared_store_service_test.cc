@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Two SessionServices on one PostgreSQL database, as two khetd replicas
 // would be: a session made on one appears on the other, moves alternate
 // between them, watchers on either see every event (also when change

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Live events of one session, fanned out to its watchers: each event is
 // published once as a SharedEvent and every watcher gets a reference to it,
 // never a copy. Publishing never

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The interface every watcher reads a session's events through.
 #ifndef KHET_SERVICE_EVENTS_EVENT_STREAM_H_
 #define KHET_SERVICE_EVENTS_EVENT_STREAM_H_

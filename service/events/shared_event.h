@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // One event as published: immutable, shared by every watcher that receives
 // it, with each encoding made once, by the first watcher that needs it, and
 // then shared too. An event made from its wire format alone (a commit's)

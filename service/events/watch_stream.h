@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A watcher's stream: the session's stored events after a version, read from
 // the store a page at a time, then its live events from an EventHub
 // subscription, each version once and in order.

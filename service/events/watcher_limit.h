@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The service's live watchers over all sessions, counted against one limit
 // (ServiceLimits::max_watchers), whatever serves them: gRPC streams, HTTP
 // long polls and event streams alike.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Operations running at once per client address (SuggestMove searches,
 // game analyses): each takes a slot of its address for as long as it runs,
 // and one more than the address's limit is refused by its budget

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The budget of unrated games archived per session per hour
 // (ServiceLimits::max_unrated_games_per_hour): every game that ends, or is
 // abandoned by a new one, goes to the archive for good, so a caller holding

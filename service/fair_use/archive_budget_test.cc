@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The budgets the core keeps per caller besides unclaimed sessions: unrated
 // games archived per session per hour (a new game refused, the game in
 // progress played to its end), and SuggestMove searches and game analyses

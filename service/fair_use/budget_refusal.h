@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A refusal by one of the per-caller budgets: RESOURCE_EXHAUSTED whose
 // message names the budget and the caller, carrying (as a status payload)
 // which budget refused and when to try again, so that each door can answer

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What a caller may spend at either door, checked before any work: calls
 // per second as token buckets, and who the caller is (client_identity.h).
 // Also where both doors count their refusals by any budget

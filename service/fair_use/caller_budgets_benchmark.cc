@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What a call's admission costs at either door, alone: who the caller is
 // (a gRPC peer's text or an HTTP peer with X-Forwarded-For through a trusted
 // proxy, read into its budget key) and its calls' budget (a token bucket

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The calls' budgets by a fake clock: each bucket's burst and rate, the
 // in-world split (objects within their address's ceiling), other callers
 // unaffected, bounded memory, the refusals counted; and who the caller is.

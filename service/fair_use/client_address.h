@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Client addresses as the per-caller budgets see them: IP addresses and
 // CIDR ranges read strictly (the C library's inet_pton, nothing guessed),
 // the client behind trusted proxies (X-Forwarded-For), gRPC's peer text,

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The address and CIDR reader: cases by hand, then properties that hold for
 // any text (ExpectWellBehaved), checked on the hand-written cases and on
 // bounded, seeded mutations of them, as a fuzzer would drive it.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Who a call comes from, as both doors establish it for the per-caller
 // budgets: the client's address (the socket's peer, or the client named by
 // a trusted proxy's X-Forwarded-For) as its budget key, and an in-world

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Sessions on which no seat was ever taken (Session::unclaimed): the budget
 // of them per creator, and their removal once they are older than
 // ServiceLimits::unclaimed_session_timeout, so that a flood of sessions from

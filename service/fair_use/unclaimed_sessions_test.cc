@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Sessions nobody claimed: the budget of them per creator (an address, an
 // in-world object within its address's ceiling), freed by a seat taken or
 // by the sweep that removes them once too old; counted again after a

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // CallPool: threads for calls that may wait a long time (for a store's disk
 // sync or database round trip), so that gRPC's few callback threads never
 // wait for them. Threads start as tasks need them, up to a maximum, and

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // CallPool: every task runs, in the order scheduled, on threads started as
 // tasks need them up to the maximum; idle threads leave but the last; the
 // destructor runs what is still queued.

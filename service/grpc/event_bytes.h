@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A published event as the bytes of a gRPC message, without copying them:
 // the buffer refers to the event's wire format, made once for every Watch
 // stream, and keeps the event alive for as long as gRPC holds the bytes.

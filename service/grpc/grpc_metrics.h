@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The gRPC calls' figures, for /metrics: khet_grpc_requests_total{method,
 // code} and khet_grpc_request_duration_seconds{method} (for Watch, the
 // stream's whole life). Methods are KhetService's names, codes gRPC's

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "service/grpc/grpc_service.h"
 
 #include <unistd.h>
@@ -5,6 +8,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -13,7 +17,9 @@
 #include "absl/strings/str_cat.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "service/base/random_source.h"
 #include "service/grpc/event_bytes.h"
+#include "service/grpc/request_bytes.h"
 #include "service/grpc/request_log.h"
 #include "service/grpc/status_conversion.h"
 #include "service/wire/server_version.h"
@@ -26,6 +32,10 @@ constexpr absl::string_view kAuthorization = "authorization";
 constexpr int kWakeThreads = 2;
 // Threads reading watches' events when the store may wait.
 constexpr int kWatchReadThreads = 8;
+// Threads for SuggestMove calls at once (each idle one exits after a
+// while): more than the core's limit of searches at once, so that calls
+// beyond it are refused at once rather than queued.
+constexpr int kSuggestThreads = 64;
 constexpr absl::string_view kBearer = "bearer ";
 
 absl::Status Unauthenticated(absl::string_view problem) {
@@ -33,6 +43,22 @@ absl::Status Unauthenticated(absl::string_view problem) {
       problem,
       "; send the metadata entry \"authorization: Bearer <token>\" "
       "with the token from CreateSession or JoinSeat"));
+}
+
+// A call's result as its response's bytes: a response message's (given
+// as is, or as an absl::StatusOr of it), or an empty message's for the
+// calls whose work answers only a status.
+template <typename Result>
+absl::StatusOr<grpc::ByteBuffer> BytesOf(Result result) {
+  if constexpr (std::is_base_of_v<google::protobuf::Message, Result>) {
+    return OwnedBytes(result.SerializeAsString());
+  } else if constexpr (std::is_same_v<Result, absl::Status>) {
+    if (!result.ok()) return result;
+    return OwnedBytes("");
+  } else {
+    if (!result.ok()) return result.status();
+    return OwnedBytes(result->SerializeAsString());
+  }
 }
 
 }  // namespace
@@ -63,6 +89,11 @@ absl::StatusOr<Caller> CallerFromMetadata(
   if (token.empty()) {
     return Unauthenticated("the authorization metadata has an empty token");
   }
+  if (!IsWellFormedToken(token)) {
+    return Unauthenticated(absl::StrCat(
+        "the bearer token in the authorization metadata is malformed: ",
+        kTokenShape));
+  }
   return Caller{std::string(token)};
 }
 
@@ -74,7 +105,8 @@ KhetGrpcService::KhetGrpcService(SessionService* core,
                       ? std::make_unique<CallPool>(options_.store_threads)
                       : nullptr),
       watch_pool_(std::make_unique<CallPool>(
-          options_.store_threads > 0 ? kWatchReadThreads : kWakeThreads)) {}
+          options_.store_threads > 0 ? kWatchReadThreads : kWakeThreads)),
+      suggest_pool_(std::make_unique<CallPool>(kSuggestThreads)) {}
 
 KhetGrpcService::~KhetGrpcService() {
   // The server has shut down, so every watch has ended; the lock orders
@@ -117,127 +149,140 @@ absl::Status KhetGrpcService::Admit(const grpc::ServerContextBase& context,
   return options_.callers->AdmitCall(log.client());
 }
 
-template <typename Response, typename Work>
+template <typename Request, typename Work>
 grpc::ServerUnaryReactor* KhetGrpcService::Serve(
-    grpc::CallbackServerContext* context, RequestLog log, bool touches_session,
-    Response* response, Work work) {
+    grpc::CallbackServerContext* context, absl::string_view name,
+    const grpc::ByteBuffer* bytes, CallPool* pool, grpc::ByteBuffer* response,
+    Work work) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  auto request = std::make_unique<Request>();
+  const absl::Status parsed = ParseRequest(*bytes, request.get());
+  std::string session_id;
+  if constexpr (requires(const Request& r) { r.session_id(); }) {
+    session_id = request->session_id();
+  }
+  RequestLog log(this, name, session_id);
   log.set_peer(*context);
   if (absl::Status admitted = Admit(*context, log); !admitted.ok()) {
     reactor->Finish(log.Done(admitted));
     return reactor;
   }
+  if (!parsed.ok()) {
+    reactor->Finish(log.Done(parsed));
+    return reactor;
+  }
   auto serve = [reactor, response, log = std::move(log),
+                request = std::move(request),
                 work = std::move(work)]() mutable {
     // The call, its request and response live until Finish.
-    reactor->Finish(log.Done(work(log), response));
+    reactor->Finish(log.Done(BytesOf(work(*request, log)), response));
   };
-  if (touches_session && store_pool_ != nullptr) {
-    store_pool_->Schedule(std::move(serve));
+  if (pool != nullptr) {
+    pool->Schedule(std::move(serve));
   } else {
     serve();
   }
   return reactor;
 }
 
-template <typename Request, typename Response, typename Result>
+template <typename Request, typename Result>
 grpc::ServerUnaryReactor* KhetGrpcService::ServeCaller(
     grpc::CallbackServerContext* context, absl::string_view name,
-    const Request* request, Response* response,
+    const grpc::ByteBuffer* bytes, grpc::ByteBuffer* response,
     Result (SessionService::*method)(const Request&, const Caller&)) {
-  return Serve(context, RequestLog(this, name, request->session_id()),
-               /*touches_session=*/true, response,
-               [this, context, request, method](RequestLog&) -> Result {
-                 absl::StatusOr<Caller> caller =
-                     CallerFromMetadata(context->client_metadata());
-                 if (!caller.ok()) return caller.status();
-                 return (core_->*method)(*request, *caller);
-               });
+  return Serve<Request>(
+      context, name, bytes, store_pool_.get(), response,
+      [this, context, method](const Request& request, RequestLog&) -> Result {
+        absl::StatusOr<Caller> caller =
+            CallerFromMetadata(context->client_metadata());
+        if (!caller.ok()) return caller.status();
+        return (core_->*method)(request, *caller);
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ListSetups(
-    grpc::CallbackServerContext* context, const v1::ListSetupsRequest*,
-    v1::ListSetupsResponse* response) {
-  return Serve(context, RequestLog(this, "ListSetups", ""),
-               /*touches_session=*/false, response,
-               [this](RequestLog&) -> absl::StatusOr<v1::ListSetupsResponse> {
-                 return core_->ListSetups();
-               });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::ListSetupsRequest>(
+      context, "ListSetups", bytes, nullptr, response,
+      [this](const v1::ListSetupsRequest&, RequestLog&) {
+        return core_->ListSetups();
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ListColorSchemes(
-    grpc::CallbackServerContext* context, const v1::ListColorSchemesRequest*,
-    v1::ListColorSchemesResponse* response) {
-  return Serve(
-      context, RequestLog(this, "ListColorSchemes", ""),
-      /*touches_session=*/false, response,
-      [this](RequestLog&) -> absl::StatusOr<v1::ListColorSchemesResponse> {
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::ListColorSchemesRequest>(
+      context, "ListColorSchemes", bytes, nullptr, response,
+      [this](const v1::ListColorSchemesRequest&, RequestLog&) {
         return core_->ListColorSchemes();
       });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::CreateSession(
-    grpc::CallbackServerContext* context,
-    const v1::CreateSessionRequest* request,
-    v1::CreateSessionResponse* response) {
-  return Serve(context, RequestLog(this, "CreateSession", ""),
-               /*touches_session=*/true, response,
-               [this, request](RequestLog& log) {
-                 absl::StatusOr<v1::CreateSessionResponse> created =
-                     core_->CreateSession(*request, CallerFrom(log.client()));
-                 if (created.ok()) log.set_session_id(created->session().id());
-                 return created;
-               });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::CreateSessionRequest>(
+      context, "CreateSession", bytes, store_pool_.get(), response,
+      [this](const v1::CreateSessionRequest& request, RequestLog& log) {
+        absl::StatusOr<v1::CreateSessionResponse> created =
+            core_->CreateSession(request, CallerFrom(log.client()));
+        if (created.ok()) log.set_session_id(created->session().id());
+        return created;
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::GetSession(
-    grpc::CallbackServerContext* context, const v1::GetSessionRequest* request,
-    v1::Session* response) {
-  return Serve(
-      context, RequestLog(this, "GetSession", request->session_id()),
-      /*touches_session=*/true, response,
-      [this, request](RequestLog&) { return core_->GetSession(*request); });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::GetSessionRequest>(
+      context, "GetSession", bytes, store_pool_.get(), response,
+      [this](const v1::GetSessionRequest& request, RequestLog&) {
+        return core_->GetSession(request);
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ListSessions(
-    grpc::CallbackServerContext* context,
-    const v1::ListSessionsRequest* request,
-    v1::ListSessionsResponse* response) {
-  return Serve(
-      context, RequestLog(this, "ListSessions", ""),
-      /*touches_session=*/true, response,
-      [this, request](RequestLog&) { return core_->ListSessions(*request); });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::ListSessionsRequest>(
+      context, "ListSessions", bytes, store_pool_.get(), response,
+      [this](const v1::ListSessionsRequest& request, RequestLog&) {
+        return core_->ListSessions(request);
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::DeleteSession(
-    grpc::CallbackServerContext* context,
-    const v1::DeleteSessionRequest* request,
-    v1::DeleteSessionResponse* response) {
-  return ServeCaller(context, "DeleteSession", request, response,
-                     &SessionService::DeleteSession);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::DeleteSessionRequest>(context, "DeleteSession", bytes,
+                                               response,
+                                               &SessionService::DeleteSession);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::JoinSeat(
-    grpc::CallbackServerContext* context, const v1::JoinSeatRequest* request,
-    v1::JoinSeatResponse* response) {
-  return Serve(
-      context, RequestLog(this, "JoinSeat", request->session_id()),
-      /*touches_session=*/true, response,
-      [this, request](RequestLog&) { return core_->JoinSeat(*request); });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::JoinSeatRequest>(
+      context, "JoinSeat", bytes, store_pool_.get(), response,
+      [this](const v1::JoinSeatRequest& request, RequestLog&) {
+        return core_->JoinSeat(request);
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::LeaveSeat(
-    grpc::CallbackServerContext* context, const v1::LeaveSeatRequest* request,
-    v1::Session* response) {
-  return ServeCaller(context, "LeaveSeat", request, response,
-                     &SessionService::LeaveSeat);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::LeaveSeatRequest>(
+      context, "LeaveSeat", bytes, response, &SessionService::LeaveSeat);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ChooseSetup(
-    grpc::CallbackServerContext* context, const v1::ChooseSetupRequest* request,
-    v1::Session* response) {
-  return ServeCaller(context, "ChooseSetup", request, response,
-                     &SessionService::ChooseSetup);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::ChooseSetupRequest>(
+      context, "ChooseSetup", bytes, response, &SessionService::ChooseSetup);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::MakeMove(
@@ -262,20 +307,15 @@ grpc::ServerUnaryReactor* KhetGrpcService::MakeMove(
     absl::StatusOr<Caller> caller = absl::UnknownError("not read");
   };
   auto call = std::make_shared<Call>(this, context->DefaultReactor(), response);
-  grpc::ByteBuffer bytes = *request;  // shares the slices; parsing drains it
-  const bool parses =
-      grpc::SerializationTraits<v1::MakeMoveRequest>::Deserialize(
-          &bytes, &call->request)
-          .ok();
+  const absl::Status parsed = ParseRequest(*request, &call->request);
   call->log.set_session_id(call->request.session_id());
   call->log.set_peer(*context);
   if (absl::Status admitted = Admit(*context, call->log); !admitted.ok()) {
     call->Finish(std::move(admitted));
     return call->reactor;
   }
-  if (!parses) {
-    call->Finish(
-        absl::InvalidArgumentError("the MakeMoveRequest could not be parsed"));
+  if (!parsed.ok()) {
+    call->Finish(parsed);
     return call->reactor;
   }
   call->caller = CallerFromMetadata(context->client_metadata());
@@ -311,201 +351,213 @@ grpc::ServerUnaryReactor* KhetGrpcService::MakeMove(
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ListLegalMoves(
-    grpc::CallbackServerContext* context,
-    const v1::ListLegalMovesRequest* request,
-    v1::ListLegalMovesResponse* response) {
-  return Serve(
-      context, RequestLog(this, "ListLegalMoves", request->session_id()),
-      /*touches_session=*/true, response,
-      [this, request](RequestLog&) { return core_->ListLegalMoves(*request); });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::ListLegalMovesRequest>(
+      context, "ListLegalMoves", bytes, store_pool_.get(), response,
+      [this](const v1::ListLegalMovesRequest& request, RequestLog&) {
+        return core_->ListLegalMoves(request);
+      });
 }
 
-grpc::Status KhetGrpcService::SuggestMove(grpc::ServerContext* context,
-                                          const v1::SuggestMoveRequest* request,
-                                          v1::SuggestMoveResponse* response) {
-  RequestLog log(this, "SuggestMove", request->session_id());
-  log.set_peer(*context);
-  if (absl::Status admitted = Admit(*context, log); !admitted.ok()) {
-    return log.Done(admitted);
-  }
-  CallControl control = ControlOf(*context);
-  control.address = log.client().address;
-  return log.Done(core_->SuggestMove(*request, control), response);
+// A search runs for up to seconds: on a thread of the suggestions' own pool,
+// never on gRPC's callback threads.
+grpc::ServerUnaryReactor* KhetGrpcService::SuggestMove(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::SuggestMoveRequest>(
+      context, "SuggestMove", bytes, suggest_pool_.get(), response,
+      [this, context](const v1::SuggestMoveRequest& request, RequestLog& log) {
+        CallControl control = ControlOf(*context);
+        control.address = log.client().address;
+        return core_->SuggestMove(request, control);
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ListLevels(
-    grpc::CallbackServerContext* context, const v1::ListLevelsRequest*,
-    v1::ListLevelsResponse* response) {
-  return Serve(context, RequestLog(this, "ListLevels", ""),
-               /*touches_session=*/false, response,
-               [this](RequestLog&) -> absl::StatusOr<v1::ListLevelsResponse> {
-                 return core_->ListLevels();
-               });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::ListLevelsRequest>(
+      context, "ListLevels", bytes, nullptr, response,
+      [this](const v1::ListLevelsRequest&, RequestLog&) {
+        return core_->ListLevels();
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ListPresets(
-    grpc::CallbackServerContext* context, const v1::ListPresetsRequest*,
-    v1::ListPresetsResponse* response) {
-  return Serve(context, RequestLog(this, "ListPresets", ""),
-               /*touches_session=*/false, response,
-               [this](RequestLog&) -> absl::StatusOr<v1::ListPresetsResponse> {
-                 return core_->ListPresets();
-               });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::ListPresetsRequest>(
+      context, "ListPresets", bytes, nullptr, response,
+      [this](const v1::ListPresetsRequest&, RequestLog&) {
+        return core_->ListPresets();
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::GetVersion(
-    grpc::CallbackServerContext* context, const v1::GetVersionRequest*,
-    v1::GetVersionResponse* response) {
-  return Serve(context, RequestLog(this, "GetVersion", ""),
-               /*touches_session=*/false, response,
-               [](RequestLog&) -> absl::StatusOr<v1::GetVersionResponse> {
-                 return ServerVersion();
-               });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::GetVersionRequest>(
+      context, "GetVersion", bytes, nullptr, response,
+      [](const v1::GetVersionRequest&,
+         RequestLog&) -> absl::StatusOr<v1::GetVersionResponse> {
+        return ServerVersion();
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::SeatComputer(
-    grpc::CallbackServerContext* context,
-    const v1::SeatComputerRequest* request, v1::Session* response) {
-  return ServeCaller(context, "SeatComputer", request, response,
-                     &SessionService::SeatComputer);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::SeatComputerRequest>(
+      context, "SeatComputer", bytes, response, &SessionService::SeatComputer);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::Resign(
-    grpc::CallbackServerContext* context, const v1::ResignRequest* request,
-    v1::Session* response) {
-  return ServeCaller(context, "Resign", request, response,
-                     &SessionService::Resign);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::ResignRequest>(context, "Resign", bytes, response,
+                                        &SessionService::Resign);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::OfferDraw(
-    grpc::CallbackServerContext* context, const v1::OfferDrawRequest* request,
-    v1::Session* response) {
-  return ServeCaller(context, "OfferDraw", request, response,
-                     &SessionService::OfferDraw);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::OfferDrawRequest>(
+      context, "OfferDraw", bytes, response, &SessionService::OfferDraw);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::AcceptDraw(
-    grpc::CallbackServerContext* context, const v1::AcceptDrawRequest* request,
-    v1::Session* response) {
-  return ServeCaller(context, "AcceptDraw", request, response,
-                     &SessionService::AcceptDraw);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::AcceptDrawRequest>(
+      context, "AcceptDraw", bytes, response, &SessionService::AcceptDraw);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ClaimRepetitionDraw(
-    grpc::CallbackServerContext* context,
-    const v1::ClaimRepetitionDrawRequest* request, v1::Session* response) {
-  return ServeCaller(context, "ClaimRepetitionDraw", request, response,
-                     &SessionService::ClaimRepetitionDraw);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::ClaimRepetitionDrawRequest>(
+      context, "ClaimRepetitionDraw", bytes, response,
+      &SessionService::ClaimRepetitionDraw);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::RequestTakeback(
-    grpc::CallbackServerContext* context,
-    const v1::RequestTakebackRequest* request, v1::Session* response) {
-  return ServeCaller(context, "RequestTakeback", request, response,
-                     &SessionService::RequestTakeback);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::RequestTakebackRequest>(
+      context, "RequestTakeback", bytes, response,
+      &SessionService::RequestTakeback);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::AcceptTakeback(
-    grpc::CallbackServerContext* context,
-    const v1::AcceptTakebackRequest* request, v1::Session* response) {
-  return ServeCaller(context, "AcceptTakeback", request, response,
-                     &SessionService::AcceptTakeback);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::AcceptTakebackRequest>(
+      context, "AcceptTakeback", bytes, response,
+      &SessionService::AcceptTakeback);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::DeclineTakeback(
-    grpc::CallbackServerContext* context,
-    const v1::DeclineTakebackRequest* request, v1::Session* response) {
-  return ServeCaller(context, "DeclineTakeback", request, response,
-                     &SessionService::DeclineTakeback);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::DeclineTakebackRequest>(
+      context, "DeclineTakeback", bytes, response,
+      &SessionService::DeclineTakeback);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::UpdateSettings(
-    grpc::CallbackServerContext* context,
-    const v1::UpdateSettingsRequest* request, v1::Session* response) {
-  return ServeCaller(context, "UpdateSettings", request, response,
-                     &SessionService::UpdateSettings);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::UpdateSettingsRequest>(
+      context, "UpdateSettings", bytes, response,
+      &SessionService::UpdateSettings);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ResetGame(
-    grpc::CallbackServerContext* context, const v1::ResetGameRequest* request,
-    v1::Session* response) {
-  return ServeCaller(context, "ResetGame", request, response,
-                     &SessionService::ResetGame);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::ResetGameRequest>(
+      context, "ResetGame", bytes, response, &SessionService::ResetGame);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::Rematch(
-    grpc::CallbackServerContext* context, const v1::RematchRequest* request,
-    v1::Session* response) {
-  return ServeCaller(context, "Rematch", request, response,
-                     &SessionService::Rematch);
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return ServeCaller<v1::RematchRequest>(context, "Rematch", bytes, response,
+                                         &SessionService::Rematch);
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::RenderBoard(
-    grpc::CallbackServerContext* context, const v1::RenderBoardRequest* request,
-    v1::RenderBoardResponse* response) {
-  return Serve(
-      context, RequestLog(this, "RenderBoard", request->session_id()),
-      /*touches_session=*/true, response,
-      [this, request](RequestLog&) { return core_->RenderBoard(*request); });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::RenderBoardRequest>(
+      context, "RenderBoard", bytes, store_pool_.get(), response,
+      [this](const v1::RenderBoardRequest& request, RequestLog&) {
+        return core_->RenderBoard(request);
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::GetGameRecord(
-    grpc::CallbackServerContext* context,
-    const v1::GetGameRecordRequest* request,
-    v1::GetGameRecordResponse* response) {
-  return Serve(
-      context, RequestLog(this, "GetGameRecord", request->session_id()),
-      /*touches_session=*/true, response,
-      [this, request](RequestLog&) { return core_->GetGameRecord(*request); });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::GetGameRecordRequest>(
+      context, "GetGameRecord", bytes, store_pool_.get(), response,
+      [this](const v1::GetGameRecordRequest& request, RequestLog&) {
+        return core_->GetGameRecord(request);
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ListGames(
-    grpc::CallbackServerContext* context, const v1::ListGamesRequest* request,
-    v1::ListGamesResponse* response) {
-  return Serve(
-      context, RequestLog(this, "ListGames", request->session_id()),
-      /*touches_session=*/true, response,
-      [this, request](RequestLog&) { return core_->ListGames(*request); });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::ListGamesRequest>(
+      context, "ListGames", bytes, store_pool_.get(), response,
+      [this](const v1::ListGamesRequest& request, RequestLog&) {
+        return core_->ListGames(request);
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::GetPosition(
-    grpc::CallbackServerContext* context, const v1::GetPositionRequest* request,
-    v1::GetPositionResponse* response) {
-  return Serve(
-      context, RequestLog(this, "GetPosition", request->session_id()),
-      /*touches_session=*/true, response,
-      [this, request](RequestLog&) { return core_->GetPosition(*request); });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::GetPositionRequest>(
+      context, "GetPosition", bytes, store_pool_.get(), response,
+      [this](const v1::GetPositionRequest& request, RequestLog&) {
+        return core_->GetPosition(request);
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::AnalyzeGame(
-    grpc::CallbackServerContext* context, const v1::AnalyzeGameRequest* request,
-    v1::GameAnalysis* response) {
-  return Serve(context, RequestLog(this, "AnalyzeGame", request->session_id()),
-               /*touches_session=*/true, response,
-               [this, request](RequestLog& log) {
-                 return core_->AnalyzeGame(*request, CallerFrom(log.client()));
-               });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::AnalyzeGameRequest>(
+      context, "AnalyzeGame", bytes, store_pool_.get(), response,
+      [this](const v1::AnalyzeGameRequest& request, RequestLog& log) {
+        return core_->AnalyzeGame(request, CallerFrom(log.client()));
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::GetPlayer(
-    grpc::CallbackServerContext* context, const v1::GetPlayerRequest* request,
-    v1::Player* response) {
-  return Serve(
-      context, RequestLog(this, "GetPlayer", ""),
-      /*touches_session=*/false, response,
-      [this, request](RequestLog&) { return core_->GetPlayer(*request); });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::GetPlayerRequest>(
+      context, "GetPlayer", bytes, nullptr, response,
+      [this](const v1::GetPlayerRequest& request, RequestLog&) {
+        return core_->GetPlayer(request);
+      });
 }
 
 grpc::ServerUnaryReactor* KhetGrpcService::ListPlayers(
-    grpc::CallbackServerContext* context, const v1::ListPlayersRequest* request,
-    v1::ListPlayersResponse* response) {
-  return Serve(
-      context, RequestLog(this, "ListPlayers", ""),
-      /*touches_session=*/false, response,
-      [this, request](RequestLog&) { return core_->ListPlayers(*request); });
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* bytes,
+    grpc::ByteBuffer* response) {
+  return Serve<v1::ListPlayersRequest>(
+      context, "ListPlayers", bytes, nullptr, response,
+      [this](const v1::ListPlayersRequest& request, RequestLog&) {
+        return core_->ListPlayers(request);
+      });
 }
 
-CallControl KhetGrpcService::ControlOf(grpc::ServerContext& context) {
+CallControl KhetGrpcService::ControlOf(grpc::ServerContextBase& context) {
   CallControl control;
   const std::chrono::system_clock::time_point deadline = context.deadline();
   if (deadline != std::chrono::system_clock::time_point::max()) {

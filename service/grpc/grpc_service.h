@@ -1,10 +1,13 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd's gRPC face: KhetGrpcService adapts the gRPC-free SessionService to
 // khet.v1.KhetService. Each handler reads the caller's token from the
 // `authorization` metadata, calls the core, converts its absl::Status with
 // ToGrpcStatus and logs one line. Calls run on gRPC's callback threads, or
 // on the service's store threads when the store may block; Watch streams
-// hold no thread while they wait for events; SuggestMove runs on the
-// synchronous server's threads.
+// hold no thread while they wait for events; SuggestMove's searches run on
+// a pool of their own.
 #ifndef KHET_SERVICE_GRPC_GRPC_SERVICE_H_
 #define KHET_SERVICE_GRPC_GRPC_SERVICE_H_
 
@@ -71,8 +74,8 @@ struct KhetGrpcServiceOptions {
 
 namespace grpc_service_internal {
 
-// `Base` with each of `Methods` (generated WithCallbackMethod_X templates)
-// applied on top: those methods served on the callback API.
+// `Base` with each of `Methods` (generated WithRawCallbackMethod_X
+// templates) applied on top: those methods served on the callback API.
 template <typename Base, template <typename> class... Methods>
 struct WithCallbackMethods {
   using type = Base;
@@ -86,47 +89,46 @@ struct WithCallbackMethods<Base, First, Rest...> {
 using KhetService = v1::KhetService;
 
 // The service's base: every method on gRPC's callback API (no thread per
-// call) but SuggestMove, whose search runs for long on the synchronous
-// API's threads. Watch is raw (grpc::ByteBuffer): each event is encoded
-// once and the same bytes are written to every stream. MakeMove is raw too,
-// so that its request's bytes are parsed here: bytes that do not parse are
-// answered INVALID_ARGUMENT where the typed method would answer without
-// reaching khetd's code.
+// call) and raw (grpc::ByteBuffer), so that each request's bytes are read
+// here: bytes that do not read are answered INVALID_ARGUMENT where a typed
+// method would answer UNIMPLEMENTED without reaching khetd's code. Watch
+// encodes each event once and writes the same bytes to every stream.
 using KhetServiceBase =
     WithCallbackMethods<KhetService::Service,
-                        KhetService::WithCallbackMethod_ListSetups,
-                        KhetService::WithCallbackMethod_ListColorSchemes,
-                        KhetService::WithCallbackMethod_CreateSession,
-                        KhetService::WithCallbackMethod_GetSession,
-                        KhetService::WithCallbackMethod_ListSessions,
-                        KhetService::WithCallbackMethod_DeleteSession,
-                        KhetService::WithCallbackMethod_JoinSeat,
-                        KhetService::WithCallbackMethod_LeaveSeat,
-                        KhetService::WithCallbackMethod_SeatComputer,
-                        KhetService::WithCallbackMethod_ChooseSetup,
+                        KhetService::WithRawCallbackMethod_ListSetups,
+                        KhetService::WithRawCallbackMethod_ListColorSchemes,
+                        KhetService::WithRawCallbackMethod_CreateSession,
+                        KhetService::WithRawCallbackMethod_GetSession,
+                        KhetService::WithRawCallbackMethod_ListSessions,
+                        KhetService::WithRawCallbackMethod_DeleteSession,
+                        KhetService::WithRawCallbackMethod_JoinSeat,
+                        KhetService::WithRawCallbackMethod_LeaveSeat,
+                        KhetService::WithRawCallbackMethod_SeatComputer,
+                        KhetService::WithRawCallbackMethod_ChooseSetup,
                         KhetService::WithRawCallbackMethod_MakeMove,
-                        KhetService::WithCallbackMethod_ListLegalMoves,
-                        KhetService::WithCallbackMethod_ListLevels,
-                        KhetService::WithCallbackMethod_ListPresets,
-                        KhetService::WithCallbackMethod_GetVersion,
-                        KhetService::WithCallbackMethod_Resign,
-                        KhetService::WithCallbackMethod_OfferDraw,
-                        KhetService::WithCallbackMethod_AcceptDraw,
-                        KhetService::WithCallbackMethod_ClaimRepetitionDraw,
-                        KhetService::WithCallbackMethod_RequestTakeback,
-                        KhetService::WithCallbackMethod_AcceptTakeback,
-                        KhetService::WithCallbackMethod_DeclineTakeback,
-                        KhetService::WithCallbackMethod_UpdateSettings,
-                        KhetService::WithCallbackMethod_ResetGame,
-                        KhetService::WithCallbackMethod_Rematch,
-                        KhetService::WithCallbackMethod_GetPlayer,
-                        KhetService::WithCallbackMethod_ListPlayers,
+                        KhetService::WithRawCallbackMethod_ListLegalMoves,
+                        KhetService::WithRawCallbackMethod_SuggestMove,
+                        KhetService::WithRawCallbackMethod_ListLevels,
+                        KhetService::WithRawCallbackMethod_ListPresets,
+                        KhetService::WithRawCallbackMethod_GetVersion,
+                        KhetService::WithRawCallbackMethod_Resign,
+                        KhetService::WithRawCallbackMethod_OfferDraw,
+                        KhetService::WithRawCallbackMethod_AcceptDraw,
+                        KhetService::WithRawCallbackMethod_ClaimRepetitionDraw,
+                        KhetService::WithRawCallbackMethod_RequestTakeback,
+                        KhetService::WithRawCallbackMethod_AcceptTakeback,
+                        KhetService::WithRawCallbackMethod_DeclineTakeback,
+                        KhetService::WithRawCallbackMethod_UpdateSettings,
+                        KhetService::WithRawCallbackMethod_ResetGame,
+                        KhetService::WithRawCallbackMethod_Rematch,
+                        KhetService::WithRawCallbackMethod_GetPlayer,
+                        KhetService::WithRawCallbackMethod_ListPlayers,
                         KhetService::WithRawCallbackMethod_Watch,
-                        KhetService::WithCallbackMethod_RenderBoard,
-                        KhetService::WithCallbackMethod_GetGameRecord,
-                        KhetService::WithCallbackMethod_ListGames,
-                        KhetService::WithCallbackMethod_GetPosition,
-                        KhetService::WithCallbackMethod_AnalyzeGame>::type;
+                        KhetService::WithRawCallbackMethod_RenderBoard,
+                        KhetService::WithRawCallbackMethod_GetGameRecord,
+                        KhetService::WithRawCallbackMethod_ListGames,
+                        KhetService::WithRawCallbackMethod_GetPosition,
+                        KhetService::WithRawCallbackMethod_AnalyzeGame>::type;
 
 }  // namespace grpc_service_internal
 
@@ -143,149 +145,139 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
   // grpc::Server::Shutdown so that it does not wait for them.
   void Shutdown();
 
-  grpc::ServerUnaryReactor* ListSetups(
-      grpc::CallbackServerContext* context,
-      const v1::ListSetupsRequest* request,
-      v1::ListSetupsResponse* response) override;
+  // Every method is raw on the wire: the service reads each request's bytes
+  // itself (request_bytes.h), so that bytes that are not the request answer
+  // INVALID_ARGUMENT naming the problem, and sends the typed response's
+  // bytes. SuggestMove's search runs on a pool of its own; MakeMove may be
+  // finished by the store's thread once its write is committed.
+  grpc::ServerUnaryReactor* ListSetups(grpc::CallbackServerContext* context,
+                                       const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ListColorSchemes(
-      grpc::CallbackServerContext* context,
-      const v1::ListColorSchemesRequest* request,
-      v1::ListColorSchemesResponse* response) override;
-  grpc::ServerUnaryReactor* CreateSession(
-      grpc::CallbackServerContext* context,
-      const v1::CreateSessionRequest* request,
-      v1::CreateSessionResponse* response) override;
+      grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+      grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* context,
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* GetSession(grpc::CallbackServerContext* context,
-                                       const v1::GetSessionRequest* request,
-                                       v1::Session* response) override;
-  grpc::ServerUnaryReactor* ListSessions(
-      grpc::CallbackServerContext* context,
-      const v1::ListSessionsRequest* request,
-      v1::ListSessionsResponse* response) override;
-  grpc::ServerUnaryReactor* DeleteSession(
-      grpc::CallbackServerContext* context,
-      const v1::DeleteSessionRequest* request,
-      v1::DeleteSessionResponse* response) override;
+                                       const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ListSessions(grpc::CallbackServerContext* context,
+                                         const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* DeleteSession(grpc::CallbackServerContext* context,
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* JoinSeat(grpc::CallbackServerContext* context,
-                                     const v1::JoinSeatRequest* request,
-                                     v1::JoinSeatResponse* response) override;
+                                     const grpc::ByteBuffer* request,
+                                     grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* LeaveSeat(grpc::CallbackServerContext* context,
-                                      const v1::LeaveSeatRequest* request,
-                                      v1::Session* response) override;
+                                      const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ChooseSetup(grpc::CallbackServerContext* context,
-                                        const v1::ChooseSetupRequest* request,
-                                        v1::Session* response) override;
-  // On the wire it is the typed method: a MakeMoveRequest in, the bytes of
-  // the MakeMoveResponse the typed method would send out.
+                                        const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* MakeMove(grpc::CallbackServerContext* context,
                                      const grpc::ByteBuffer* request,
                                      grpc::ByteBuffer* response) override;
-  grpc::ServerUnaryReactor* ListLegalMoves(
-      grpc::CallbackServerContext* context,
-      const v1::ListLegalMovesRequest* request,
-      v1::ListLegalMovesResponse* response) override;
-  // Synchronous: a search runs for up to seconds, on its own thread.
-  grpc::Status SuggestMove(grpc::ServerContext* context,
-                           const v1::SuggestMoveRequest* request,
-                           v1::SuggestMoveResponse* response) override;
-  grpc::ServerUnaryReactor* ListLevels(
-      grpc::CallbackServerContext* context,
-      const v1::ListLevelsRequest* request,
-      v1::ListLevelsResponse* response) override;
-  grpc::ServerUnaryReactor* ListPresets(
-      grpc::CallbackServerContext* context,
-      const v1::ListPresetsRequest* request,
-      v1::ListPresetsResponse* response) override;
-  grpc::ServerUnaryReactor* GetVersion(
-      grpc::CallbackServerContext* context, const v1::GetVersionRequest*,
-      v1::GetVersionResponse* response) override;
+  grpc::ServerUnaryReactor* ListLegalMoves(grpc::CallbackServerContext* context,
+                                           const grpc::ByteBuffer* request,
+                                           grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* SuggestMove(grpc::CallbackServerContext* context,
+                                        const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ListLevels(grpc::CallbackServerContext* context,
+                                       const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ListPresets(grpc::CallbackServerContext* context,
+                                        const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* GetVersion(grpc::CallbackServerContext* context,
+                                       const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* SeatComputer(grpc::CallbackServerContext* context,
-                                         const v1::SeatComputerRequest* request,
-                                         v1::Session* response) override;
+                                         const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* Resign(grpc::CallbackServerContext* context,
-                                   const v1::ResignRequest* request,
-                                   v1::Session* response) override;
+                                   const grpc::ByteBuffer* request,
+                                   grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* OfferDraw(grpc::CallbackServerContext* context,
-                                      const v1::OfferDrawRequest* request,
-                                      v1::Session* response) override;
+                                      const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* AcceptDraw(grpc::CallbackServerContext* context,
-                                       const v1::AcceptDrawRequest* request,
-                                       v1::Session* response) override;
+                                       const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ClaimRepetitionDraw(
-      grpc::CallbackServerContext* context,
-      const v1::ClaimRepetitionDrawRequest* request,
-      v1::Session* response) override;
-  grpc::ServerUnaryReactor* UpdateSettings(
-      grpc::CallbackServerContext* context,
-      const v1::UpdateSettingsRequest* request, v1::Session* response) override;
+      grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+      grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* UpdateSettings(grpc::CallbackServerContext* context,
+                                           const grpc::ByteBuffer* request,
+                                           grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ResetGame(grpc::CallbackServerContext* context,
-                                      const v1::ResetGameRequest* request,
-                                      v1::Session* response) override;
+                                      const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* Rematch(grpc::CallbackServerContext* context,
-                                    const v1::RematchRequest* request,
-                                    v1::Session* response) override;
+                                    const grpc::ByteBuffer* request,
+                                    grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* RenderBoard(grpc::CallbackServerContext* context,
+                                        const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* GetGameRecord(grpc::CallbackServerContext* context,
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* context,
+                                      const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* GetPosition(grpc::CallbackServerContext* context,
+                                        const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* AnalyzeGame(grpc::CallbackServerContext* context,
+                                        const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* RequestTakeback(
+      grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+      grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* AcceptTakeback(grpc::CallbackServerContext* context,
+                                           const grpc::ByteBuffer* request,
+                                           grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* DeclineTakeback(
+      grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+      grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* GetPlayer(grpc::CallbackServerContext* context,
+                                      const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ListPlayers(grpc::CallbackServerContext* context,
+                                        const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
   // A stream lasts as long as the client watches; it holds no thread while
   // it waits for events (see WatchReactor). On the wire it is the typed
   // method: a WatchRequest in, the Events' exact bytes out.
   grpc::ServerWriteReactor<grpc::ByteBuffer>* Watch(
       grpc::CallbackServerContext* context,
       const grpc::ByteBuffer* request) override;
-  grpc::ServerUnaryReactor* RenderBoard(
-      grpc::CallbackServerContext* context,
-      const v1::RenderBoardRequest* request,
-      v1::RenderBoardResponse* response) override;
-  grpc::ServerUnaryReactor* GetGameRecord(
-      grpc::CallbackServerContext* context,
-      const v1::GetGameRecordRequest* request,
-      v1::GetGameRecordResponse* response) override;
-  grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* context,
-                                      const v1::ListGamesRequest* request,
-                                      v1::ListGamesResponse* response) override;
-  grpc::ServerUnaryReactor* GetPosition(
-      grpc::CallbackServerContext* context,
-      const v1::GetPositionRequest* request,
-      v1::GetPositionResponse* response) override;
-  grpc::ServerUnaryReactor* AnalyzeGame(grpc::CallbackServerContext* context,
-                                        const v1::AnalyzeGameRequest* request,
-                                        v1::GameAnalysis* response) override;
-  grpc::ServerUnaryReactor* RequestTakeback(
-      grpc::CallbackServerContext* context,
-      const v1::RequestTakebackRequest* request,
-      v1::Session* response) override;
-  grpc::ServerUnaryReactor* AcceptTakeback(
-      grpc::CallbackServerContext* context,
-      const v1::AcceptTakebackRequest* request, v1::Session* response) override;
-  grpc::ServerUnaryReactor* DeclineTakeback(
-      grpc::CallbackServerContext* context,
-      const v1::DeclineTakebackRequest* request,
-      v1::Session* response) override;
-  grpc::ServerUnaryReactor* GetPlayer(grpc::CallbackServerContext* context,
-                                      const v1::GetPlayerRequest* request,
-                                      v1::Player* response) override;
-  grpc::ServerUnaryReactor* ListPlayers(
-      grpc::CallbackServerContext* context,
-      const v1::ListPlayersRequest* request,
-      v1::ListPlayersResponse* response) override;
 
  private:
   class RequestLog;
   class WatchReactor;
 
-  // Serves one unary call: `work(log)` returns the core's absl::StatusOr of
-  // the response (or an absl::Status when the response is empty); the
-  // result is moved into `response`, logged and the call finished. When
-  // `touches_session` and the service has store threads, `work` runs on
-  // one of them, else right here on gRPC's callback thread.
-  template <typename Response, typename Work>
+  // Serves one unary call: reads `bytes` into a Request (INVALID_ARGUMENT
+  // naming what does not read), spends the client's budget, then
+  // `work(request, log)` returns the core's absl::StatusOr of the response
+  // (or an absl::Status when the response is empty), whose bytes go into
+  // `response`, logged, and the call is finished. `work` runs on `pool`, or
+  // right here on gRPC's callback thread when `pool` is null.
+  template <typename Request, typename Work>
   grpc::ServerUnaryReactor* Serve(grpc::CallbackServerContext* context,
-                                  RequestLog log, bool touches_session,
-                                  Response* response, Work work);
+                                  absl::string_view name,
+                                  const grpc::ByteBuffer* bytes, CallPool* pool,
+                                  grpc::ByteBuffer* response, Work work);
   // Serves a call of a seated player or the owner: the core's `method`
-  // with the request and the caller's token (UNAUTHENTICATED without one).
-  template <typename Request, typename Response, typename Result>
+  // with the request and the caller's token (UNAUTHENTICATED without one),
+  // on a store thread when the service has them.
+  template <typename Request, typename Result>
   grpc::ServerUnaryReactor* ServeCaller(
       grpc::CallbackServerContext* context, absl::string_view name,
-      const Request* request, Response* response,
+      const grpc::ByteBuffer* bytes, grpc::ByteBuffer* response,
       Result (SessionService::*method)(const Request&, const Caller&));
 
   // Identifies the call's client into `log` and spends one of its calls
@@ -294,7 +286,7 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
 
   // The call's deadline, and a check that fails with CANCELLED once the
   // client cancels or UNAVAILABLE once the service shuts down.
-  CallControl ControlOf(grpc::ServerContext& context);
+  CallControl ControlOf(grpc::ServerContextBase& context);
   void Log(const std::string& line);
 
   SessionService* const core_;
@@ -313,6 +305,9 @@ class KhetGrpcService final : public grpc_service_internal::KhetServiceBase {
   // store threads, only resumes the watches that a publisher woke (the
   // publisher's thread only hands them over).
   const std::unique_ptr<CallPool> watch_pool_;
+  // Runs SuggestMove's searches, each for up to seconds; the core refuses
+  // those beyond its limit at once.
+  const std::unique_ptr<CallPool> suggest_pool_;
 };
 
 // Turns on gRPC health checking (grpc.health.v1) and server reflection for

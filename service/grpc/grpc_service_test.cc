@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // KhetGrpcService over an in-process channel: every RPC, every error code
 // the edge produces or passes on, Watch streaming, cancellation and
 // shutdown, health checking and reflection, and the request log.
@@ -17,6 +20,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/descriptor.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
@@ -654,9 +658,11 @@ TEST_P(GrpcServiceTest, UnauthenticatedWithoutToken) {
 
 TEST_P(GrpcServiceTest, UnauthenticatedWithMalformedAuthorization) {
   const Game game = StartGame();
-  for (const std::string& value :
-       std::vector<std::string>{"Basic " + game.silver, game.silver, "Bearer ",
-                                "Bearer two words"}) {
+  for (const std::string& value : std::vector<std::string>{
+           "Basic " + game.silver, game.silver, "Bearer ", "Bearer two words",
+           "Bearer x", "Bearer !!!", "Bearer " + std::string(10240, 'a'),
+           "Bearer " + game.silver + "x",
+           "Bearer " + game.silver.substr(1) + "="}) {
     grpc::ClientContext context;
     context.AddMetadata("authorization", value);
     v1::MakeMoveRequest request;
@@ -664,6 +670,7 @@ TEST_P(GrpcServiceTest, UnauthenticatedWithMalformedAuthorization) {
     request.mutable_move()->set_notation("j1L");
     v1::MakeMoveResponse response;
     const grpc::Status status = stub_->MakeMove(&context, request, &response);
+    SCOPED_TRACE(value.substr(0, 40));
     EXPECT_CODE(status, UNAUTHENTICATED);
     EXPECT_THAT(status.error_message(), Not(HasSubstr(game.silver)));
   }
@@ -680,7 +687,8 @@ TEST_P(GrpcServiceTest, UnauthenticatedWithMalformedAuthorization) {
 TEST_P(GrpcServiceTest, PermissionDeniedWithWrongToken) {
   const Game game = StartGame();
   v1::MakeMoveResponse response;
-  EXPECT_CODE(Move(game.id, "not-a-token-of-this-board", "j1L", &response),
+  // Well formed, but not a token of this session.
+  EXPECT_CODE(Move(game.id, std::string(43, 'x'), "j1L", &response),
               PERMISSION_DENIED);
   // A player's token is not the owner's.
   v1::ResetGameRequest reset;
@@ -699,7 +707,7 @@ TEST_P(GrpcServiceTest, NotFound) {
   EXPECT_THAT(status.error_message(), HasSubstr("no-such-session"));
 
   v1::MakeMoveResponse response;
-  EXPECT_CODE(Move("no-such-session", "some-token", "j1L", &response),
+  EXPECT_CODE(Move("no-such-session", std::string(43, 't'), "j1L", &response),
               NOT_FOUND);
   v1::WatchRequest watch;
   watch.set_session_id("no-such-session");
@@ -996,7 +1004,7 @@ TEST_P(MetricsAndJsonLogTest, CountsByMethodAndCode) {
   v1::MakeMoveResponse response;
   ASSERT_TRUE(
       Move(game.id, game.silver, AnyLegalMove(game.id), &response).ok());
-  EXPECT_EQ(Move(game.id, "not-a-token", "j1L", &response).error_code(),
+  EXPECT_EQ(Move(game.id, std::string(43, 'x'), "j1L", &response).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(Find("khet_grpc_requests_total", {"MakeMove", "OK"}).value, 1);
   EXPECT_EQ(
@@ -1368,25 +1376,101 @@ TEST_P(GrpcServiceTest, ReflectionListsTheService) {
   ASSERT_GRPC_OK(stream->Finish());
 }
 
-// ---- MakeMove's bytes ------------------------------------------------------
+// ---- Request bytes ---------------------------------------------------------
 
-// MakeMove called with raw request bytes; the reply's bytes as sent.
-grpc::Status RawMakeMove(grpc::Channel* channel, const std::string& token,
-                         const std::string& request_bytes,
-                         std::string* response_bytes) {
+// Unary `method` of KhetService called with raw request bytes; the reply's
+// bytes as sent.
+grpc::Status RawCall(grpc::Channel* channel, const std::string& method,
+                     const std::string& token, const std::string& request_bytes,
+                     std::string* response_bytes) {
   grpc::Slice slice(request_bytes);
   grpc::ByteBuffer request(&slice, 1);
   grpc::ByteBuffer response;
   grpc::ClientContext context;
-  context.AddMetadata("authorization", "Bearer " + token);
+  if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
   const grpc::Status status =
       grpc::internal::BlockingUnaryCall<grpc::ByteBuffer, grpc::ByteBuffer>(
           channel,
-          grpc::internal::RpcMethod("/khet.v1.KhetService/MakeMove",
-                                    grpc::internal::RpcMethod::NORMAL_RPC),
+          grpc::internal::RpcMethod(
+              absl::StrCat("/khet.v1.KhetService/", method).c_str(),
+              grpc::internal::RpcMethod::NORMAL_RPC),
           &context, request, &response);
   if (status.ok()) *response_bytes = Flatten(response);
   return status;
+}
+
+grpc::Status RawMakeMove(grpc::Channel* channel, const std::string& token,
+                         const std::string& request_bytes,
+                         std::string* response_bytes) {
+  return RawCall(channel, "MakeMove", token, request_bytes, response_bytes);
+}
+
+// A length-delimited field `number` holding `value`, in wire format.
+std::string LengthDelimited(int number, const std::string& value) {
+  std::string out(1, static_cast<char>((number << 3) | 2));
+  out.push_back(static_cast<char>(value.size()));
+  return out + value;
+}
+
+// Every unary method reads its own request's bytes: bytes that are not the
+// request, and a string field holding bytes that are not UTF-8, answer
+// INVALID_ARGUMENT naming the request or the field (gRPC's own parsing
+// answered UNIMPLEMENTED with no message), and change nothing.
+TEST_P(GrpcServiceTest, EveryMethodRefusesBytesThatAreNotItsRequest) {
+  const Game game = StartGame();
+  const int64_t version = Get(game.id).version();
+  const google::protobuf::ServiceDescriptor* service =
+      google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
+          v1::KhetService::service_full_name());
+  ASSERT_NE(service, nullptr);
+  int checked = 0;
+  for (int i = 0; i < service->method_count(); ++i) {
+    const google::protobuf::MethodDescriptor* method = service->method(i);
+    if (method->server_streaming()) continue;  // Watch: below
+    SCOPED_TRACE(method->name());
+    std::string ignored;
+    // Field 1 says 255 bytes follow; none do.
+    const grpc::Status cut = RawCall(channel_.get(), method->name(),
+                                     game.silver, "\x0a\xff", &ignored);
+    EXPECT_CODE(cut, INVALID_ARGUMENT);
+    EXPECT_THAT(cut.error_message(),
+                HasSubstr(method->input_type()->full_name()));
+    // The first string field, if any, holding "\xc3\x28".
+    const google::protobuf::Descriptor* input = method->input_type();
+    for (int f = 0; f < input->field_count(); ++f) {
+      const google::protobuf::FieldDescriptor* field = input->field(f);
+      if (field->type() != google::protobuf::FieldDescriptor::TYPE_STRING ||
+          field->number() > 15) {
+        continue;
+      }
+      const grpc::Status not_utf8 =
+          RawCall(channel_.get(), method->name(), game.silver,
+                  LengthDelimited(field->number(), "\xc3\x28"), &ignored);
+      EXPECT_CODE(not_utf8, INVALID_ARGUMENT);
+      EXPECT_THAT(not_utf8.error_message(),
+                  AllOf(HasSubstr(field->full_name()), HasSubstr("UTF-8")));
+      break;
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, service->method_count() - 1);
+  // A string nested in a message: MakeMoveRequest.move.notation.
+  const v1::MakeMoveRequest probe;
+  const google::protobuf::FieldDescriptor* move =
+      probe.GetDescriptor()->FindFieldByName("move");
+  const google::protobuf::FieldDescriptor* notation =
+      move->message_type()->FindFieldByName("notation");
+  ASSERT_NE(notation, nullptr);
+  std::string ignored;
+  const grpc::Status nested = RawMakeMove(
+      channel_.get(), game.silver,
+      LengthDelimited(1, game.id) +
+          LengthDelimited(move->number(),
+                          LengthDelimited(notation->number(), "j1\xff")),
+      &ignored);
+  EXPECT_CODE(nested, INVALID_ARGUMENT);
+  EXPECT_THAT(nested.error_message(), HasSubstr(notation->full_name()));
+  EXPECT_EQ(Get(game.id).version(), version);
 }
 
 // The raw MakeMove sends the bytes of the typed reply: a move's reply
@@ -1508,6 +1592,16 @@ TEST_P(GrpcServiceTest, AWatchRequestThatDoesNotParseIsInvalid) {
   const grpc::Status status = reader->Finish();
   EXPECT_CODE(status, INVALID_ARGUMENT);
   EXPECT_THAT(status.error_message(), HasSubstr("WatchRequest"));
+
+  // A session id that is not UTF-8 (field 1).
+  grpc::ClientContext not_utf8_context;
+  auto not_utf8 = RawWatch(channel_.get(), &not_utf8_context,
+                           std::string("\x0a\x02\xc3\x28", 4));
+  EXPECT_FALSE(not_utf8->Read(&message));
+  const grpc::Status refused = not_utf8->Finish();
+  EXPECT_CODE(refused, INVALID_ARGUMENT);
+  EXPECT_THAT(refused.error_message(),
+              HasSubstr("khet.v1.WatchRequest.session_id"));
 }
 
 // ---- Store threads -------------------------------------------------------
@@ -1616,10 +1710,12 @@ TEST_P(LaterStoreTest, MovesAnsweredByTheStoresThreadReachCallerAndWatchers) {
 
 TEST(CallerFromMetadataTest, ReadsTheBearerToken) {
   std::multimap<grpc::string_ref, grpc::string_ref> metadata;
-  metadata.emplace("authorization", "Bearer abc123");
+  const std::string token = "abc123" + std::string(37, '_');
+  const std::string value = "Bearer " + token;
+  metadata.emplace("authorization", value);
   absl::StatusOr<Caller> caller = CallerFromMetadata(metadata);
   ASSERT_TRUE(caller.ok()) << caller.status();
-  EXPECT_EQ(caller->token, "abc123");
+  EXPECT_EQ(caller->token, token);
 }
 
 TEST(CallerFromMetadataTest, RejectsMissingRepeatedAndMalformed) {
@@ -1630,7 +1726,8 @@ TEST(CallerFromMetadataTest, RejectsMissingRepeatedAndMalformed) {
   twice.emplace("authorization", "Bearer b");
   EXPECT_TRUE(absl::IsUnauthenticated(CallerFromMetadata(twice).status()));
   for (const char* value :
-       {"Basic abc", "Bearerabc", "Bearer", "Bearer  ", "abc", "Bearer a b"}) {
+       {"Basic abc", "Bearerabc", "Bearer", "Bearer  ", "abc", "Bearer a b",
+        "Bearer abc", "Bearer abc!"}) {
     std::multimap<grpc::string_ref, grpc::string_ref> metadata;
     metadata.emplace("authorization", value);
     const absl::Status status = CallerFromMetadata(metadata).status();

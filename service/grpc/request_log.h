@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // KhetGrpcService::RequestLog: times one call of the gRPC service; when the
 // call is done, counts it in the service's metrics and writes its log line
 // (text or JSON, as the service's options say). Used by the unary calls and
@@ -53,16 +56,11 @@ class KhetGrpcService::RequestLog {
   // Counts the call, writes its log line and returns its status.
   grpc::Status Done(const absl::Status& status);
 
-  template <typename Response>
-  grpc::Status Done(absl::StatusOr<Response> result, Response* response) {
+  // The same, with the response's bytes put into `response` when OK.
+  grpc::Status Done(absl::StatusOr<grpc::ByteBuffer> result,
+                    grpc::ByteBuffer* response) {
     if (result.ok()) *response = *std::move(result);
     return Done(result.status());
-  }
-
-  // For calls whose response is empty.
-  template <typename Response>
-  grpc::Status Done(const absl::Status& status, Response*) {
-    return Done(status);
   }
 
  private:

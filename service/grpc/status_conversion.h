@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The one place where the core's absl::Status becomes a grpc::Status (and
 // back, for clients and tests). The codes are the same numbers in both
 // libraries; the message is kept as it is.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The certificate and private key khetd presents over TLS (--tls_cert,
 // --tls_key): read from PEM files and checked to belong together before any
 // port opens, so that a wrong file stops khetd at start with a message

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Orderings that Debian's gRPC creates without ThreadSanitizer seeing them
 // (it is built without TSan): what a thread did to an object before handing
 // it to gRPC (returning a reactor, StartWrite, Finish) happens before the

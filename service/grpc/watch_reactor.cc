@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // KhetGrpcService's Watch: each watch a strand of steps over the core's
 // event stream, without a thread of its own; and Shutdown, which ends the
 // watches that wait.
@@ -9,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "service/grpc/event_bytes.h"
 #include "service/grpc/grpc_service.h"
+#include "service/grpc/request_bytes.h"
 #include "service/grpc/request_log.h"
 #include "service/grpc/tsan_hand_over.h"
 
@@ -267,12 +271,7 @@ void KhetGrpcService::Shutdown() {
 grpc::ServerWriteReactor<grpc::ByteBuffer>* KhetGrpcService::Watch(
     grpc::CallbackServerContext* context, const grpc::ByteBuffer* request) {
   v1::WatchRequest parsed;
-  grpc::ByteBuffer bytes = *request;  // shares the slices; parsing drains it
-  const absl::Status status =
-      grpc::SerializationTraits<v1::WatchRequest>::Deserialize(&bytes, &parsed)
-              .ok()
-          ? absl::OkStatus()
-          : absl::InvalidArgumentError("the WatchRequest could not be parsed");
+  const absl::Status status = ParseRequest(*request, &parsed);
   auto* reactor = new WatchReactor(this, *context, std::move(parsed),
                                    status);  // deletes itself, admits
   HandOverToGrpc(reactor);

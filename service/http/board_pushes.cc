@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "service/http/board_pushes.h"
 
 #include <openssl/rand.h>
@@ -6,6 +9,7 @@
 #include <chrono>
 #include <deque>
 #include <future>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -80,6 +84,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
         options_(std::move(options)),
         tls_(asio::ssl::context::tls_client),
         sweep_(strand_),
+        heartbeat_(strand_),
         user_agent_(absl::StrCat("khetd/", ServerVersion().version())) {
     if (metrics != nullptr) {
       deliveries_ = &metrics->AddCounter(
@@ -92,6 +97,12 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
           "Board URLs no longer pushed to, by why: failures, replaced, "
           "unregistered, deleted (the session).",
           {"reason"});
+      claims_ = &metrics->AddCounter(
+          "khet_push_claims_total",
+          "Boards this replica took over from a replica whose heartbeat "
+          "ended (shared store), by how it went: ok, or failed (the "
+          "session's state could not be read; the board long-polls).",
+          {"result"});
       latency_ = &metrics->AddHistogram(
           "khet_push_delivery_seconds",
           "From an event's time (stamped as khetd commits it, before the "
@@ -124,7 +135,20 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
       }
     }
     tls_.set_verify_mode(asio::ssl::verify_peer);
-    asio::post(strand_, [self = shared_from_this()] { self->ArmSweep(); });
+    if (options_.shared_store != nullptr) {
+      // A heartbeat before any target is saved, so that no other replica
+      // takes this one's new boards for a dead replica's.
+      const absl::Time now = absl::Now();
+      KHET_RETURN_IF_ERROR(options_.shared_store
+                               ->ClaimPushTargets(options_.replica_id, now,
+                                                  now + options_.heartbeat_ttl,
+                                                  /*limit=*/0)
+                               .status());
+    }
+    asio::post(strand_, [self = shared_from_this()] {
+      self->ArmSweep();
+      self->ArmHeartbeat();
+    });
     return absl::OkStatus();
   }
 
@@ -149,15 +173,8 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
     watch.set_after_version(after_version);
     KHET_ASSIGN_OR_RETURN(std::unique_ptr<EventStream> stream,
                           core_->Watch(watch));
-    auto board = std::make_shared<Board>(strand_);
-    board->session_id = session_id;
-    board->url_text = std::string(url);
-    board->url = parsed;
-    board->address = *address;
-    board->caller = caller.ToString();
-    board->pool_key =
-        absl::StrCat(parsed.tls ? "https://" : "http://", parsed.host, ":",
-                     parsed.port, "@", address->ToString());
+    std::shared_ptr<Board> board =
+        NewBoard(session_id, url, parsed, *address, caller.ToString());
     board->secret = NewSecret();
     if (board->secret.empty()) {
       return absl::InternalError("no random bytes for a callback secret");
@@ -189,17 +206,52 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
     }
     board->stream = std::move(stream);
     const std::string secret = board->secret;
-    const absl::Status installed =
-        OnStrand<bool>(
-            strand_,
-            [self = shared_from_this(), board]() -> absl::StatusOr<bool> {
-              absl::Status status = self->Install(board);
-              if (!status.ok()) return status;
-              return true;
-            })
-            .status();
-    if (!installed.ok()) return installed;
+    // Kept for the other replicas first: a board installed here and not
+    // saved would not pass to them.
+    if (options_.shared_store != nullptr) {
+      KHET_RETURN_IF_ERROR(options_.shared_store->SavePushTarget(
+          PushTargetRecord{.session_id = session_id,
+                           .url = board->url_text,
+                           .address = board->address.ToString(),
+                           .caller = board->caller,
+                           .secret = secret,
+                           .owner = options_.replica_id}));
+    }
+    const absl::Status installed = InstallOnStrand(board);
+    if (!installed.ok()) {
+      ForgetTarget(session_id);
+      return installed;
+    }
     return Registered{secret};
+  }
+
+  // Takes over a board a replica that died delivered to: its session's
+  // latest state at once, its events from there. Runs on a worker (it
+  // reads the session).
+  absl::Status Adopt(const PushTargetRecord& target) {
+    if (shut_down_.load()) return ShutDown();
+    KHET_ASSIGN_OR_RETURN(CallbackUrl parsed, ParseCallbackUrl(target.url));
+    const std::optional<IpAddress> address = IpAddress::Parse(target.address);
+    if (!address.has_value()) {
+      return absl::DataLossError(
+          absl::StrCat("the stored push target of session \"",
+                       target.session_id, "\" has no address"));
+    }
+    v1::GetSessionRequest get;
+    get.set_session_id(target.session_id);
+    KHET_ASSIGN_OR_RETURN(const v1::Session session, core_->GetSession(get));
+    v1::WatchRequest watch;
+    watch.set_session_id(target.session_id);
+    watch.set_after_version(session.version());
+    KHET_ASSIGN_OR_RETURN(std::unique_ptr<EventStream> stream,
+                          core_->Watch(watch));
+    std::shared_ptr<Board> board = NewBoard(target.session_id, target.url,
+                                            parsed, *address, target.caller);
+    board->secret = target.secret;
+    board->state_body = CompactSession(session);
+    board->state_version = session.version();
+    board->stream = std::move(stream);
+    return InstallOnStrand(board);
   }
 
   absl::StatusOr<Registration> Find(const std::string& session_id) {
@@ -215,17 +267,20 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   }
 
   absl::Status Unregister(const std::string& session_id) {
-    return OnStrand<bool>(strand_,
-                          [self = shared_from_this(),
-                           session_id]() -> absl::StatusOr<bool> {
-                            auto it = self->boards_.find(session_id);
-                            if (it == self->boards_.end()) {
-                              return NoUrl(session_id);
-                            }
-                            self->Drop(it->second, "unregistered");
-                            return true;
-                          })
-        .status();
+    KHET_RETURN_IF_ERROR(
+        OnStrand<bool>(
+            strand_,
+            [self = shared_from_this(), session_id]() -> absl::StatusOr<bool> {
+              auto it = self->boards_.find(session_id);
+              if (it == self->boards_.end()) {
+                return NoUrl(session_id);
+              }
+              self->Drop(it->second, "unregistered");
+              return true;
+            })
+            .status());
+    ForgetTarget(session_id);
+    return absl::OkStatus();
   }
 
   void Shutdown() {
@@ -243,9 +298,18 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
                        pool.idle.clear();
                      }
                      self->sweep_.cancel();
+                     self->heartbeat_.cancel();
                      return true;
                    })
         .IgnoreError();
+    if (options_.shared_store != nullptr) {
+      // Ends the heartbeat: the boards pass to another replica at its next
+      // round rather than after the heartbeat's time.
+      const absl::Time now = absl::Now();
+      options_.shared_store
+          ->ClaimPushTargets(options_.replica_id, now, now, /*limit=*/0)
+          .IgnoreError();
+    }
   }
 
  private:
@@ -284,6 +348,79 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
     int open = 0;  // idle and busy
     std::deque<std::weak_ptr<Board>> waiting;
   };
+
+  std::shared_ptr<Board> NewBoard(const std::string& session_id,
+                                  absl::string_view url,
+                                  const CallbackUrl& parsed,
+                                  const IpAddress& address,
+                                  const std::string& caller) {
+    auto board = std::make_shared<Board>(strand_);
+    board->session_id = session_id;
+    board->url_text = std::string(url);
+    board->url = parsed;
+    board->address = address;
+    board->caller = caller;
+    board->pool_key =
+        absl::StrCat(parsed.tls ? "https://" : "http://", parsed.host, ":",
+                     parsed.port, "@", address.ToString());
+    return board;
+  }
+
+  // Install, from a thread off the strand.
+  absl::Status InstallOnStrand(const std::shared_ptr<Board>& board) {
+    return OnStrand<bool>(
+               strand_,
+               [self = shared_from_this(), board]() -> absl::StatusOr<bool> {
+                 absl::Status status = self->Install(board);
+                 if (!status.ok()) return status;
+                 return true;
+               })
+        .status();
+  }
+
+  // Deletes this replica's saved target of the session, if the store
+  // keeps targets. Waits for the store: not on the strand.
+  void ForgetTarget(const std::string& session_id) {
+    if (options_.shared_store == nullptr) return;
+    options_.shared_store->DeletePushTarget(session_id, options_.replica_id)
+        .IgnoreError();  // a target left behind is claimed, then dropped
+  }
+
+  // Every `heartbeat`: renews this replica's heartbeat and adopts the
+  // boards of replicas whose heartbeat ended, on a worker. Strand-only.
+  void ArmHeartbeat() {
+    if (options_.shared_store == nullptr || shut_down_.load()) return;
+    heartbeat_.expires_after(absl::ToChronoNanoseconds(options_.heartbeat));
+    heartbeat_.async_wait(
+        [self = shared_from_this()](const boost::system::error_code& ec) {
+          if (ec || self->shut_down_.load()) return;
+          self->run_on_worker_([self] {
+            self->ClaimRound();
+            asio::post(self->strand_, [self] { self->ArmHeartbeat(); });
+          });
+        });
+  }
+
+  void ClaimRound() {
+    const absl::Time now = absl::Now();
+    absl::StatusOr<std::vector<PushTargetRecord>> claimed =
+        options_.shared_store->ClaimPushTargets(options_.replica_id, now,
+                                                now + options_.heartbeat_ttl,
+                                                options_.max_claims);
+    if (!claimed.ok()) return;  // the store is down: the next round
+    // Each read of a session on a worker of its own: thousands of boards
+    // of a replica that died are taken over at once.
+    for (PushTargetRecord& target : *claimed) {
+      run_on_worker_([self = shared_from_this(), target = std::move(target)] {
+        const absl::Status adopted = self->Adopt(target);
+        if (self->claims_ != nullptr) {
+          self->claims_->Get({adopted.ok() ? "ok" : "failed"}).Increment();
+        }
+        // A board that cannot be adopted finds its URL gone and long-polls.
+        if (!adopted.ok()) self->ForgetTarget(target.session_id);
+      });
+    }
+  }
 
   static absl::Status ShutDown() {
     return absl::UnavailableError("khetd is shutting down");
@@ -549,6 +686,11 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
                                                      : "error");
     if (++board->failures >= options_.max_failures) {
       Drop(board, "failures");
+      if (options_.shared_store != nullptr) {
+        run_on_worker_([self = shared_from_this(), id = board->session_id] {
+          self->ForgetTarget(id);
+        });
+      }
       return;
     }
     board->retry.expires_after(absl::ToChronoNanoseconds(
@@ -647,6 +789,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   const PushOptions options_;
   asio::ssl::context tls_;
   asio::steady_timer sweep_;
+  asio::steady_timer heartbeat_;  // shared store only
   const std::string user_agent_;
   std::atomic<bool> shut_down_{false};
   std::atomic<int> resolving_{0};
@@ -659,6 +802,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   absl::flat_hash_set<std::string> starved_;      // pools with boards waiting
   metrics::CounterFamily* deliveries_ = nullptr;
   metrics::CounterFamily* drops_ = nullptr;
+  metrics::CounterFamily* claims_ = nullptr;
   metrics::HistogramFamily* latency_ = nullptr;
 };
 

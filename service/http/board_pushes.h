@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Events pushed to in-world boards (docs/http-api.md, "Pushed events"): a
 // board registers a URL its region gave it, and khetd POSTs the session's
 // events to it as they happen, so the board need not hold a long poll.
@@ -19,6 +22,13 @@
 // - Connections are kept alive per host and port (at most
 //   max_connections_per_host at once; boards beyond wait their turn) and
 //   always go to the address the registration checked.
+// - On a shared store (replicas), each target (URL, checked address,
+//   secret) is saved with the replica that delivers it, and each replica
+//   renews a heartbeat every `heartbeat`; a replica whose heartbeat is
+//   `heartbeat_ttl` old (it died, or shut down and ended it) has its boards
+//   claimed by a live one, which delivers the session's latest state to
+//   each at once and its events from there (docs/ARCHITECTURE.md, "Pushed
+//   events on replicas").
 // Thread-safe. Everything it does runs on one strand of the event loop it
 // is given; Register, Find and Unregister wait for that strand.
 #ifndef KHET_SERVICE_HTTP_BOARD_PUSHES_H_
@@ -38,6 +48,7 @@
 #include "service/http/callback_target.h"
 #include "service/http/push_connection.h"
 #include "service/metrics/metrics.h"
+#include "service/store/session_store.h"
 
 namespace khet {
 
@@ -70,6 +81,17 @@ struct PushOptions {
   // Registrations looking up their URL's host at once; beyond:
   // RESOURCE_EXHAUSTED.
   int max_resolving = 8;
+  // Where targets are kept for the other replicas (the service's store when
+  // it is shared), and this replica's name there; null: only in memory.
+  // Not owned; must outlive this.
+  SessionStore* shared_store = nullptr;
+  std::string replica_id;
+  // How often this replica renews its heartbeat and claims the boards of
+  // replicas whose heartbeat ended; how long a heartbeat lasts; boards
+  // claimed at most per round.
+  absl::Duration heartbeat = absl::Seconds(1);
+  absl::Duration heartbeat_ttl = absl::Seconds(3);
+  int max_claims = 2000;
 };
 
 class BoardPushes {
@@ -111,7 +133,9 @@ class BoardPushes {
   absl::Status Unregister(const std::string& session_id);
 
   // Stops delivering, closes every connection; registrations answer
-  // UNAVAILABLE. Idempotent; call before the loop stops.
+  // UNAVAILABLE. On a shared store, ends this replica's heartbeat so that
+  // another takes its boards over at its next round. Idempotent; call
+  // before the loop stops, not on the loop's thread.
   void Shutdown();
 
   class Impl;

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Pushed events end to end on loopback: the gateway in-process over a
 // memory store, boards' receivers as real HTTP servers (httplib's, in the
 // test only) and raw sockets that misbehave as a hostile or broken
@@ -27,6 +30,7 @@
 #include "service/http/callback_target.h"
 #include "service/http/compact_moves.h"
 #include "service/http/http_gateway.h"
+#include "service/http/testing/push_receiver.h"
 #include "service/store/memory_store.h"
 
 namespace khet {
@@ -119,69 +123,6 @@ TEST(CallbackTargetTest, OnlyTheCallerOrANamedHost) {
 }
 
 // ---- Deliveries -----------------------------------------------------------
-
-// A board's receiver: an HTTP server on 127.0.0.1 that records every
-// delivery and answers as told.
-class Receiver {
- public:
-  struct Delivery {
-    std::string body;
-    std::string sig;
-    absl::Time at;
-  };
-  // Answers each delivery with the status and body `answer` gives.
-  using Answer = std::function<void(httplib::Response&)>;
-
-  explicit Receiver(Answer answer = nullptr) : answer_(std::move(answer)) {
-    server_.Post("/.*", [this](const httplib::Request& request,
-                               httplib::Response& response) {
-      {
-        MutexLock lock(&mu_);
-        deliveries_.push_back(
-            {request.body, request.get_param_value("sig"), absl::Now()});
-      }
-      if (answer_) {
-        answer_(response);
-      } else {
-        response.set_content("ok", "text/plain");
-      }
-    });
-    server_.set_keep_alive_timeout(1);
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) absl::SleepFor(absl::Milliseconds(1));
-  }
-  ~Receiver() {
-    server_.stop();
-    thread_.join();
-  }
-
-  std::string url(absl::string_view path = "/lslhttp/board/") const {
-    return absl::StrCat("http://127.0.0.1:", port_, path);
-  }
-  std::vector<Delivery> deliveries() {
-    MutexLock lock(&mu_);
-    return deliveries_;
-  }
-  // Waits up to `wait` for at least n deliveries.
-  std::vector<Delivery> WaitFor(size_t n, absl::Duration wait) {
-    const absl::Time end = absl::Now() + wait;
-    while (absl::Now() < end) {
-      std::vector<Delivery> got = deliveries();
-      if (got.size() >= n) return got;
-      absl::SleepFor(absl::Milliseconds(5));
-    }
-    return deliveries();
-  }
-
- private:
-  Answer answer_;
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
-  Mutex mu_;
-  std::vector<Delivery> deliveries_ ABSL_GUARDED_BY(mu_);
-};
 
 // A listener that accepts connections and never answers (or, with
 // `huge`, answers 200 with 5 MB): the worst a receiver can do.
@@ -361,7 +302,7 @@ class BoardPushesTest : public ::testing::Test {
 };
 
 TEST_F(BoardPushesTest, DeliversEveryEventSignedInOrderWithLegalMoves) {
-  Receiver board;
+  PushReceiver board;
   const Game game = NewGame();
   const int64_t start = Version(game);
   const std::string secret = RegisterOk(game, board.url(), start);
@@ -372,11 +313,11 @@ TEST_F(BoardPushesTest, DeliversEveryEventSignedInOrderWithLegalMoves) {
   const int64_t end = Version(game);
   int64_t seen = start;
   const absl::Time deadline = absl::Now() + absl::Seconds(10);
-  std::vector<Receiver::Delivery> got;
+  std::vector<PushReceiver::Delivery> got;
   while (seen < end && absl::Now() < deadline) {
     got = board.WaitFor(got.size() + 1, absl::Seconds(5));
     seen = start;
-    for (const Receiver::Delivery& d : got) {
+    for (const PushReceiver::Delivery& d : got) {
       const json body = json::parse(d.body);
       seen = body["v"].get<int64_t>();
     }
@@ -384,7 +325,7 @@ TEST_F(BoardPushesTest, DeliversEveryEventSignedInOrderWithLegalMoves) {
   ASSERT_EQ(seen, end);
   int64_t last = start;
   json last_move;
-  for (const Receiver::Delivery& d : got) {
+  for (const PushReceiver::Delivery& d : got) {
     EXPECT_LE(d.body.size(), 2048u);
     EXPECT_EQ(d.sig, Sha256Hex(absl::StrCat(secret, d.body, secret)));
     const json body = json::parse(d.body);
@@ -404,11 +345,11 @@ TEST_F(BoardPushesTest, DeliversEveryEventSignedInOrderWithLegalMoves) {
 }
 
 TEST_F(BoardPushesTest, CatchesUpFromTheVersionTheBoardHas) {
-  Receiver board;
+  PushReceiver board;
   const Game game = NewGame();
   Move(game, game.silver, "j1L");
   RegisterOk(game, board.url(), 0);
-  const std::vector<Receiver::Delivery> got =
+  const std::vector<PushReceiver::Delivery> got =
       board.WaitFor(1, absl::Seconds(5));
   ASSERT_FALSE(got.empty());
   const json first = json::parse(got[0].body);
@@ -416,7 +357,7 @@ TEST_F(BoardPushesTest, CatchesUpFromTheVersionTheBoardHas) {
 }
 
 TEST_F(BoardPushesTest, OnlyTheOwnerRegisters) {
-  Receiver board;
+  PushReceiver board;
   const Game game = NewGame();
   httplib::Result player = Register(game, board.url(), 0, game.silver);
   ASSERT_TRUE(player);
@@ -460,8 +401,8 @@ TEST_F(BoardPushesTest, RefusesUrlsPointingElsewhere) {
 }
 
 TEST_F(BoardPushesTest, FollowsNoRedirectAndDropsTheUrl) {
-  Receiver target;
-  Receiver redirecting([&](httplib::Response& response) {
+  PushReceiver target;
+  PushReceiver redirecting([&](httplib::Response& response) {
     response.status = 302;
     response.set_header("Location", target.url());
   });
@@ -476,7 +417,7 @@ TEST_F(BoardPushesTest, FollowsNoRedirectAndDropsTheUrl) {
 
 TEST_F(BoardPushesTest, ANeverAnsweringReceiverIsDroppedAndHoldsNoOneUp) {
   BadReceiver silent(/*huge=*/false);
-  Receiver good;
+  PushReceiver good;
   const Game stuck = NewGame();
   const Game fine = NewGame();
   RegisterOk(stuck, silent.url(), 0);
@@ -496,7 +437,7 @@ TEST_F(BoardPushesTest, AHugeAnswerFailsTheDelivery) {
 }
 
 TEST_F(BoardPushesTest, ANewRegistrationReplacesTheOldAndDeleteEndsIt) {
-  Receiver old_board, new_board;
+  PushReceiver old_board, new_board;
   const Game game = NewGame();
   RegisterOk(game, old_board.url(), Version(game));
   RegisterOk(game, new_board.url(), Version(game));
@@ -517,13 +458,13 @@ TEST_F(BoardPushesTest, ANewRegistrationReplacesTheOldAndDeleteEndsIt) {
 
 TEST_F(BoardPushesTest, ABoardThatFailedOnceGetsTheSameEventsAgain) {
   std::atomic<int> calls{0};
-  Receiver flaky([&](httplib::Response& response) {
+  PushReceiver flaky([&](httplib::Response& response) {
     if (calls.fetch_add(1) == 0) response.status = 503;
   });
   const Game game = NewGame();
   RegisterOk(game, flaky.url(), Version(game));
   Move(game, game.silver, "j1L");
-  const std::vector<Receiver::Delivery> got =
+  const std::vector<PushReceiver::Delivery> got =
       flaky.WaitFor(2, absl::Seconds(5));
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0].body, got[1].body);
@@ -533,7 +474,7 @@ TEST_F(BoardPushesTest, ABoardThatFailedOnceGetsTheSameEventsAgain) {
 // A board registering far behind (more events than a delivery backlog)
 // gets the latest state first, then the events after it.
 TEST_F(BoardPushesTest, ABoardFarBehindGetsTheLatestStateFirst) {
-  Receiver board;
+  PushReceiver board;
   const Game game = NewGame();
   for (int i = 0; i < 300; ++i) {
     v1::UpdateSettingsRequest update;
@@ -544,7 +485,7 @@ TEST_F(BoardPushesTest, ABoardFarBehindGetsTheLatestStateFirst) {
   const int64_t now = Version(game);
   RegisterOk(game, board.url(), 0);
   Move(game, game.silver, "j1L");
-  const std::vector<Receiver::Delivery> got =
+  const std::vector<PushReceiver::Delivery> got =
       board.WaitFor(2, absl::Seconds(5));
   ASSERT_GE(got.size(), 2u);
   const json state = json::parse(got[0].body);
@@ -562,7 +503,7 @@ TEST_F(BoardPushesTest, TenThousandRegistrationsMeetTheLimit) {
   HttpGatewayOptions options;
   options.pushes.max_boards = 10000;
   Start(options);
-  Receiver board;
+  PushReceiver board;
   std::vector<Game> games;
   for (int i = 0; i < 10001; ++i) {
     v1::CreateSessionRequest create;

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The board as a standalone SVG image: the 10x8 squares (those reserved
 // for one colour tinted with it), every piece in its colour of the
 // session's scheme and turned as it stands, and optionally the last shot:

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The SVG board: well-formed standalone XML with the squares, the pieces
 // turned as they stand and the last shot.
 #include "service/http/board_svg.h"

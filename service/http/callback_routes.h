@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The routes of pushed events (docs/http-api.md, "Pushed events"): a
 // board's owner registers, reads and removes the URL khetd pushes the
 // session's events to (board_pushes.h). HTTP only.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Where khetd may push a board's events (docs/http-api.md, "Pushed events"):
 // a callback URL read strictly and the rule that keeps it from becoming a
 // way to make khetd call any host. A URL is accepted only if it is http or

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The side to move's legal moves in the compact view's short form ("lm",
 // docs/http-api.md): one entry per piece that can move, separated by one
 // space, each its square followed by its moves:

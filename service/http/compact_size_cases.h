@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Test cases for the compact view's size bound, shared by the compact view's
 // and the gateway's tests: the longest names and boards crowded with Eyes of
 // Horus whose lasers split into hundreds of beams.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The compact view (docs/http-api.md, "Compact view"): short JSON for
 // in-world objects whose HTTP answers are cut at 2048 bytes. The board is
 // its position string (docs/notation.md) and the laser a path string:

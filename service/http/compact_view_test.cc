@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The compact view: the laser path format, the 2048-byte bound on the
 // largest real answers (beam splitters, crowded custom positions, the
 // longest names), and how an answer is cut when it would not fit.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The HttpExchange a handler gets for one request read on a connection:
 // each of its calls is posted to the connection's strand. Part of
 // HttpServer's implementation (http_connection.h).

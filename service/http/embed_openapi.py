@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Writes a C++ source defining khet::OpenApiJson() (openapi_document.h): the
 OpenAPI document docs/openapi.yaml as compact JSON, which khetd serves at
 /v1/openapi.json. Run by the build: embed_openapi.py DOCUMENT OUTPUT."""

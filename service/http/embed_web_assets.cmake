@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Writes OUTPUT, a C++ source defining khet::${FUNCTION}() (web_assets.h;
 # WebAssets unless FUNCTION is set) with the bytes and content type of every
 # file under SOURCE_DIR except hidden ones and node_modules/. Run with

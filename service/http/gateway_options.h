@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What the HTTP gateway may use: its limits and where its log goes.
 #ifndef KHET_SERVICE_HTTP_GATEWAY_OPTIONS_H_
 #define KHET_SERVICE_HTTP_GATEWAY_OPTIONS_H_

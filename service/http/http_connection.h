@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // One client connection of the HTTP server, plain or TLS: it reads each
 // request within HttpServerOptions' limits and clocks, hands it to the
 // handler and writes the answer, or refuses what it cannot read (400, 408,

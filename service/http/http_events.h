@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The two ways to wait for a session's events over HTTP (docs/http-api.md):
 // long polling and server-sent events. Both hold a place of
 // WaitingRequests while they wait, and end at once on its Shutdown.

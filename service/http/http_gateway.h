@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd's HTTP/JSON gateway (docs/http-api.md): the routes of the API over
 // SessionService, the web board's files at "/", one log line per request.
 // Runs its own server threads: max_waiting for long polls and event

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // An HTTP request as the gateway's routes read it and the answer they give,
 // free of the server underneath (service/http/http_server.h).
 #ifndef KHET_SERVICE_HTTP_HTTP_MESSAGE_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The HTTP requests' figures, for /metrics: khet_http_requests_total{route,
 // method,status} and khet_http_request_duration_seconds{route} (for long
 // polls and event streams, the wait or the stream's life). Routes are the

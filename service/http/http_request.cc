@@ -1,5 +1,9 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "service/http/http_request.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "absl/strings/ascii.h"
@@ -8,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "service/base/random_source.h"
 
 namespace khet {
 namespace {
@@ -34,6 +39,11 @@ absl::StatusOr<std::string> TokenOf(absl::string_view header,
           absl::StrCat("the token in the ", std::string(header),
                        " header holds a space or a control character"));
     }
+  }
+  if (!IsWellFormedToken(token)) {
+    return Unauthenticated(absl::StrCat("the token in the ",
+                                        std::string(header),
+                                        " header is malformed: ", kTokenShape));
   }
   return std::string(token);
 }
@@ -77,12 +87,21 @@ absl::StatusOr<Caller> CallerOf(const HttpRequest& request) {
 absl::StatusOr<int64_t> ParseNumber(absl::string_view what,
                                     absl::string_view text, int64_t min,
                                     int64_t max) {
+  // Digits, after a '-' at most: SimpleAtoi alone would also take a '+'
+  // and spaces around the number ("pageSize=+5" reads " 5").
+  absl::string_view digits = text;
+  absl::ConsumePrefix(&digits, "-");
+  const bool only_digits =
+      !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
+        return absl::ascii_isdigit(static_cast<unsigned char>(c));
+      });
   int64_t value = 0;
-  if (!absl::SimpleAtoi(absl::string_view(text.data(), text.size()), &value) ||
+  if (!only_digits ||
+      !absl::SimpleAtoi(absl::string_view(text.data(), text.size()), &value) ||
       value < min || value > max) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(std::string(what), " must be a whole number from ", min,
-                     " to ", max, ", not \"", std::string(text), "\""));
+    return absl::InvalidArgumentError(absl::StrCat(
+        std::string(what), " must be a whole number from ", min, " to ", max,
+        " in digits, not \"", std::string(text.substr(0, 64)), "\""));
   }
   return value;
 }

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Reading an HTTP request for the gateway: the caller's token, the query
 // parameters a route allows, and the JSON body. Every problem is an
 // absl::Status naming it; nothing is guessed.

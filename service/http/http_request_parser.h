@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Beast's request parser that also stops at a number of header lines, so
 // that a flood of tiny header lines costs at most that many fields, not as
 // many as fit in the header bytes.

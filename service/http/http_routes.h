@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The gateway's routes (docs/http-api.md): for each, its method, its path
 // pattern and the handler that reads the request, calls SessionService and
 // writes the answer.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // An event-driven HTTP/1.1 server (Boost.Beast's parser on Boost.Asio) for
 // the gateway. A few I/O threads serve every connection; a handler answers
 // through its HttpExchange from any thread, at any later time, so a request

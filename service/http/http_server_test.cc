@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The HTTP server on its own, with small limits and short clocks, driven
 // over raw loopback sockets the way a hostile or careless client would.
 #include "service/http/http_server.h"
@@ -7,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -245,6 +249,9 @@ TEST_F(HttpServerTest, AnIdleConnectionIsClosedQuietly) {
 
 // Finding: a second request on a kept-alive connection took ~44 ms (the
 // answer in two writes, Nagle's algorithm on). Now one write, TCP_NODELAY.
+// Nagle's delay meets every kept-alive request (the client's delayed ACK,
+// 40 ms on Linux), so the fastest of 21 shows it on any machine; the median
+// is printed, a figure a loaded machine may slow.
 TEST_F(HttpServerTest, KeptAliveRequestsAreAnsweredWithoutDelay) {
   Start();
   RawConnection c(port_);
@@ -259,7 +266,9 @@ TEST_F(HttpServerTest, KeptAliveRequestsAreAnsweredWithoutDelay) {
                      .count());
   }
   std::sort(ms.begin(), ms.end());
-  EXPECT_LT(ms[ms.size() / 2], 20.0) << "median ms";
+  std::cout << "kept-alive requests: fastest " << ms.front() << " ms, median "
+            << ms[ms.size() / 2] << " ms, slowest " << ms.back() << " ms\n";
+  EXPECT_LT(ms.front(), 20.0) << "fastest ms";
 }
 
 TEST_F(HttpServerTest, ConnectionsPerAddressAreLimited) {

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // How the gateway answers an error: the HTTP status for each code of the
 // service (docs/http-api.md) and the JSON error body.
 #ifndef KHET_SERVICE_HTTP_HTTP_STATUS_H_

@@ -1,9 +1,14 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "service/http/json_codec.h"
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
+#include "service/base/status_macros.h"
 #include "service/http/json_printer.h"
+#include "service/http/strict_json.h"
 
 namespace khet {
 
@@ -13,6 +18,7 @@ absl::Status ParseJsonBody(absl::string_view body,
   const absl::string_view text =
       absl::StripAsciiWhitespace(absl::string_view(body.data(), body.size()));
   if (text.empty()) return absl::OkStatus();
+  KHET_RETURN_IF_ERROR(CheckStrictJson(text));
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
   const auto status = google::protobuf::util::JsonStringToMessage(

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Protobuf messages as the gateway's JSON: protobuf's canonical mapping,
 // every field printed (defaults included), unknown fields refused.
 #ifndef KHET_SERVICE_HTTP_JSON_CODEC_H_

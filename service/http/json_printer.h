@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Proto3 messages printed as JSON straight from the message (reflection,
 // one pass, no binary round trip and no intermediate tree): byte for byte
 // what google::protobuf::util::MessageToJsonString prints with

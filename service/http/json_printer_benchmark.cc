@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The JSON of a Session (the Classic start after ten moves, with its laser)
 // and of a MakeMove reply, printed by json_printer and by protobuf's own
 // printer (the gateway's ToJson before it), in one run.

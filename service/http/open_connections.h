@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The connections an HTTP server has open: counted in all and per client
 // address within the server's limits, and reachable so that shutdown can
 // stop them. Part of HttpServer's implementation (http_server.cc).

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // One kept-alive HTTP/1.1 client connection from khetd to a board's
 // callback URL (board_pushes.h): connects to the address the registration
 // checked (never asking the resolver again), speaks TLS when the URL is

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // One log line per HTTP request: method, route, session, HTTP status, code,
 // latency and, for an error, its message (escaped and cut to
 // LoggedMessage's bound); or the same as a JSON object (FormatJsonLog, with

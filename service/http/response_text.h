@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The text of an HTTP/1.1 response on the wire around its body: the status
 // line and headers, and the pieces of a chunked body.
 #ifndef KHET_SERVICE_HTTP_RESPONSE_TEXT_H_

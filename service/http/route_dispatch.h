@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Which route answers a request: the gateway's dispatch, free of the
 // server and its threads so that tests and fuzz targets drive it in
 // process.

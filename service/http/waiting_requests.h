@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The requests that wait for events (long polls and event streams): at
 // most a fixed number at once, so that they cannot take every server
 // thread, and all of them ended at once on shutdown. Thread-safe.

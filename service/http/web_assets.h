@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The files of clients/web/ and the in-world board's, built into the binary
 // (embed_web_assets.cmake writes their bytes into a generated source file), so
 // that khetd serves the web board without an install directory.

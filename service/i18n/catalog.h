@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The catalogues behind messages.h: one table per language, each listing
 // every Message once with its template. Internal to khet_i18n and its test.
 #ifndef KHET_SERVICE_I18N_CATALOG_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The German catalogue (de); terms from the Khet 1.0 booklet's German
 // (service/i18n/README.md).
 #include "service/i18n/catalog.h"

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The English catalogue (en): the texts khetd has always announced.
 #include "service/i18n/catalog.h"
 

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The French catalogue (fr); terms from the Khet 1.0 booklet's French
 // (service/i18n/README.md).
 #include "service/i18n/catalog.h"

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The words of what a board says, in English, German, French and Dutch.
 //
 // Each language has a catalogue (catalog_<code>.cc) mapping every Message to

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Colours and pieces for people in each language, as announcements name
 // them: "Red", "Red Pyramid NE" (English, as engine/notation.h's
 // DescribePiece), "die rote Pyramide NE", "la pyramide rouge NE", "de rode

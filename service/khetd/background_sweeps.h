@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd's background sweeps over the sessions: every interval, games past
 // their inactivity timeout are reset and sessions nobody joined removed;
 // and clocked games end at the moment a flag falls.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd's flags for the budgets of calls per caller (CallerBudgetOptions):
 // trusted proxies, and calls a second per address and in-world object.
 #ifndef KHET_SERVICE_KHETD_BUDGET_FLAGS_H_

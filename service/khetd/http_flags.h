@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd's flags for the HTTP server's limits: waiting requests, threads,
 // connections (per address and in-world), headers and timeouts.
 #ifndef KHET_SERVICE_KHETD_HTTP_FLAGS_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd: the Khet session service over gRPC. Serves khet.v1.KhetService with
 // gRPC health checking and server reflection, keeps sessions in SQLite (or
 // in memory), resets timed-out games in the background, and shuts down
@@ -35,6 +38,7 @@
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "khet_version.h"
+#include "service/base/random_source.h"
 #include "service/core/session_service.h"
 #include "service/fair_use/caller_budgets.h"
 #include "service/grpc/grpc_service.h"
@@ -209,6 +213,12 @@ int Run(const sigset_t& stop_signals) {
         absl::StrCat("cannot load the sessions: ", core.status().ToString()));
   }
   metrics.AddWatchers(core->get());
+  if ((*store)->shared()) {
+    // Replicas keep the boards they push to in the store, each under a
+    // name of this process's own, so that a live one takes a dead one's.
+    http_options.pushes.shared_store = store->get();
+    http_options.pushes.replica_id = SystemRandom()->NewToken();
+  }
   CallerBudgets callers(*std::move(budget_options), RealClock(),
                         metrics.registry());
   http_options.callers = &callers;

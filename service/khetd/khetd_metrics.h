@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Everything khetd counts for GET /metrics, in one registry: the gRPC calls
 // (GrpcMetrics), the HTTP requests and waiting requests (the gateway adds
 // them), the store (StoreMetrics), the watchers, and the computer seats'

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd's flags for the service's limits (ServiceLimits): sessions,
 // watchers, the computer's threads and budgets, and each caller's share.
 #ifndef KHET_SERVICE_KHETD_LIMIT_FLAGS_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd's flags for events pushed to in-world boards (board_pushes.h):
 // --inworld_callbacks, --inworld_callback_hosts,
 // --inworld_callback_ca_file, --inworld_callback_max_boards.

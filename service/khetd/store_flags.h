@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd's flags for the session store: which (sqlite, postgres, memory),
 // where, how many events it keeps, and the threads that wait for it.
 #ifndef KHET_SERVICE_KHETD_STORE_FLAGS_H_

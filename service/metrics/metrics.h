@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd's metrics: counters, gauges and histograms with fixed buckets, in
 // families keyed by label values, collected in a Registry that writes them in
 // the Prometheus text exposition format 0.0.4 (text_format.h).

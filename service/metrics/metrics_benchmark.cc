@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What counting costs on the hot path: a call's counter found by its two
 // labels and incremented, and its latency observed, from one thread and
 // from two at once (the same series: the worst case for sharing).

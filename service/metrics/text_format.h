@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The Prometheus text exposition format, version 0.0.4: for each family a
 // "# HELP" line, a "# TYPE" line and its samples, one per line, each line
 // ending in '\n'. Histograms write name_bucket{...,le="..."} for every bound

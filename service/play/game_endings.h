@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Ending a game other than by a move: resignation, draws offered, accepted
 // or claimed by repetition (seated players, a game in progress), a flag
 // fallen, the owner's reset, which ends any game and empties both seats,

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // MakeMoveLater through SessionService, on a store whose writes are
 // held until the test lets them go: the answer waits for the write, every
 // other reader and writer of the session waits too, a failed write is

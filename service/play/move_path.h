@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The move path: a player's MakeMove and the computer's moves end in
 // PlayMove, which plays the move on the session in place, builds the
 // MoveMade (and GameOver) events, keeps the reply for retries, commits and

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The cost of one MakeMove in the service core alone (no gRPC, no HTTP), on
 // the memory store: random legal moves from the Classic 2 start, given in
 // notation with a request_id as clients send them, with 0, 8 or 64 watchers

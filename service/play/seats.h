@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Seats and tokens: a player joins a free seat and gets a new token (only
 // its hash is kept), leaves it, or seats the computer. Taking the seat
 // that completes the pair starts a game when none is in progress. See the

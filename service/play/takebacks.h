@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Taking moves back in a game in progress, between its seated players. A
 // player asks to take back their last move (TakebackPlies: one ply, or two
 // when the opponent has replied); the opponent accepts (the moves are

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Takebacks through SessionService: asked, accepted (one ply or two),
 // declined, granted at once by a computer opponent, lapsing with a move,
 // refused by the board's setting, in a rated game and for every kind of bad

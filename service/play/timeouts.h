@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Inactivity timeouts and clocks. A game in progress without clocks whose
 // last move (or start) is older than its session's timeout is reset; a
 // game with clocks is never reset for inactivity: its side to move loses

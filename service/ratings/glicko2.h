@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Glicko-2 ratings (Mark E. Glickman, "Example of the Glicko-2 system",
 // 2013; the volatility's iteration as corrected in its 2022 revision).
 //

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The computer's seats: a few background threads that search for the moves
 // of the sessions whose side to move is the computer's, and hand each move
 // back to the service, which plays it through its normal move path with the

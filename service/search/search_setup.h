@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // How the service sets up a search, for suggestions and computer seats
 // alike: levels by number, time caps, and the game's history.
 #ifndef KHET_SERVICE_SEARCH_SEARCH_SETUP_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The transposition tables of the service's searches (SuggestMove and the
 // computer seats), kept and reused: making and zeroing a 32 MiB table took
 // longer than a short search itself. A search takes an idle table, or makes

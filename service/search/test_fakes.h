@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Test doubles for the service core: predictable ids and tokens, a store
 // whose writes can be made to fail, and a search under the test's control.
 #ifndef KHET_SERVICE_SEARCH_TEST_FAKES_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Sentences for people (chat, logs, khetctl) describing what happened on a
 // board, e.g. "Silver (alice) plays e4-e5. The laser hits Red Pyramid NE on
 // h5." A quiet board keeps every announcement except plain moves: moves

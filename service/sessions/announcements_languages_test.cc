@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Announcements in German, French and Dutch (English: announcements_test).
 #include <string>
 #include <vector>

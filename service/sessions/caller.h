@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Who calls a request handler, and what a long call knows of its caller.
 #ifndef KHET_SERVICE_SESSIONS_CALLER_H_
 #define KHET_SERVICE_SESSIONS_CALLER_H_

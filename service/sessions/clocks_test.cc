@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Clocks through SessionService on a fake clock: Fischer and per-move time
 // controls, flags falling at their moment (also after a restart), moves too
 // late, clocks stopped by a game's end and restarted by a new game, and bad

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The colour schemes a board may show (rules section 8). The rules call the
 // first player Silver and the second Red whatever the scheme shows.
 #ifndef KHET_SERVICE_SESSIONS_COLOR_SCHEMES_H_

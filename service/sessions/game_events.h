@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Events that more than one request handler adds: a game starting and a
 // game ending. The registry numbers and stamps them when it commits.
 #ifndef KHET_SERVICE_SESSIONS_GAME_EVENTS_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A session's current game as a game record (engine/game_record.h) and as
 // the store's archive keeps it.
 #ifndef KHET_SERVICE_SESSIONS_GAME_RECORDS_H_

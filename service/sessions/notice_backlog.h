@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // How far a replica's watchers are behind the other replicas' writes.
 #ifndef KHET_SERVICE_SESSIONS_NOTICE_BACKLOG_H_
 #define KHET_SERVICE_SESSIONS_NOTICE_BACKLOG_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Rule presets: named bundles of a setup, rule options and owner settings
 // a board may start from (ListPresets; CreateSession and ChooseSetup with
 // `preset`). The bundles and the decisions behind them:

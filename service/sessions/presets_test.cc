@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Rule presets through SessionService: each preset's rules and settings,
 // and a behaviour of each (a Pharaoh's turn under tournament-2009, the
 // club's clock and hints), presets with rules or unknown ids refused, and

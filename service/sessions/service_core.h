@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What the request handlers of SessionService share. The handlers are
 // grouped by job in files of their own (sessions, seats, the move path,
 // game endings, settings, watching, timeouts, suggestions); each takes a

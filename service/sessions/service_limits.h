@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The service's limits, one struct that every part reads (SessionService's
 // options carry it).
 #ifndef KHET_SERVICE_SESSIONS_SERVICE_LIMITS_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // One session (board) in memory: the persisted khet.store.SessionState plus
 // the engine Game rebuilt from its start position and moves. A value type:
 // the service copies it, changes the copy, writes the copy to the store and

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Who may do what to a session: the checks every request handler makes
 // before changing anything. Each error names the session and the problem.
 #ifndef KHET_SERVICE_SESSIONS_SESSION_ACCESS_H_

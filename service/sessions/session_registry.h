@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The sessions this process holds, each behind its own lock, and the one
 // way every change reaches the store and the watchers (Commit). On a shared
 // store (several replicas) the registry also reads sessions it does not

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A session's settings (timeout, quiet mode, colour scheme, board size,
 // hints, takebacks, language, rated): their defaults, their checks, and
 // UpdateSettings by the owner. A change that changes nothing adds no event.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Keeping this process's copies of sessions current with a shared store
 // (PostgreSQL with several replicas). Every request first brings its
 // session up to the stored version (Refresh, through the registry's

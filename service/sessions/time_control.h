@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Time controls (khet.v1.TimeControl): their limits and how records and
 // announcements write them. The clocks themselves live in Session.
 #ifndef KHET_SERVICE_SESSIONS_TIME_CONTROL_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Watch: a session's events after a version, then live ones, as an
 // EventStream that counts as a watcher (per session and over the service)
 // until destroyed. The fan-out itself is the session's EventHub.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Computer-seat leases kept in memory (SessionStore::TryLease), for the
 // stores that only one process uses (memory, SQLite): leases need not
 // outlive the process that holds them. Thread-safe.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A SessionStore in memory, for tests and throwaway servers. Thread-safe.
 #ifndef KHET_SERVICE_STORE_MEMORY_STORE_H_
 #define KHET_SERVICE_STORE_MEMORY_STORE_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "service/store/metered_store.h"
 
 #include <chrono>
@@ -281,6 +284,20 @@ absl::StatusOr<bool> MeteredStore::TryLease(std::string_view id,
                                             absl::Time now,
                                             absl::Duration ttl) {
   return inner_->TryLease(id, holder, now, ttl);
+}
+
+absl::Status MeteredStore::SavePushTarget(const PushTargetRecord& target) {
+  return inner_->SavePushTarget(target);
+}
+
+absl::Status MeteredStore::DeletePushTarget(std::string_view session_id,
+                                            std::string_view owner) {
+  return inner_->DeletePushTarget(session_id, owner);
+}
+
+absl::StatusOr<std::vector<PushTargetRecord>> MeteredStore::ClaimPushTargets(
+    std::string_view owner, absl::Time now, absl::Time expires, int limit) {
+  return inner_->ClaimPushTargets(owner, now, expires, limit);
 }
 
 bool MeteredStore::shared() const { return inner_->shared(); }

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The store's figures for /metrics. StoreMetrics holds them:
 //   khet_store_write_duration_seconds{op}  each Create/Update/Delete as its
 //       caller waited for it (SQLite: queueing for its group included)
@@ -110,6 +113,12 @@ class MeteredStore final : public SessionStore {
       int limit) override;
   absl::Status ApplyRating(std::string_view game_id, const PlayerRecord& silver,
                            const PlayerRecord& red) override;
+  absl::Status SavePushTarget(const PushTargetRecord& target) override;
+  absl::Status DeletePushTarget(std::string_view session_id,
+                                std::string_view owner) override;
+  absl::StatusOr<std::vector<PushTargetRecord>> ClaimPushTargets(
+      std::string_view owner, absl::Time now, absl::Time expires,
+      int limit) override;
   bool shared() const override;
   void SetChangeListener(ChangeListener listener) override;
 

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // PostgresStore's change notices: a connection of its own LISTENs on the
 // store's channel and hands each notice to the change listener, reopening
 // the connection when it is lost.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "service/store/postgres_connection.h"
 
 #include <poll.h>
@@ -9,6 +12,7 @@
 #include "service/base/status_macros.h"
 #include "service/store/postgres_games.h"
 #include "service/store/postgres_leases.h"
+#include "service/store/postgres_push_targets.h"
 #include "service/store/postgres_ratings.h"
 #include "service/store/postgres_sessions.h"
 
@@ -59,6 +63,9 @@ constexpr StatementText kStatements[] = {
      "version > $2 ORDER BY version LIMIT $3",
      3},
     {"try_lease", postgres_leases::kTryLease, 4},
+    {"save_push_target", postgres_push_targets::kSave, 6},
+    {"delete_push_target", postgres_push_targets::kDelete, 2},
+    {"claim_push_targets", postgres_push_targets::kClaim, 4},
     {"update_archiving", postgres_games::kUpdateArchiving, 16},
     {"get_game", postgres_games::kGetGame, 1},
     {"list_games", postgres_games::kListGames, 6},

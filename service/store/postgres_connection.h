@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // PostgresStore's parts that talk to the server: a libpq connection with
 // the store's statements prepared on it (Connection), one lent from the
 // store's pool (Lease), a result (Result), a

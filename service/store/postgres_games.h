@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The SQL of PostgresStore's archive of games (SessionStore::Update with an
 // archived game, GetGame, ListGames, SetGameAnalysis): one row per game,
 // removed with its session.

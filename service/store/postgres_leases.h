@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The SQL of PostgresStore's computer-seat leases (SessionStore::TryLease):
 // one row per leased session, removed with the session.
 #ifndef KHET_SERVICE_STORE_POSTGRES_LEASES_H_

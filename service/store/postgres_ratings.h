@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The SQL of PostgresStore's ratings (rated games in the archive, the
 // players' table, GetPlayer, ListPlayers, PendingRatedGames, ApplyRating).
 #ifndef KHET_SERVICE_STORE_POSTGRES_RATINGS_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The SQL of PostgresStore's sessions and their event logs (migrations 1,
 // 2, 8 and 9), and the result codes of the store's write functions.
 #ifndef KHET_SERVICE_STORE_POSTGRES_SESSIONS_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "service/store/postgres_store.h"
 
 #include <libpq-fe.h>
@@ -12,6 +15,7 @@
 #include "service/store/postgres_connection.h"
 #include "service/store/postgres_games.h"
 #include "service/store/postgres_leases.h"
+#include "service/store/postgres_push_targets.h"
 #include "service/store/postgres_ratings.h"
 #include "service/store/postgres_sessions.h"
 
@@ -39,6 +43,8 @@ constexpr const char* kMigrations[] = {
     postgres_sessions::kMigrationLastEvent,
     // 9: a session deleted only at an expected version.
     postgres_sessions::kMigrationDeleteAt,
+    // 10
+    postgres_push_targets::kMigration,
 };
 static_assert(std::size(kMigrations) == PostgresStore::kSchemaVersion);
 
@@ -378,6 +384,54 @@ absl::StatusOr<bool> PostgresStore::TryLease(std::string_view id,
   });
   if (!rows.ok()) return rows.status();
   return rows->rows() == 1;
+}
+
+absl::Status PostgresStore::SavePushTarget(const PushTargetRecord& target) {
+  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
+    return c.Run("save_push_target",
+                 {target.session_id, target.url, target.address, target.caller,
+                  target.secret, target.owner},
+                 "save a push target");
+  });
+  if (!rows.ok()) return rows.status();
+  if (rows->rows() == 0) {
+    return absl::NotFoundError(
+        absl::StrCat("no session \"", target.session_id, "\""));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status PostgresStore::DeletePushTarget(std::string_view session_id,
+                                             std::string_view owner) {
+  return Read<Result>([&](Connection& c) {
+           return c.Run("delete_push_target", {session_id, owner},
+                        "delete a push target");
+         })
+      .status();
+}
+
+absl::StatusOr<std::vector<PushTargetRecord>> PostgresStore::ClaimPushTargets(
+    std::string_view owner, absl::Time now, absl::Time expires, int limit) {
+  const std::string from = absl::StrCat(absl::ToUnixMicros(now));
+  const std::string until = absl::StrCat(absl::ToUnixMicros(expires));
+  const std::string most = absl::StrCat(limit);
+  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
+    return c.Run("claim_push_targets", {owner, from, until, most},
+                 "claim push targets");
+  });
+  if (!rows.ok()) return rows.status();
+  std::vector<PushTargetRecord> claimed;
+  for (int r = 0; r < rows->rows(); ++r) {
+    claimed.push_back(PushTargetRecord{
+        .session_id = rows->Bytes(r, 0),
+        .url = rows->Bytes(r, 1),
+        .address = rows->Bytes(r, 2),
+        .caller = rows->Bytes(r, 3),
+        .secret = rows->Bytes(r, 4),
+        .owner = std::string(owner),
+    });
+  }
+  return claimed;
 }
 
 }  // namespace khet

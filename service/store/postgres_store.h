@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A SessionStore in a PostgreSQL database, through libpq, shared by any
 // number of khetd replicas.
 //
@@ -101,7 +104,7 @@ struct PostgresStoreOptions {
 class PostgresStore final : public SessionStore {
  public:
   // The highest migration this build knows.
-  static constexpr int kSchemaVersion = 9;
+  static constexpr int kSchemaVersion = 10;
   // The NOTIFY channel of session changes.
   static constexpr std::string_view kChannel = "khet_session_changes";
   // How the UNAVAILABLE error of a call that could not connect begins.
@@ -157,6 +160,13 @@ class PostgresStore final : public SessionStore {
       int limit) override;
   absl::Status ApplyRating(std::string_view game_id, const PlayerRecord& silver,
                            const PlayerRecord& red) override;
+
+  absl::Status SavePushTarget(const PushTargetRecord& target) override;
+  absl::Status DeletePushTarget(std::string_view session_id,
+                                std::string_view owner) override;
+  absl::StatusOr<std::vector<PushTargetRecord>> ClaimPushTargets(
+      std::string_view owner, absl::Time now, absl::Time expires,
+      int limit) override;
 
   bool shared() const override { return true; }
   // The listener runs on a thread of the store with its own connection that

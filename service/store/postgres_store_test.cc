@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // PostgresStore beyond the conformance suite: migrations (once, under the
 // lock, newer refused, from schema 1), the change listener across stores on
 // one database, writers racing through two stores, the one-statement
@@ -5,6 +8,7 @@
 // connections and an unreachable server.
 #include "service/store/postgres_store.h"
 
+#include <algorithm>
 #include <atomic>
 #include <latch>
 #include <memory>
@@ -172,6 +176,100 @@ TEST_F(PostgresStoreTest, EveryStoreOnTheDatabaseHearsEveryChange) {
   writer->SetChangeListener(nullptr);
 }
 
+PushTargetRecord Target(std::string session_id, std::string owner) {
+  return PushTargetRecord{.session_id = std::move(session_id),
+                          .url = "http://127.0.0.1:9/lslhttp/x/",
+                          .address = "127.0.0.1",
+                          .caller = "127.0.0.1",
+                          .secret = std::string(64, 'a'),
+                          .owner = std::move(owner)};
+}
+
+std::vector<std::string> SessionsOf(
+    const absl::StatusOr<std::vector<PushTargetRecord>>& claimed) {
+  std::vector<std::string> ids;
+  if (!claimed.ok()) return {"error: " + claimed.status().ToString()};
+  for (const PushTargetRecord& t : *claimed) ids.push_back(t.session_id);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+// Push targets pass from a replica whose heartbeat ended to one that
+// claims them, each to one claimant, whole; a live replica's stay.
+TEST_F(PostgresStoreTest, PushTargetsPassFromADeadReplicaToALiveOne) {
+  std::unique_ptr<PostgresStore> a = OpenStore();
+  std::unique_ptr<PostgresStore> b = OpenStore();
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  const absl::Time t0 = absl::FromUnixSeconds(1'700'000'000);
+  const absl::Duration ttl = absl::Seconds(3);
+  for (const char* id : {"s1", "s2", "s3"}) {
+    KHET_ASSERT_OK(a->Create({id, 0, "zero"}, {}));
+  }
+  // Both beat; A keeps two boards, B one.
+  EXPECT_THAT(SessionsOf(a->ClaimPushTargets("A", t0, t0 + ttl, 10)),
+              testing::IsEmpty());
+  EXPECT_THAT(SessionsOf(b->ClaimPushTargets("B", t0, t0 + ttl, 10)),
+              testing::IsEmpty());
+  KHET_ASSERT_OK(a->SavePushTarget(Target("s1", "A")));
+  KHET_ASSERT_OK(a->SavePushTarget(Target("s2", "A")));
+  KHET_ASSERT_OK(b->SavePushTarget(Target("s3", "B")));
+  EXPECT_THAT(a->SavePushTarget(Target("nope", "A")),
+              StatusIs(absl::StatusCode::kNotFound, "nope"));
+  // While A's heartbeat runs, B claims nothing.
+  EXPECT_THAT(SessionsOf(b->ClaimPushTargets("B", t0 + absl::Seconds(2),
+                                             t0 + absl::Seconds(5), 10)),
+              testing::IsEmpty());
+  // A stops beating (it died at t0): from t0 + ttl its boards are B's,
+  // whole (url, address, caller, secret).
+  const absl::StatusOr<std::vector<PushTargetRecord>> claimed =
+      b->ClaimPushTargets("B", t0 + ttl, t0 + ttl + ttl, 10);
+  EXPECT_THAT(SessionsOf(claimed), testing::ElementsAre("s1", "s2"));
+  ASSERT_TRUE(claimed.ok());
+  EXPECT_EQ((*claimed)[0].url, "http://127.0.0.1:9/lslhttp/x/");
+  EXPECT_EQ((*claimed)[0].address, "127.0.0.1");
+  EXPECT_EQ((*claimed)[0].caller, "127.0.0.1");
+  EXPECT_EQ((*claimed)[0].secret, std::string(64, 'a'));
+  EXPECT_EQ((*claimed)[0].owner, "B");
+  // Claimed once: neither B again nor a third replica gets them.
+  EXPECT_THAT(
+      SessionsOf(b->ClaimPushTargets("B", t0 + ttl, t0 + ttl + ttl, 10)),
+      testing::IsEmpty());
+  EXPECT_THAT(
+      SessionsOf(a->ClaimPushTargets("C", t0 + ttl, t0 + ttl + ttl, 10)),
+      testing::IsEmpty());
+  // A deletes only its own: s1 is B's now.
+  KHET_ASSERT_OK(a->DeletePushTarget("s1", "A"));
+  // B ends its heartbeat (a shutdown): C takes all three, in rounds of 2.
+  EXPECT_THAT(SessionsOf(b->ClaimPushTargets("B", t0 + ttl, t0 + ttl, 0)),
+              testing::IsEmpty());
+  EXPECT_EQ(
+      SessionsOf(a->ClaimPushTargets("C", t0 + ttl, t0 + ttl + ttl, 2)).size(),
+      2u);
+  EXPECT_EQ(
+      SessionsOf(a->ClaimPushTargets("C", t0 + ttl, t0 + ttl + ttl, 2)).size(),
+      1u);
+  // Deleted by its owner, or with its session, a target is gone.
+  KHET_ASSERT_OK(a->DeletePushTarget("s1", "C"));
+  KHET_ASSERT_OK(a->Delete("s2"));
+  EXPECT_THAT(SessionsOf(b->ClaimPushTargets("D", t0 + absl::Hours(2),
+                                             t0 + absl::Hours(2) + ttl, 10)),
+              testing::ElementsAre("s3"));
+}
+
+// A target saved by a replica that never beat (it died before its first
+// heartbeat reached the database) is claimed at once.
+TEST_F(PostgresStoreTest, APushTargetOfAReplicaWithNoHeartbeatIsClaimed) {
+  std::unique_ptr<PostgresStore> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  KHET_ASSERT_OK(store->Create({"s1", 0, "zero"}, {}));
+  KHET_ASSERT_OK(store->SavePushTarget(Target("s1", "never beat")));
+  const absl::Time now = absl::Now();
+  EXPECT_THAT(
+      SessionsOf(store->ClaimPushTargets("B", now, now + absl::Seconds(3), 10)),
+      testing::ElementsAre("s1"));
+}
+
 TEST_F(PostgresStoreTest, WritersOnTwoStoresRacingOneVersionHaveOneWinner) {
   std::unique_ptr<PostgresStore> a = OpenStore();
   std::unique_ptr<PostgresStore> b = OpenStore();
@@ -275,8 +373,8 @@ TEST_F(PostgresStoreTest, MigratesADatabaseLeftAtSchemaOne) {
   ASSERT_NE(store, nullptr);
   KHET_EXPECT_OK(
       RunSql("DO $$ BEGIN IF (SELECT array_agg(version ORDER BY version) "
-             "FROM schema_migrations) <> ARRAY[1, 2, 3, 4, 5, 6, 7, 8, 9] "
-             "THEN RAISE EXCEPTION 'not migrated to 9'; END IF; END $$"));
+             "FROM schema_migrations) <> ARRAY[1, 2, 3, 4, 5, 6, 7, 8, 9, 10] "
+             "THEN RAISE EXCEPTION 'not migrated to 10'; END IF; END $$"));
   absl::StatusOr<SessionRecord> old = store->Get("old");
   KHET_ASSERT_OK(old);
   EXPECT_EQ(old->version, 1);

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A fresh PostgreSQL database for one test, on the server the tests were
 // given: the file named by KHET_TEST_POSTGRES_FILE (written by
 // tests/pg/pg_cluster.sh, which ctest's `postgres` fixture runs) or the

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // PostgresStore's writes: each a call of one of the schema's functions,
 // queued and committed in batches (group commit) by whichever writer or
 // committer thread leads the next batch.

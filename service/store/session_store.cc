@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "service/store/session_store.h"
 
 #include <algorithm>
@@ -40,6 +43,20 @@ absl::StatusOr<int64_t> SessionStore::GetVersion(std::string_view id) {
   absl::StatusOr<SessionRecord> record = Get(id);
   if (!record.ok()) return record.status();
   return record->version;
+}
+
+absl::Status SessionStore::SavePushTarget(const PushTargetRecord&) {
+  return absl::OkStatus();
+}
+
+absl::Status SessionStore::DeletePushTarget(std::string_view,
+                                            std::string_view) {
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<PushTargetRecord>> SessionStore::ClaimPushTargets(
+    std::string_view, absl::Time, absl::Time, int) {
+  return std::vector<PushTargetRecord>{};
 }
 
 absl::Status SessionStore::DeleteAt(std::string_view id,

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Where sessions live between requests and across restarts. The service
 // keeps each session as an opaque serialized state plus an append-only log
 // of serialized events; a store only has to keep them durably and apply
@@ -135,6 +138,19 @@ absl::Status PlayerMoved(std::string_view player_id, int64_t stored_games,
 bool GameMatches(const ArchivedGame& game, const GameQuery& query);
 
 // A change committed to a shared store, by this process or another.
+// A board's pushed deliveries as a shared store keeps them: the URL, the
+// address its registration checked (deliveries go there only), the
+// registering client's address (its budget), the signing secret, and the
+// replica that delivers.
+struct PushTargetRecord {
+  std::string session_id;
+  std::string url;
+  std::string address;
+  std::string caller;
+  std::string secret;
+  std::string owner;
+};
+
 struct StoreChange {
   // The session changed; empty: changes may have been missed (the store
   // lost its way of hearing them), so every session may differ.
@@ -278,6 +294,27 @@ class SessionStore {
   virtual absl::StatusOr<bool> TryLease(std::string_view id,
                                         std::string_view holder, absl::Time now,
                                         absl::Duration ttl) = 0;
+
+  // Where a board's pushed events go (http/board_pushes.h) and which
+  // replica delivers them, kept in a shared store so that the boards of a
+  // replica that died pass to another (docs/ARCHITECTURE.md, "Pushed
+  // events on replicas"). A store that is not shared keeps none: Save and
+  // Delete do nothing, Claim finds nothing.
+  //
+  // Saves the session's target, replacing any, delivered by `owner`.
+  // NOT_FOUND for an unknown session. A deleted session's target goes
+  // with it.
+  virtual absl::Status SavePushTarget(const PushTargetRecord& target);
+  // Deletes the session's target if `owner` delivers it (another's stays).
+  virtual absl::Status DeletePushTarget(std::string_view session_id,
+                                        std::string_view owner);
+  // Renews `owner`'s heartbeat until `expires` and gives it up to `limit`
+  // targets of owners whose heartbeat ended at or before `now` (they died,
+  // or shut down and ended theirs), which it delivers from then on. Each
+  // target goes to one claimant. `expires` = `now` with `limit` 0 ends
+  // `owner`'s heartbeat, handing its targets over.
+  virtual absl::StatusOr<std::vector<PushTargetRecord>> ClaimPushTargets(
+      std::string_view owner, absl::Time now, absl::Time expires, int limit);
 
   // True when other processes may change the store while this one uses it
   // (PostgreSQL): a copy read from it may then be stale at any time. False

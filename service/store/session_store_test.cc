@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The SessionStore contract, run against every store: each method, each
 // error code, concurrency and large values.
 #include "service/store/session_store.h"

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What SqliteStore's files share to run SQL: a statement reset when done
 // with (StatementScope), values bound by type (BindAll, Blob), rows stepped
 // through (ForEachRow, ColumnBytes). Internal to the store.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A SessionStore in one SQLite file: the default, durable store. Every
 // Create, Update and Delete is written to the write-ahead log and synced
 // (synchronous=FULL) before the call returns, so a process killed right

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // SqliteStore beyond the shared contract: the file survives closing and a
 // SIGKILL, the schema is versioned, and bad files are refused.
 #include "service/store/sqlite_store.h"

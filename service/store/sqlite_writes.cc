@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // SqliteStore's writes: each a Write queued for the next group commit,
 // whose leader applies the group's writes in one transaction and syncs it
 // once; each write's checks (versions, event versions, a taken game) made

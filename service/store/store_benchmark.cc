@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Update latency of each store: the memory store is the in-run baseline,
 // SQLite pays for a synced commit per call, PostgreSQL for a commit plus
 // the round trips to its server. Prints figures; asserts none.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What the store tests share: a status matcher (Abseil 20220623 has none)
 // and a scratch directory removed at the end of the test.
 #ifndef KHET_SERVICE_STORE_STORE_TESTING_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Request log lines as JSON, one object per line, for log collectors: the
 // same keys in the same order for every request of either protocol, never a
 // token. khetd's --log_format picks them or the text lines.

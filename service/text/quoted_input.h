@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Client text shown back safely: quoted and bounded in error messages,
 // escaped and bounded in log lines. A 60 KB move string must not come back
 // as a 60 KB error (gRPC would refuse the metadata) or a 60 KB log line.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Client text as Unicode: UTF-8 decoding, the characters that show nothing
 // or change how the text around them shows, and the rule for the names
 // that other people see (session and player names).

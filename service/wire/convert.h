@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The one place that turns engine values into khet.v1 messages and back.
 #ifndef KHET_SERVICE_WIRE_CONVERT_H_
 #define KHET_SERVICE_WIRE_CONVERT_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Requests with enum values their enums do not have. proto3 keeps an
 // unknown number (ListSessions with status 99) instead of refusing it; the
 // service refuses it rather than treat it as "unset" or match nothing.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What GetVersion and GET /v1/version answer: the release this khetd was
 // built as (khet_version.h, from project(khet VERSION ...)) and the API
 // package it serves.

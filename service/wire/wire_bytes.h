@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Writing protobuf's wire format by hand, for the few bytes that are
 // cached rather than built as messages (BoardWire): tags, varints and
 // length-delimited fields.

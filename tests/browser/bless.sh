@@ -1,4 +1,7 @@
 #!/bin/sh
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Takes the visual test's pictures again and makes them its references
 # (tests/browser/references/), for when the board's looks changed on
 # purpose. Look at `git diff --stat` and the pictures before committing.

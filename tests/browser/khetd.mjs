@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd for a browser test: gRPC and HTTP on free loopback ports, an
 // in-memory store, then `extraArgs`. Resolves with { khetd, base } (the
 // child process, the HTTP base URL) once khetd has printed both listening

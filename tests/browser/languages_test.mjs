@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The web board speaks the viewer's language, in a real browser against a
 // real khetd (in-memory store, free ports; one each, so that neither lists
 // the other's boards). A German and a Dutch browser context (Chromium's

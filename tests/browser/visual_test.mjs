@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The web board's looks against checked-in pictures: fixed positions set
 // up through khetd's HTTP API (each edition's start, an Eye of Horus split,
 // Obelisk stacks, a finished game, every colour scheme), each board drawn

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // How the web board plays, in a real browser against a real khetd (in-memory
 // store, free ports):
 // - fast play: two players move 20 times, 300 ms apart (far faster than a

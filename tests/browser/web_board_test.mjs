@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The web board in a real browser: starts khetd (in-memory store, free
 // ports), opens the board in Debian's Chromium as two players - Silver on a
 // desktop window, Red on a phone-sized one - and a watcher whose browser

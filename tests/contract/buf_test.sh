@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # The proto contract under buf (ctest label `contract`):
 #   lint      `buf lint` with proto/buf.yaml (STANDARD, its exceptions named)
 #   breaking  `buf breaking` against proto/khet/v1/released.binpb, the API as

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The HTTP gateway against its OpenAPI document (ctest contract_openapi).
 // Starts a real khetd on loopback, reads the document khetd serves at
 // /v1/openapi.json, and drives a scripted session through every operation
@@ -462,6 +465,11 @@ const id = created.session.id;
 const owner = created.ownerToken;
 await expect(400, 'POST', '/v1/sessions', { body: { bogusField: 1 }, bad: true }, 'INVALID_ARGUMENT');
 await expect(413, 'POST', '/v1/sessions', { raw: JSON.stringify({ name: 'x'.repeat(70000) }) }, 'RESOURCE_EXHAUSTED');
+// Only JSON as RFC 8259 writes it: no single quotes, trailing commas or repeated keys.
+for (const raw of [`{'name':'x'}`, '{"name":"x",}', '{"name":"x","name":"y"}']) {
+  await expect(400, 'POST', '/v1/sessions', { raw, headers: { 'Content-Type': 'application/json' } }, 'INVALID_ARGUMENT');
+}
+await expect(400, 'GET', '/v1/sessions', { query: { pageSize: '+5' }, bad: true }, 'INVALID_ARGUMENT');
 await expect(200, 'GET', '/v1/sessions');
 await expect(200, 'GET', '/v1/sessions', { query: { status: 'WAITING_FOR_PLAYERS', pageSize: '10' } });
 await expect(200, 'GET', S(id));
@@ -480,7 +488,8 @@ const moved = await expect(200, 'POST', `${S(id)}:move`, {
 check((await longPoll).json?.events?.length === 1, 'the waiting long poll did not answer the move');
 check(moved.version === '4', `the move answered version ${moved.version}`);
 await expect(401, 'POST', `${S(id)}:move`, { body: { move: { notation: 'a8L' } } }, 'UNAUTHENTICATED');
-await expect(403, 'POST', `${S(id)}:move`, { token: 'not-a-token-of-this-board-0000000000', body: { move: { notation: 'a8L' } } }, 'PERMISSION_DENIED');
+await expect(403, 'POST', `${S(id)}:move`, { token: 'not-a-token-of-this-board-00000000000000000', body: { move: { notation: 'a8L' } } }, 'PERMISSION_DENIED');
+await expect(401, 'POST', `${S(id)}:move`, { token: 'not-a-token', body: { move: { notation: 'a8L' } } }, 'UNAUTHENTICATED');
 await expect(400, 'POST', `${S(id)}:move`, { token: aliceToken, body: { move: { notation: 'j1L' } } }, 'FAILED_PRECONDITION');
 await expect(400, 'POST', `${S(id)}:move`, { token: bobToken, body: { move: { notation: 'a8R' } } }, 'INVALID_ARGUMENT');
 await expect(409, 'POST', `${S(id)}:move`, { token: bobToken, body: { move: { notation: 'a8L' }, expectedVersion: '3' } }, 'ABORTED');
@@ -542,6 +551,8 @@ const games = await expect(200, 'GET', '/v1/games');
 check(games?.games?.length >= 3, `the archive lists ${games?.games?.length} games, not 3 or more`);
 await expect(200, 'GET', '/v1/games', { query: { sessionId: id, result: '1/2-1/2' } });
 await expect(400, 'GET', '/v1/games', { query: { result: 'won' }, bad: true }, 'INVALID_ARGUMENT');
+await expect(404, 'GET', '/v1/games', { query: { sessionId: 'nope' } }, 'NOT_FOUND');
+await expect(404, 'GET', `${S('nope')}/games`, {}, 'NOT_FOUND');
 const sessionGames = await expect(200, 'GET', `${S(id)}/games`, { query: { player: 'alice', result: '1/2-1/2' } });
 const game = sessionGames.games[0].id;
 await expect(200, 'GET', `${S(id)}/games/${game}`);

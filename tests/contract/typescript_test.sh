@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # The web board's API module against the OpenAPI document (ctest label
 # `contract`): openapi-typescript turns docs/openapi.yaml into khet_api.d.ts,
 # and tsc checks clients/web/api.js's JSDoc types against it (--checkJs,

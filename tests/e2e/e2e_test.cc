@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // End to end: a real khetd on a free loopback port with a temporary data
 // directory, driven only through the khetctl binary. The engine picks the
 // moves (a Pharaoh hit when one exists, else a seeded random move that does

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // End to end over HTTP: the real khetd binary with its gRPC and HTTP ports
 // on free loopback ports, driven with httplib's client: a game to a
 // Pharaoh hit, long polling, the compact view, the SVG board, the web

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // /metrics end to end: a real khetd (SQLite store, JSON request log) on
 // loopback, games played over gRPC and HTTP, a computer seat's move, and two
 // scrapes whose difference must be exactly what was done; unknown paths must

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd over TLS end to end: a self-signed certificate made with the openssl
 // command, khetd serving gRPC with it (--tls_cert, --tls_key), and khetctl
 // playing a game and watching it over TLS; a plaintext client is refused,

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What the store-fault tests share: players that play games against a real
 // khetd through gRPC the way a careful client does (quiet moves for both
 // sides, each move's request id kept for its retries), the ledger of every

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // PostgreSQL stopped for 20 s under load and started again (label
 // `faults`), on the test's own cluster (tests/pg/pg_cluster.sh: pg_ctl stop
 // -m fast, then start on the same port), with one khetd, and with two

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd SIGKILLed 100 times under load on each durable store (label
 // `faults`): four players move through a real khetd on a fixed loopback
 // port, retrying what was cut off with the same request id; at a random

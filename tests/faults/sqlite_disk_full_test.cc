@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // SQLite's disk fills while games are played (label `faults`): a real khetd
 // whose database cannot grow past a limit, four players moving until their
 // moves are refused. Every move is either acknowledged and kept or refused

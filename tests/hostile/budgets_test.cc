@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Budgets per caller against a real khetd (issue 29): a caller who uses the
 // API as designed, only too much, is refused with RESOURCE_EXHAUSTED (HTTP
 // 429 and Retry-After) naming the budget, and other callers are served as

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Hostile gRPC traffic against a real khetd: thousands of idle Watch
 // streams, retries with another caller's request_id, a 60 KB move, and
 // inputs that are not what they claim (a version from the future, an enum

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What every hostile-traffic test shares: its own real khetd (memory store,
 // gRPC and HTTP on free 127.0.0.1 ports, the test's flags, its log in a
 // fresh directory), requests over new raw connections, a gRPC stub, and

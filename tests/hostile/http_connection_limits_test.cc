@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd's HTTP connection limits, per client address and in total: a new
 // connection beyond either is refused at once with a status line (429 per
 // address, 503 in total) and closed, while the connections already open

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Hostile single requests against khetd's HTTP server: many ranges,
 // header floods, oversized and endless headers and bodies, and a POST with
 // neither body nor length. Each test names the finding it guards.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A region's boards under khetd's default budgets (issue 29): every script
 // of a region reaches khetd from one simulator address, each request with
 // its object's X-SecondLife-Object-Key. 50 boards of one region, each

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // avatar.cs: one avatar in an OpenSimulator region, driven by the in-world
 // tests over stdin and stdout with JSON lines. It is a viewer-protocol
 // client built on libOpenMetaverse, the library OpenSimulator ships: the

@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """inworld_cross_client: the in-world board and another client on one game.
 
 The estate owner's avatar sets the board up (Setup > Khet 2.0 > classic-2)

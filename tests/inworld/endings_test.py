@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """inworld_endings: the ways a game on the in-world board ends, other
 than a Pharaoh hit, played by touching it.
 

@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """inworld_faults: the in-world board through faults, in a real region.
 
 khetd runs on SQLite (its database in the scratch folder), the region holds

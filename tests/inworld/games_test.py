@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """inworld_games: whole games played on the in-world board by touching it.
 
 khetd and an OpenSimulator region start with four boards loaded side by

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Building blocks of the in-world tests: a khetd and an OpenSimulator
 region with the board loaded (World), avatars (Avatar, over avatar.cs),
 and the board as its prims show it (Board).

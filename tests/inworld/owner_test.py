@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """inworld_owner: the board owner's menus in a real OpenSimulator region,
 answered by their buttons, and the scripts' memory as the engine reports it.
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Playing the in-world board as people do, and checking what its prims
 show against khetd after every step: the shared part of inworld_games and
 inworld_endings.

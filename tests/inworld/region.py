@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """An OpenSimulator standalone region in a scratch folder, driven through
 its console (`mono OpenSim.exe -console=basic` reads commands on stdin).
 

@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """inworld_smoke: the in-world board in a real OpenSimulator region.
 
 khetd and a region start; the board's OAR, with the scripts linkset.json

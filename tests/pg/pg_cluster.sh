@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # A throwaway PostgreSQL cluster for tests, on 127.0.0.1 and a free port.
 #
 #   pg_cluster.sh start STATE_DIR   initdb + pg_ctl start; writes

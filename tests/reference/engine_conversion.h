@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Conversions between the engine's types and the reference's, for the tests
 // that compare the two. The reference itself never sees engine types.
 #ifndef KHET_TESTS_REFERENCE_ENGINE_CONVERSION_H_

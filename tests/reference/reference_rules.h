@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A second, deliberately simple implementation of the Khet rules, written
 // from the rules text (docs/khet-rules.md, sections 1-5) and independently of
 // engine/: plain arrays, explicit if-chains, square-by-square laser walks.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The starting setups of section 7 of the rules, transcribed from the rules
 // text and built on the reference's own Board, independently of engine/.
 #ifndef KHET_TESTS_REFERENCE_REFERENCE_SETUPS_H_

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The Python client's LocalKhetd (clients/python/khet_client/
 local_server.py: a khetd of one's own on free loopback ports), loaded from
 its file alone, so that the release tests need neither the client's

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The Debian package, built and installed the way a server owner would,
 into a scratch root rather than this machine.
 
@@ -49,7 +52,7 @@ FILES = {
     "/usr/bin/khetd", "/usr/bin/khetctl", "/usr/bin/khet-engine",
     "/lib/systemd/system/khetd.service", "/etc/default/khetd",
     "/usr/share/doc/khet/README.md", "/usr/share/doc/khet/CHANGELOG.md",
-    "/usr/share/doc/khet/README.deploy.md",
+    "/usr/share/doc/khet/README.deploy.md", "/usr/share/doc/khet/copyright",
 }
 SCRIPTS = ("postinst", "prerm", "postrm")
 WANTS = "etc/systemd/system/multi-user.target.wants/khetd.service"
@@ -259,6 +262,13 @@ def check_installed(root, version):
     for program in PROGRAMS:
         check(os.access(root.file(f"usr/bin/{program}"), os.X_OK),
               f"/usr/bin/{program} is not installed")
+    # Debian's machine-readable copyright format, every file Apache-2.0.
+    copyright = root.read("usr/share/doc/khet/copyright")
+    check(copyright.startswith("Format: https://www.debian.org/doc/"
+                               "packaging-manuals/copyright-format/1.0/\n")
+          and "Files: *\nCopyright: 2026 The khet Authors\n"
+              "License: Apache-2.0\n" in copyright,
+          "/usr/share/doc/khet/copyright is not the project's DEP-5 file")
 
     users = root.entries("etc/passwd", "khet")
     groups = root.entries("etc/group", "khet")

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """One version everywhere: the release CMake was configured with
 (project(khet VERSION ...)) must be what every place that names a version
 says.

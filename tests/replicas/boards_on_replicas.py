@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """In-world boards on khetd replicas: khet-load's boards mode against N khetd
 on one PostgreSQL database, through nginx (deploy/nginx/khet-http.conf) or
 spread over the replicas' own ports, optionally with a fault while the boards

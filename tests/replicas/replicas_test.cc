@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Two real khetd replicas on one PostgreSQL database behind Debian's nginx
 // as a gRPC load balancer, all on loopback and started here (the database
 // comes from ctest's `postgres` fixture): a game whose moves alternate

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A child process for tests: a program started with fork and execv whose
 // stdout the test reads line by line, with timeouts, and which is never
 // left running behind the test.

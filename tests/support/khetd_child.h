@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khetd started by a test on free loopback ports, ready once it has printed
 // "khetd listening on ADDR" (and "khetd http listening on ADDR" when its
 // HTTP gateway is on).

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The web board's catalogues (clients/web/i18n/<code>.json) loaded into
 // clients/web/i18n.js from the files, as the browser loads them from khetd,
 // for the tests of modules that speak (t(), translate). Imported for that

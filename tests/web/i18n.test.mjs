@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // clients/web/i18n.js and its catalogues (clients/web/i18n/<code>.json):
 // every key in every language with the same placeholders, every key used by
 // the board, translate, and English in place of what cannot be read.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The colour schemes on the web board: the gold marks of Pharaohs and
 // Anubises stand out from every scheme's pieces (pieces.js), and the sides
 // are named as each scheme paints them (sides.js).

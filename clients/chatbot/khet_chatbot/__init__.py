@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """khet_chatbot: Khet games in chat channels, by text commands.
 
 KhetBot (bot.py) is the platform-neutral core: lines in, Messages out, and

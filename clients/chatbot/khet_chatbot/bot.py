@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """KhetBot: Khet games in chat channels by text commands, on any platform.
 
 The platform's adapter passes every line it hears to handle(channel, nick,

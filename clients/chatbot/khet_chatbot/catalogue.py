@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The bot's words in each language it speaks.
 
 messages/<code>.json maps each message's name to its text, with {named}

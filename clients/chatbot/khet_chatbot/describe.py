@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Chat text for the session's events and state, in the channel's words.
 
 The server's own announcement (in the session's language) leads wherever it

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Player ids for chat identities: what the bot vouches for when it seats a
 player, so that rated games rate the same person across games.
 

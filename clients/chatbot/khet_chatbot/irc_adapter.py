@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """IrcAdapter: the bot on an IRC server, over a plain TCP socket.
 
 It registers (NICK, USER), joins its channels once welcomed (001), answers

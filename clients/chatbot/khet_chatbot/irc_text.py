@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """IRC lines (RFC 1459): reading one, and cutting what the bot says into
 PRIVMSG lines that fit the protocol's 512 bytes."""
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Message: what the bot says, as lines, before any platform formats it."""
 
 import dataclasses

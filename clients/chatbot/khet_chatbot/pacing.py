@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """LinePacer: how fast the bot may send lines to a chat server.
 
 A token bucket: `burst` lines may go at once, after which one more may go

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Reconnector: keeps a chat connection up.
 
 It runs `connect_once()` (which serves one connection until the server

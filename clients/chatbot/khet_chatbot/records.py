@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Chat text for game records, the archive of games and the computer's
 analysis of a game, in the channel's words (`words`, a catalogue.Words).
 Moves and result tokens are the record's own in every language."""

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """BotState: what the bot must remember across restarts, in SQLite.
 
 Each channel's game (its session, owner token, setup name and the last event

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Table: one channel's game.
 
 It holds the session's owner token and the seats' player tokens (the

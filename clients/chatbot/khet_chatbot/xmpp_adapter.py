@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """XmppAdapter: the bot in XMPP multi-user chat rooms (XEP-0045), on slixmpp.
 
 It logs in as `jid`, joins its rooms as `nick` without their history, hands

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The bot's message catalogue: every language has every message, with the
 same placeholders, and each text formats with them."""
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The chat bot's platform-neutral core against a real khetd (KHETD names the
 binary), without any chat server: lines in, messages out."""
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The bot keeps its games through a dropped IRC connection and through its
 own restart: ngircd killed and started again on the same port (the bot
 connects again by itself), then the bot process stopped and started again

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The chat bot on a real IRC server: Debian's ngircd on a free loopback
 port (NGIRCD names the binary), a real khetd (KHETD), the bot as its own
 process, and the test's IRC clients alice and bob playing in the channel."""

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """IRC lines: parsing what the server sends, and cutting what the bot says
 into PRIVMSG lines within the protocol's limits."""
 

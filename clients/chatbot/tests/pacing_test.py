@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """LinePacer on a fake clock: a burst at once, then one line per interval."""
 
 import unittest

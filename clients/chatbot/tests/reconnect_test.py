@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The Reconnector's waits between connections, on a fake clock."""
 
 import unittest

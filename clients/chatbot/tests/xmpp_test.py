@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The chat bot in XMPP rooms: Debian's prosody on a free loopback port (a
 generated config and accounts in a temp dir; PROSODY and PROSODYCTL name the
 binaries), a real khetd (KHETD), the bot as its own process with --xmpp, and

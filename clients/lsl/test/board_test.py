@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The board's scripts' own touch, ownership, drawing and talking code.
 
 The four scripts (khet_board.lsl, khet_render.lsl, khet_keep.lsl and

@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The LSL checker on the board's scripts, and on planted mistakes.
 
 Every script must check clean, and their link messages agree (each number

@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """A static checker for LSL scripts: parse, resolve names, check types.
 
 check(text) returns a list of "line N: message" findings, empty for a

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """A small LSL evaluator: runs a script's own functions outside a world.
 
 Interpreter(text, stubs) parses the script (lsl_lang.py), sets its globals

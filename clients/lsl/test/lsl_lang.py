@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The LSL language: a tokenizer and a parser into a small syntax tree.
 
 parse(text) returns a Script (globals, functions, states) or raises

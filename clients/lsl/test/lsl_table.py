@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The LSL library the board's scripts may use: functions, constants, events.
 
 Written from the language's public reference (the Second Life wiki's

@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """An estimate of each of the board's scripts' memory at its peak.
 
 A Mono script's 65536 bytes hold its compiled code, its globals and what

@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Replays the in-world board's HTTP exchanges against a real khetd.
 
 The board script (clients/lsl/khet_board.lsl) cannot run outside a virtual

@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The board's own words (khet_words.lsl) in its four languages.
 
 Reads texts() and submenu() from the words script and checks:

@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Renders the textures' SVGs (this folder: the pieces, by letter, and the
 board's grid) to the PNGs that ship.
 

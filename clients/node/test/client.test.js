@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The Node.js client against a real khetd, which the test starts on a free
 // loopback port (the KHETD environment variable names the binary).
 'use strict';
@@ -169,6 +172,8 @@ test('refusals carry the gRPC code and the server\'s reason', async () => {
                        {code: 'INVALID_ARGUMENT', details: /e3/});
   await assert.rejects(move('h4-i3', game.red), {code: 'FAILED_PRECONDITION'});
   await assert.rejects(move('j5-j6', 'not-a-token'),
+                       {code: 'UNAUTHENTICATED', details: /malformed/});
+  await assert.rejects(move('j5-j6', 'x'.repeat(43)),
                        {code: 'PERMISSION_DENIED'});
   await assert.rejects(move('j5-j6', ''), {code: 'UNAUTHENTICATED'});
   const {version} = await client.call('GetSession', {session_id: game.id});

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """khet_client: a small Python client for khetd (khet.v1.KhetService).
 
     from khet_client import Client

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Client: khetd's calls as Python methods, and handles for owners and players.
 
 Every method returns the server's answer (khet.v1 messages, or plain values

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """KhetError: every failed call, with the server's gRPC code and message."""
 
 import grpc

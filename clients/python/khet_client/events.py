@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """EventStream: one session's events from Watch, as an iterator.
 
 A reader thread pulls the stream into a queue, so a caller can wait for the

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """LocalKhetd: a khetd process of one's own on a free loopback port.
 
 For tests and examples: it starts `khetd --listen 127.0.0.1:0

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Moves and colours as the client's callers may write them.
 
 A move is either a string in the engine's notation ("j4-j3", "f4=g3",

@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The khet.v1 messages and gRPC stub, generated from proto/ at build time.
 
 They live in the build tree (build/release/clients/python/stubs), which must

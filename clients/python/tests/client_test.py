@@ -1,3 +1,6 @@
+# Copyright 2026 The khet Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """khet_client against a real khetd (the KHETD environment variable names the
 binary; the test starts it on a free loopback port)."""
 
@@ -145,9 +148,12 @@ class ClientTest(unittest.TestCase):
                                alice.move, "e4-e6")
         self.assert_khet_error(grpc.StatusCode.FAILED_PRECONDITION, "",
                                bob.move, "h4-i3")
-        self.assert_khet_error(grpc.StatusCode.PERMISSION_DENIED, "",
+        self.assert_khet_error(grpc.StatusCode.UNAUTHENTICATED, "malformed",
                                self.client.move, owner.session_id,
                                "not-a-real-token", "j5-j6")
+        self.assert_khet_error(grpc.StatusCode.PERMISSION_DENIED, "",
+                               self.client.move, owner.session_id,
+                               "x" * 43, "j5-j6")
         self.assert_khet_error(grpc.StatusCode.UNAUTHENTICATED, "",
                                self.client.move, owner.session_id, "",
                                "j5-j6")

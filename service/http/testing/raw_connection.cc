@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "service/http/testing/raw_connection.h"
 
 #include <arpa/inet.h>

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A raw HTTP client connection for tests that need byte-level control:
 // partial or endless headers, bodies sent slowly or not at all, reading an
 // event stream as it arrives. Loopback only; every wait is bounded.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What the load tools' and the hostile tests' gRPC calls share: a context
 // with a deadline and the caller's token, and a status put in words.
 #ifndef KHET_TOOLS_LOAD_COMMON_GRPC_CALL_H_

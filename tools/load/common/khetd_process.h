@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A khetd child process for the load tools: started on a free loopback port
 // (and a second one for HTTP, if asked) with a given store, its addresses
 // read from the lines it prints, its resident memory, threads and CPU time

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The machine's load average, which the load tools print before they measure
 // so that a busy machine shows in their figures.
 #ifndef KHET_TOOLS_LOAD_COMMON_LOAD_AVERAGE_H_

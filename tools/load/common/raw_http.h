@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A byte-level HTTP/1.1 client for the hostile-traffic tests and
 // khet-hostile's well-behaved clients: a TCP connection to a loopback port,
 // optionally from a chosen loopback source address (127.0.0.N), through

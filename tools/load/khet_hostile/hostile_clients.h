@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet-hostile's well-behaved clients, measured alone and under the attack:
 // HTTP GETs of a session on kept-alive connections and games played over
 // gRPC; and the quiet sessions the attackers wait on and watch.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The HTTP half of khet-hostile's attack: slow-header, idle kept-alive,
 // waiting (long polls and event streams), multi-range and header-flood
 // connections from many loopback addresses, all on one thread's event loop;

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet-hostile's latency figures: the latencies of one kind of well-behaved
 // call with its failures, and their percentiles.
 #ifndef KHET_TOOLS_LOAD_KHET_HOSTILE_HOSTILE_LATENCIES_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "tools/load/khet_hostile/hostile_samplers.h"
 
 #include <sys/resource.h>

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What khet-hostile samples while it measures: khetd's peak threads and
 // memory, how late this tool itself wakes up, and the CPU both use.
 #ifndef KHET_TOOLS_LOAD_KHET_HOSTILE_HOSTILE_SAMPLERS_H_

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The gRPC half of khet-hostile's attack: idle Watch streams spread over a
 // few connections, and which of them khetd refused.
 #ifndef KHET_TOOLS_LOAD_KHET_HOSTILE_HOSTILE_WATCH_ATTACK_H_

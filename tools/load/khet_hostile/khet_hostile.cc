@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet-hostile: khetd under hostile traffic. Starts khetd, measures
 // well-behaved clients alone (HTTP GETs of a session on kept-alive
 // connections, gRPC MakeMove in a few games), then attacks it with all of

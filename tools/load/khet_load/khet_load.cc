@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet-load: a load benchmark for khetd. Many sessions, each with both seats
 // taken, play games of random legal moves through gRPC (the tool keeps each
 // game with the engine to pick its moves); the same connections also call

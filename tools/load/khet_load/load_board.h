@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet-load's boards mode, the boards themselves: a Board is one in-world
 // board (a session with both seats taken that waits for its events and moves
 // once per period), a ClientThread one event-driven thread with its share of

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Push mode, a board's side (docs/http-api.md, "Pushed events"): once both
 // seats are taken, the board registers a URL on its client address's
 // receiving server with the owner's token and keeps the registration's

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet-load's boards mode: khetd as in-world boards use it. Each board is a
 // session with both seats taken, always holding a long poll (or an event
 // stream) on a kept-alive HTTP connection of its own, or having khetd push

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet-load's figures: the calls of one kind of phase over its rounds,
 // tallied into calls/s, latency percentiles and khetd's CPU per call.
 #ifndef KHET_TOOLS_LOAD_KHET_LOAD_LOAD_FIGURES_H_

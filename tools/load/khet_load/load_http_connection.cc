@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include "tools/load/khet_load/load_http_connection.h"
 
 #include <netinet/in.h>

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // One kept-alive HTTP/1.1 connection of khet-load's boards to khetd on
 // loopback, from a chosen source address (127.0.0.N), driven by an Asio
 // io_context: requests are sent one at a time, in the order given, and a

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet-load's reading of a MakeMove reply: the game's outcome, straight from
 // the reply's bytes, without parsing the message.
 #ifndef KHET_TOOLS_LOAD_KHET_LOAD_LOAD_MOVE_OUTCOME_H_

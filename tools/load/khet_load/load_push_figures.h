@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Push mode's figures: khetd's own figures of its pushes, read from its
 // /metrics page at the start and the end of the measured window, and the
 // report's lines on the pushed deliveries.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The receiving side of khet-load's pushed boards (`--boards=N --push`):
 // one HTTP/1.1 server per simulated simulator host, listening on that
 // host's source address (127.0.0.N) on a port of the kernel's choice and

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Push mode's receiving servers: one PushReceiver per client address, as a
 // simulator host serves its objects' URLs, its acceptor on one client
 // thread and its connections spread over all of them. Each delivery is

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The sessions khet-load plays: each with both seats taken and its game
 // replayed locally with the engine, so that the tool can pick legal moves
 // and check khetd's results; and the blocking gRPC calls that set them up.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // khet-load's client threads: each plays its share of the sessions through
 // its own gRPC connection and completion queue, one call outstanding per
 // session, and records when each call of a phase started and ended.

@@ -1,3 +1,6 @@
+// Copyright 2026 The khet Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The signature khetd puts on each pushed delivery (docs/http-api.md,
 // "Pushed events"), computed here on its own with OpenSSL rather than with
 // khetd's code, so that khet-load checks khetd's: the lower-case hex
