@@ -13,22 +13,14 @@
 #include "engine/notation.h"
 #include "engine/position.h"
 #include "engine/setups.h"
+#include "engine/test_positions.h"
 #include "gtest/gtest.h"
 
 namespace khet {
 namespace {
 
-Position Parsed(std::string_view text) {
-  absl::StatusOr<Position> pos = ParsePosition(text);
-  EXPECT_TRUE(pos.ok()) << text << ": " << pos.status();
-  return pos.ok() ? *pos : Position();
-}
-
-Position Start(std::string_view id) {
-  absl::StatusOr<Position> pos = SetupPosition(id);
-  EXPECT_TRUE(pos.ok()) << pos.status();
-  return pos.ok() ? *pos : Position();
-}
+using ::khet::testing_positions::Parsed;
+using ::khet::testing_positions::Start;
 
 TEST(RenderBoardTest, ClassicStartWithSilversLaser) {
   const Position pos = Start("classic-2");

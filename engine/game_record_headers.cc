@@ -19,6 +19,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "engine/absl_view.h"
 #include "engine/game.h"
 #include "engine/game_record_reader.h"
 #include "engine/names.h"
@@ -30,9 +31,6 @@
 namespace khet {
 namespace game_record_internal {
 namespace {
-
-// Abseil 20220623 has its own string_view; this bridges std::string_view.
-absl::string_view Av(std::string_view s) { return {s.data(), s.size()}; }
 
 constexpr ResultReason kAllReasons[] = {
     ResultReason::kNone,

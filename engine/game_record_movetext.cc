@@ -17,6 +17,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "engine/absl_view.h"
 #include "engine/game.h"
 #include "engine/game_record.h"
 #include "engine/laser.h"
@@ -29,9 +30,6 @@
 namespace khet {
 namespace game_record_internal {
 namespace {
-
-// Abseil 20220623 has its own string_view; this bridges std::string_view.
-absl::string_view Av(std::string_view s) { return {s.data(), s.size()}; }
 
 // "A", "A and B", "A, B and C".
 std::string JoinedList(const std::vector<std::string>& items) {

@@ -17,6 +17,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "engine/absl_view.h"
 #include "engine/game.h"
 #include "engine/game_record.h"
 #include "engine/game_record_headers.h"
@@ -50,9 +51,6 @@ using game_record_internal::TrimWhitespace;
 using game_record_internal::UnescapeComment;
 
 namespace {
-
-// Abseil 20220623 has its own string_view; this bridges std::string_view.
-absl::string_view Av(std::string_view s) { return {s.data(), s.size()}; }
 
 bool IsDigit(char c) {
   return absl::ascii_isdigit(static_cast<unsigned char>(c));

@@ -13,17 +13,11 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "engine/absl_view.h"
 #include "engine/names.h"
 
 namespace khet {
 namespace game_record_internal {
-namespace {
-
-// Abseil 20220623 has its own string_view; this bridges std::string_view.
-absl::string_view Av(std::string_view s) { return {s.data(), s.size()}; }
-
-}  // namespace
-
 bool IsSpace(char c) {
   return absl::ascii_isspace(static_cast<unsigned char>(c));
 }

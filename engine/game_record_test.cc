@@ -23,10 +23,15 @@
 #include "engine/play.h"
 #include "engine/position.h"
 #include "engine/setups.h"
+#include "engine/test_positions.h"
 #include "gtest/gtest.h"
 
 namespace khet {
 namespace {
+
+using ::khet::testing_positions::ErrorOf;
+using ::khet::testing_positions::Parsed;
+using ::khet::testing_positions::Start;
 
 // AddressSanitizer's CI stage runs these tests too, some ten times slower:
 // it plays fewer random games.
@@ -41,27 +46,6 @@ constexpr int kRandomGamesPerSetup = 250;
 #else
 constexpr int kRandomGamesPerSetup = 250;
 #endif
-
-Position Start(std::string_view id) {
-  absl::StatusOr<Position> pos = SetupPosition(id);
-  EXPECT_TRUE(pos.ok()) << pos.status();
-  return pos.ok() ? *pos : Position();
-}
-
-Position Parsed(std::string_view text) {
-  absl::StatusOr<Position> pos = ParsePosition(text);
-  EXPECT_TRUE(pos.ok()) << text << ": " << pos.status();
-  return pos.ok() ? *pos : Position();
-}
-
-// The message of a failed parse, or "OK" if it did not fail.
-template <typename T>
-std::string ErrorOf(const absl::StatusOr<T>& result) {
-  if (result.ok()) return "OK";
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument)
-      << result.status();
-  return std::string(result.status().message());
-}
 
 std::string Error(std::string_view text) {
   return ErrorOf(ParseGameRecord(text));

@@ -4,14 +4,13 @@
 #include "engine/game.h"
 
 #include "engine/setups.h"
+#include "engine/test_positions.h"
 #include "gtest/gtest.h"
 
 namespace khet {
 namespace {
 
-constexpr Square Sq(const char* name) {
-  return MakeSquare(name[0] - 'a', name[1] - '1');
-}
+using ::khet::testing_positions::Sq;
 
 // Silver and Red turn a Pyramid off both beams back and forth: the start
 // recurs every four plies.

@@ -5,14 +5,13 @@
 
 #include "engine/notation.h"
 #include "engine/setups.h"
+#include "engine/test_positions.h"
 #include "gtest/gtest.h"
 
 namespace khet {
 namespace {
 
-constexpr Square Sq(const char* name) {
-  return MakeSquare(name[0] - 'a', name[1] - '1');
-}
+using ::khet::testing_positions::Sq;
 
 BeamPoint P(const char* name) {
   return {static_cast<int8_t>(name[0] - 'a'),

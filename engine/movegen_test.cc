@@ -10,14 +10,13 @@
 
 #include "engine/play.h"
 #include "engine/setups.h"
+#include "engine/test_positions.h"
 #include "gtest/gtest.h"
 
 namespace khet {
 namespace {
 
-constexpr Square Sq(const char* name) {
-  return MakeSquare(name[0] - 'a', name[1] - '1');
-}
+using ::khet::testing_positions::Sq;
 
 std::vector<uint16_t> Bits(const MoveList& list) {
   std::vector<uint16_t> bits;

@@ -16,6 +16,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "engine/absl_view.h"
 #include "engine/laser.h"
 #include "engine/move.h"
 #include "engine/position.h"
@@ -23,9 +24,6 @@
 
 namespace khet {
 namespace {
-
-// Abseil 20220623 has its own string_view; this bridges std::string_view.
-absl::string_view Av(std::string_view s) { return {s.data(), s.size()}; }
 
 std::string_view TrimWhitespace(std::string_view s) {
   while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s[0]))) {

@@ -15,35 +15,16 @@
 #include "engine/play.h"
 #include "engine/position.h"
 #include "engine/setups.h"
+#include "engine/test_positions.h"
 #include "gtest/gtest.h"
 
 namespace khet {
 namespace {
 
-constexpr Square Sq(const char* name) {
-  return MakeSquare(name[0] - 'a', name[1] - '1');
-}
-
-Position Start(std::string_view id) {
-  absl::StatusOr<Position> pos = SetupPosition(id);
-  EXPECT_TRUE(pos.ok()) << pos.status();
-  return pos.ok() ? *pos : Position();
-}
-
-Position Parsed(std::string_view text) {
-  absl::StatusOr<Position> pos = ParsePosition(text);
-  EXPECT_TRUE(pos.ok()) << text << ": " << pos.status();
-  return pos.ok() ? *pos : Position();
-}
-
-// The message of a failed parse, or "OK" if it did not fail.
-template <typename T>
-std::string ErrorOf(const absl::StatusOr<T>& result) {
-  if (result.ok()) return "OK";
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument)
-      << result.status();
-  return std::string(result.status().message());
-}
+using ::khet::testing_positions::ErrorOf;
+using ::khet::testing_positions::Parsed;
+using ::khet::testing_positions::Sq;
+using ::khet::testing_positions::Start;
 
 constexpr std::string_view kClassic2 =
     "xs3askaspse2/2psw7/3Pnw6/pne1Psw1s\\s/1pse1Pnw/pse1Pnw1S/S\\1pne1Psw/"

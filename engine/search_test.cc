@@ -17,17 +17,16 @@
 #include "engine/notation.h"
 #include "engine/play.h"
 #include "engine/setups.h"
+#include "engine/test_positions.h"
 #include "gtest/gtest.h"
 
 namespace khet {
 namespace {
 
+using ::khet::testing_positions::Sq;
+
 constexpr Color kSilver = Color::kSilver;
 constexpr Color kRed = Color::kRed;
-
-Square Sq(std::string_view name) {
-  return MakeSquare(name[0] - 'a', name[1] - '1');
-}
 
 // One piece from its letter (Silver upper case, Red lower case) and its
 // orientation: K Pharaoh; P Pyramid NE|SE|SW|NW; S Scarab/Djed and E Eye,

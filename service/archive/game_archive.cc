@@ -27,7 +27,7 @@
 namespace khet {
 namespace {
 
-constexpr int kDefaultPageSize = 20;
+constexpr int kGamesPageSize = 20;
 constexpr std::string_view kCurrentGame = "current";
 constexpr std::string_view kResultTokens[] = {"1-0", "0-1", "1/2-1/2", "*"};
 
@@ -227,9 +227,9 @@ absl::StatusOr<v1::ListGamesResponse> ListGames(
     KHET_ASSIGN_OR_RETURN(query.before_sequence,
                           DecodePageToken(request.page_token()));
   }
-  const int page_size = std::min(
-      request.page_size() == 0 ? kDefaultPageSize : request.page_size(),
-      core.limits->max_page_size);
+  const int page_size =
+      std::min(request.page_size() == 0 ? kGamesPageSize : request.page_size(),
+               core.limits->max_page_size);
   query.limit = page_size + 1;  // one more tells whether a next page exists
   if (!request.session_id().empty()) {
     KHET_RETURN_IF_ERROR(core.registry->Read(

@@ -21,6 +21,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "service/base/clock.h"
+#include "service/base/status_or_matchers.h"
 #include "service/core/session_service.h"
 #include "service/search/test_fakes.h"
 #include "service/store/memory_store.h"
@@ -29,27 +30,6 @@ namespace khet {
 namespace {
 
 using ::google::protobuf::util::MessageDifferencer;
-
-#define ASSERT_OK(expr)                                             \
-  do {                                                              \
-    const auto& status_or_ = (expr);                                \
-    ASSERT_TRUE(StatusOf(status_or_).ok()) << StatusOf(status_or_); \
-  } while (false)
-
-// Expects `expr` to fail with `code` and a message containing `text`.
-#define EXPECT_ERROR(expr, want, text)                             \
-  do {                                                             \
-    const absl::Status status_ = StatusOf(expr);                   \
-    EXPECT_EQ(status_.code(), absl::StatusCode::want) << status_;  \
-    EXPECT_TRUE(absl::StrContains(status_.message(), text))        \
-        << "message: " << status_.message() << "; want: " << text; \
-  } while (false)
-
-template <typename T>
-absl::Status StatusOf(const absl::StatusOr<T>& s) {
-  return s.status();
-}
-absl::Status StatusOf(const absl::Status& s) { return s; }
 
 // A seeded game policy: a move that hits the enemy Pharaoh if there is
 // one, else one that does not hit the mover's own.

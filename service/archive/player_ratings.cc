@@ -18,7 +18,7 @@ namespace khet {
 namespace {
 
 constexpr size_t kMaxPlayerIdLength = 128;
-constexpr int kDefaultPageSize = 20;
+constexpr int kPlayersPageSize = 20;
 constexpr int kMaxPageSize = 100;
 // Pending games read at a time, and tries per game against other writers.
 constexpr int kPendingBatch = 32;
@@ -115,7 +115,7 @@ absl::StatusOr<v1::ListPlayersResponse> PlayerRatings::ListPlayers(
                                                    request.page_size()));
   }
   const int size =
-      request.page_size() == 0 ? kDefaultPageSize : request.page_size();
+      request.page_size() == 0 ? kPlayersPageSize : request.page_size();
   int64_t offset = 0;
   if (!request.page_token().empty() &&
       (!absl::SimpleAtoi(request.page_token(), &offset) || offset < 0)) {

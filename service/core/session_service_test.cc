@@ -24,6 +24,7 @@
 #include "gtest/gtest.h"
 #include "service/base/clock.h"
 #include "service/base/mutex.h"
+#include "service/base/status_or_matchers.h"
 #include "service/search/test_fakes.h"
 #include "service/store/memory_store.h"
 #include "session_state.pb.h"
@@ -32,33 +33,6 @@ namespace khet {
 namespace {
 
 using ::absl::StatusCode;
-
-template <typename T>
-absl::Status StatusOf(const absl::StatusOr<T>& s) {
-  return s.status();
-}
-absl::Status StatusOf(const absl::Status& s) { return s; }
-
-// Expects `expr` to fail with `code` and a message containing `text`.
-#define EXPECT_ERROR(expr, want, text)                             \
-  do {                                                             \
-    const absl::Status status_ = StatusOf(expr);                   \
-    EXPECT_EQ(status_.code(), StatusCode::want) << status_;        \
-    EXPECT_TRUE(absl::StrContains(status_.message(), text))        \
-        << "message: " << status_.message() << "; want: " << text; \
-  } while (false)
-
-#define EXPECT_OK(expr)                          \
-  do {                                           \
-    const absl::Status status_ = StatusOf(expr); \
-    EXPECT_TRUE(status_.ok()) << status_;        \
-  } while (false)
-
-#define ASSERT_OK(expr)                          \
-  do {                                           \
-    const absl::Status status_ = StatusOf(expr); \
-    ASSERT_TRUE(status_.ok()) << status_;        \
-  } while (false)
 
 Caller As(const std::string& token) { return Caller{token}; }
 

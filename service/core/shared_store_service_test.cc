@@ -34,8 +34,6 @@
 namespace khet {
 namespace {
 
-Caller As(const std::string& token) { return Caller{token}; }
-
 // A move for the side to move that hits no Pharaoh, so the game goes on.
 std::string QuietMove(const std::string& position_text) {
   absl::StatusOr<Position> pos = ParsePosition(position_text);
@@ -235,7 +233,8 @@ class SharedStoreServiceTest : public testing::Test {
     move.mutable_move()->set_notation(QuietMove(s->board().position()));
     if (expected.has_value()) move.set_expected_version(*expected);
     return on.MakeMove(
-        move, As(s->board().side_to_move() == v1::SILVER ? b.silver : b.red));
+        move,
+        Caller(s->board().side_to_move() == v1::SILVER ? b.silver : b.red));
   }
 
   // Every stored event of the session.
@@ -338,7 +337,7 @@ TEST_F(SharedStoreServiceTest, WatchersOnEitherReplicaSeeEveryEvent) {
   // Deleted on A: B's watcher hears it and B forgets the session.
   v1::DeleteSessionRequest remove;
   remove.set_session_id(board.id);
-  ASSERT_TRUE(a_.service->DeleteSession(remove, As(board.owner)).ok());
+  ASSERT_TRUE(a_.service->DeleteSession(remove, Caller{board.owner}).ok());
   absl::StatusOr<std::optional<v1::Event>> deleted =
       (*on_b)->Next(absl::Seconds(30));
   ASSERT_TRUE(deleted.ok()) << deleted.status();
@@ -498,7 +497,7 @@ TEST_F(SharedStoreServiceTest, AComputerSeatMovesOncePerTurn) {
     seat.set_session_id(board.id);
     seat.set_color(color);
     seat.set_level(1);
-    ASSERT_TRUE(a_.service->SeatComputer(seat, As(board.owner)).ok());
+    ASSERT_TRUE(a_.service->SeatComputer(seat, Caller{board.owner}).ok());
   }
   ASSERT_TRUE(WaitFor([&] {
     absl::StatusOr<v1::Session> s = Get(*b_.service, board.id);
@@ -510,7 +509,7 @@ TEST_F(SharedStoreServiceTest, AComputerSeatMovesOncePerTurn) {
   reset.set_session_id(board.id);
   absl::Status reset_status;
   for (int i = 0; i < 20; ++i) {
-    reset_status = b_.service->ResetGame(reset, As(board.owner)).status();
+    reset_status = b_.service->ResetGame(reset, Caller{board.owner}).status();
     if (!absl::IsAborted(reset_status)) break;
   }
   ASSERT_TRUE(reset_status.ok()) << reset_status;
@@ -550,7 +549,7 @@ class SharedStoreLeaseTest : public SharedStoreServiceTest {
     seat.set_session_id(b.id);
     seat.set_color(color);
     seat.set_level(1);
-    ASSERT_TRUE(on.SeatComputer(seat, As(b.owner)).ok());
+    ASSERT_TRUE(on.SeatComputer(seat, Caller{b.owner}).ok());
   }
 
   int Moves(SessionService& on, const Board& b) {
@@ -654,7 +653,7 @@ TEST_F(SharedStoreServiceTest, AMoveOnACurrentCopyReadsNothingFirst) {
   move.mutable_move()->set_notation(QuietMove(s->board().position()));
   const int reads_before = a_.store->reads();
   absl::StatusOr<v1::MakeMoveResponse> made =
-      a_.service->MakeMove(move, As(board.silver));
+      a_.service->MakeMove(move, Caller{board.silver});
   ASSERT_TRUE(made.ok()) << made.status();
   EXPECT_EQ(made->version(), s->version() + 1);
   EXPECT_EQ(a_.store->reads(), reads_before);
@@ -674,13 +673,13 @@ TEST_F(SharedStoreServiceTest, AMoveOnACopyBehindIsPlayedOnTheStoredSession) {
   move.set_session_id(board.id);
   move.mutable_move()->set_notation(QuietMove(red->board().position()));
   absl::StatusOr<v1::MakeMoveResponse> silver =
-      a_.service->MakeMove(move, As(board.silver));
+      a_.service->MakeMove(move, Caller{board.silver});
   ASSERT_TRUE(silver.ok()) << silver.status();
   EXPECT_EQ(silver->version(), red->version() + 1);
   // A move out of turn still fails, after the same check.
   move.mutable_move()->set_notation(QuietMove(silver->board().position()));
   absl::StatusOr<v1::MakeMoveResponse> again =
-      a_.service->MakeMove(move, As(board.silver));
+      a_.service->MakeMove(move, Caller{board.silver});
   EXPECT_TRUE(absl::IsFailedPrecondition(again.status())) << again.status();
   // The log holds each move once, in order.
   std::vector<v1::Event> events = StoredEvents(board.id);
@@ -704,22 +703,22 @@ TEST_F(SharedStoreServiceTest,
   move.set_request_id("move-1");
   move.mutable_move()->set_notation(QuietMove(s->board().position()));
   absl::StatusOr<v1::MakeMoveResponse> first =
-      a_.service->MakeMove(move, As(board.silver));
+      a_.service->MakeMove(move, Caller{board.silver});
   ASSERT_TRUE(first.ok()) << first.status();
   // On B, unheard by A: Red resigns, Silver starts a new game, same seats.
   a_.store->LoseNotices(1000);
   v1::ResignRequest resign;
   resign.set_session_id(board.id);
-  ASSERT_TRUE(b_.service->Resign(resign, As(board.red)).ok());
+  ASSERT_TRUE(b_.service->Resign(resign, Caller{board.red}).ok());
   v1::ChooseSetupRequest setup;
   setup.set_session_id(board.id);
   setup.set_setup_id(s->setup_id());
   absl::StatusOr<v1::Session> new_game =
-      b_.service->ChooseSetup(setup, As(board.silver));
+      b_.service->ChooseSetup(setup, Caller{board.silver});
   ASSERT_TRUE(new_game.ok()) << new_game.status();
   ASSERT_EQ(new_game->status(), v1::IN_PROGRESS);
   absl::StatusOr<v1::MakeMoveResponse> retried =
-      a_.service->MakeMove(move, As(board.silver));
+      a_.service->MakeMove(move, Caller{board.silver});
   ASSERT_TRUE(retried.ok()) << retried.status();
   EXPECT_EQ(retried->version(), new_game->version() + 1);
   absl::StatusOr<v1::Session> now = Get(*b_.service, board.id);

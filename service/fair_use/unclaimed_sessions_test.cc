@@ -28,10 +28,11 @@ namespace {
 
 using ::testing::HasSubstr;
 
-constexpr char kBoardA[] = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
-constexpr char kBoardB[] = "11111111-2222-3333-4444-555555555555";
+constexpr char kObjectA[] = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
+constexpr char kObjectB[] = "11111111-2222-3333-4444-555555555555";
 
-Caller At(const std::string& address, const std::string& object_key = "") {
+Caller CallerAt(const std::string& address,
+                const std::string& object_key = "") {
   return Caller{"", address, object_key};
 }
 
@@ -100,7 +101,7 @@ class UnclaimedSessionsTest : public ::testing::Test {
 
 TEST_F(UnclaimedSessionsTest, AnAddressHoldsAtMostItsBudget) {
   absl::Status refused;
-  EXPECT_EQ(CreateUntilRefused(At("192.0.2.7"), &refused), 3);
+  EXPECT_EQ(CreateUntilRefused(CallerAt("192.0.2.7"), &refused), 3);
   EXPECT_EQ(refused.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(refused.message(),
               HasSubstr("too many sessions nobody has joined from 192.0.2.7: "
@@ -112,12 +113,13 @@ TEST_F(UnclaimedSessionsTest, AnAddressHoldsAtMostItsBudget) {
   EXPECT_EQ(budget->retry_after_seconds, 300);
   // Its oldest ages out first: the wait shrinks with time.
   clock_.Advance(absl::Seconds(100));
-  EXPECT_EQ(RefusedBy(Create(At("192.0.2.7")).status())->retry_after_seconds,
-            200);
+  EXPECT_EQ(
+      RefusedBy(Create(CallerAt("192.0.2.7")).status())->retry_after_seconds,
+      200);
   // Others are not counted with it; callers without an address not at all.
-  EXPECT_TRUE(Create(At("192.0.2.8")).ok());
-  EXPECT_TRUE(Create(At("2001:db8::/64")).ok());
-  for (int i = 0; i < 10; ++i) EXPECT_TRUE(Create(At("")).ok());
+  EXPECT_TRUE(Create(CallerAt("192.0.2.8")).ok());
+  EXPECT_TRUE(Create(CallerAt("2001:db8::/64")).ok());
+  for (int i = 0; i < 10; ++i) EXPECT_TRUE(Create(CallerAt("")).ok());
 }
 
 // Creations racing on several threads hold the address to its budget.
@@ -127,7 +129,7 @@ TEST_F(UnclaimedSessionsTest, RacingCreationsStayWithinTheBudget) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 5; ++i) {
-        if (Create(At("192.0.2.7")).ok()) ++made;
+        if (Create(CallerAt("192.0.2.7")).ok()) ++made;
       }
     });
   }
@@ -136,30 +138,32 @@ TEST_F(UnclaimedSessionsTest, RacingCreationsStayWithinTheBudget) {
 }
 
 TEST_F(UnclaimedSessionsTest, ASeatTakenGivesThePlaceBack) {
-  absl::StatusOr<v1::CreateSessionResponse> first = Create(At("192.0.2.7"));
+  absl::StatusOr<v1::CreateSessionResponse> first =
+      Create(CallerAt("192.0.2.7"));
   ASSERT_TRUE(first.ok());
-  absl::StatusOr<v1::CreateSessionResponse> second = Create(At("192.0.2.7"));
+  absl::StatusOr<v1::CreateSessionResponse> second =
+      Create(CallerAt("192.0.2.7"));
   ASSERT_TRUE(second.ok());
-  ASSERT_TRUE(Create(At("192.0.2.7")).ok());
-  ASSERT_FALSE(Create(At("192.0.2.7")).ok());
+  ASSERT_TRUE(Create(CallerAt("192.0.2.7")).ok());
+  ASSERT_FALSE(Create(CallerAt("192.0.2.7")).ok());
   // A player joins one; the computer sits in another.
   KHET_ASSERT_OK(Join(first->session().id()));
-  ASSERT_TRUE(Create(At("192.0.2.7")).ok());
-  ASSERT_FALSE(Create(At("192.0.2.7")).ok());
+  ASSERT_TRUE(Create(CallerAt("192.0.2.7")).ok());
+  ASSERT_FALSE(Create(CallerAt("192.0.2.7")).ok());
   v1::SeatComputerRequest computer;
   computer.set_session_id(second->session().id());
   computer.set_color(v1::RED);
   computer.set_level(1);
   KHET_ASSERT_OK(
       service_->SeatComputer(computer, Caller{second->owner_token()}).status());
-  ASSERT_TRUE(Create(At("192.0.2.7")).ok());
+  ASSERT_TRUE(Create(CallerAt("192.0.2.7")).ok());
   // Leaving the seat again does not make it unclaimed.
   v1::LeaveSeatRequest leave;
   leave.set_session_id(second->session().id());
   leave.set_color(v1::RED);
   KHET_ASSERT_OK(
       service_->LeaveSeat(leave, Caller{second->owner_token()}).status());
-  EXPECT_FALSE(Create(At("192.0.2.7")).ok());
+  EXPECT_FALSE(Create(CallerAt("192.0.2.7")).ok());
   clock_.Advance(absl::Hours(1));
   service_->SweepUnclaimed();
   EXPECT_TRUE(Get(second->session().id()).ok());
@@ -168,34 +172,35 @@ TEST_F(UnclaimedSessionsTest, ASeatTakenGivesThePlaceBack) {
 TEST_F(UnclaimedSessionsTest, InworldObjectsSplitTheirAddressCeiling) {
   absl::Status refused;
   // Each object is a creator of its own...
-  EXPECT_EQ(CreateUntilRefused(At("192.0.2.7", kBoardA), &refused), 3);
+  EXPECT_EQ(CreateUntilRefused(CallerAt("192.0.2.7", kObjectA), &refused), 3);
   EXPECT_THAT(refused.message(),
-              HasSubstr(absl::StrCat("from in-world object ", kBoardA,
+              HasSubstr(absl::StrCat("from in-world object ", kObjectA,
                                      " at 192.0.2.7: at most 3 at once")));
   // ...within its address's in-world ceiling, 5.
-  EXPECT_EQ(CreateUntilRefused(At("192.0.2.7", kBoardB), &refused), 2);
+  EXPECT_EQ(CreateUntilRefused(CallerAt("192.0.2.7", kObjectB), &refused), 2);
   EXPECT_THAT(refused.message(),
               HasSubstr("from the in-world objects at 192.0.2.7: at most 5 at "
                         "once"));
-  EXPECT_EQ(
-      CreateUntilRefused(
-          At("192.0.2.7", "22222222-2222-3333-4444-555555555555"), &refused),
-      0);
+  EXPECT_EQ(CreateUntilRefused(
+                CallerAt("192.0.2.7", "22222222-2222-3333-4444-555555555555"),
+                &refused),
+            0);
   // The address's own calls without a key are apart.
-  EXPECT_EQ(CreateUntilRefused(At("192.0.2.7"), &refused), 3);
+  EXPECT_EQ(CreateUntilRefused(CallerAt("192.0.2.7"), &refused), 3);
 }
 
 TEST_F(UnclaimedSessionsTest, ZeroTurnsTheBudgetOff) {
   limits_.max_unclaimed_sessions_per_address = 0;
   Start();
   absl::Status refused;
-  EXPECT_EQ(CreateUntilRefused(At("192.0.2.7"), &refused), 100);
+  EXPECT_EQ(CreateUntilRefused(CallerAt("192.0.2.7"), &refused), 100);
 }
 
 TEST_F(UnclaimedSessionsTest, TheSweepRemovesUnclaimedSessionsOnceTooOld) {
-  absl::StatusOr<v1::CreateSessionResponse> old = Create(At("192.0.2.7"));
+  absl::StatusOr<v1::CreateSessionResponse> old = Create(CallerAt("192.0.2.7"));
   ASSERT_TRUE(old.ok());
-  absl::StatusOr<v1::CreateSessionResponse> joined = Create(At("192.0.2.7"));
+  absl::StatusOr<v1::CreateSessionResponse> joined =
+      Create(CallerAt("192.0.2.7"));
   ASSERT_TRUE(joined.ok());
   KHET_ASSERT_OK(Join(joined->session().id()));
   v1::WatchRequest watch;
@@ -203,7 +208,8 @@ TEST_F(UnclaimedSessionsTest, TheSweepRemovesUnclaimedSessionsOnceTooOld) {
   absl::StatusOr<std::unique_ptr<EventStream>> watcher = service_->Watch(watch);
   KHET_ASSERT_OK(watcher);
   clock_.Advance(absl::Seconds(200));
-  absl::StatusOr<v1::CreateSessionResponse> young = Create(At("192.0.2.7"));
+  absl::StatusOr<v1::CreateSessionResponse> young =
+      Create(CallerAt("192.0.2.7"));
   ASSERT_TRUE(young.ok());
   EXPECT_EQ(service_->SweepUnclaimed(), 0);  // nothing is 300 s old yet
 
@@ -220,9 +226,9 @@ TEST_F(UnclaimedSessionsTest, TheSweepRemovesUnclaimedSessionsOnceTooOld) {
   ASSERT_TRUE(deleted->has_value());
   EXPECT_TRUE((*deleted)->has_session_deleted());
   // Its place is free again.
-  EXPECT_TRUE(Create(At("192.0.2.7")).ok());
-  EXPECT_TRUE(Create(At("192.0.2.7")).ok());
-  EXPECT_FALSE(Create(At("192.0.2.7")).ok());
+  EXPECT_TRUE(Create(CallerAt("192.0.2.7")).ok());
+  EXPECT_TRUE(Create(CallerAt("192.0.2.7")).ok());
+  EXPECT_FALSE(Create(CallerAt("192.0.2.7")).ok());
 
   clock_.Advance(absl::Seconds(200));
   EXPECT_EQ(service_->SweepUnclaimed(), 1);  // the young one
@@ -237,30 +243,33 @@ TEST_F(UnclaimedSessionsTest, SessionsFromARecordCountToo) {
   create.set_name("replay");
   create.set_record("[Setup \"classic-2\"]\n\n1. e1-e2 *\n");
   for (int i = 0; i < 3; ++i) {
-    KHET_ASSERT_OK(service_->CreateSession(create, At("192.0.2.7")).status());
+    KHET_ASSERT_OK(
+        service_->CreateSession(create, CallerAt("192.0.2.7")).status());
   }
-  EXPECT_EQ(RefusedBy(service_->CreateSession(create, At("192.0.2.7")).status())
-                ->budget,
-            Budget::kUnclaimedSessions);
+  EXPECT_EQ(
+      RefusedBy(service_->CreateSession(create, CallerAt("192.0.2.7")).status())
+          ->budget,
+      Budget::kUnclaimedSessions);
   clock_.Advance(absl::Minutes(6));
   EXPECT_EQ(service_->SweepUnclaimed(), 3);
 }
 
 TEST_F(UnclaimedSessionsTest, ARestartCountsTheStoredOnes) {
   absl::Status refused;
-  ASSERT_EQ(CreateUntilRefused(At("192.0.2.7"), &refused), 3);
+  ASSERT_EQ(CreateUntilRefused(CallerAt("192.0.2.7"), &refused), 3);
   Start();
-  EXPECT_EQ(RefusedBy(Create(At("192.0.2.7")).status())->budget,
+  EXPECT_EQ(RefusedBy(Create(CallerAt("192.0.2.7")).status())->budget,
             Budget::kUnclaimedSessions);
   clock_.Advance(absl::Minutes(6));
   EXPECT_EQ(service_->SweepUnclaimed(), 3);
-  EXPECT_TRUE(Create(At("192.0.2.7")).ok());
+  EXPECT_TRUE(Create(CallerAt("192.0.2.7")).ok());
 }
 
 // A session stored before sessions were marked unclaimed reads as claimed:
 // an upgrade removes nobody's board.
 TEST_F(UnclaimedSessionsTest, SessionsStoredBeforeTheBudgetAreNeverRemoved) {
-  absl::StatusOr<v1::CreateSessionResponse> created = Create(At("192.0.2.7"));
+  absl::StatusOr<v1::CreateSessionResponse> created =
+      Create(CallerAt("192.0.2.7"));
   ASSERT_TRUE(created.ok());
   const std::string id = created->session().id();
   absl::StatusOr<SessionRecord> record = store_.Get(id);
@@ -275,7 +284,7 @@ TEST_F(UnclaimedSessionsTest, SessionsStoredBeforeTheBudgetAreNeverRemoved) {
   clock_.Advance(absl::Hours(24));
   EXPECT_EQ(service_->SweepUnclaimed(), 0);
   EXPECT_TRUE(Get(id).ok());
-  for (int i = 0; i < 3; ++i) EXPECT_TRUE(Create(At("192.0.2.7")).ok());
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(Create(CallerAt("192.0.2.7")).ok());
 }
 
 }  // namespace

@@ -22,9 +22,9 @@
 namespace khet {
 namespace {
 
-// kMigrations[i] is migration i + 1, run inside the migrating transaction.
-// Append only: never edit a migration that has shipped.
-constexpr const char* kMigrations[] = {
+// kPostgresMigrations[i] is migration i + 1, run inside the migrating
+// transaction. Append only: never edit a migration that has shipped.
+constexpr const char* kPostgresMigrations[] = {
     // 1: sessions and their event logs.
     postgres_sessions::kMigrationTables,
     // 2: each write is one statement, a call of a function.
@@ -46,7 +46,7 @@ constexpr const char* kMigrations[] = {
     // 10
     postgres_push_targets::kMigration,
 };
-static_assert(std::size(kMigrations) == PostgresStore::kSchemaVersion);
+static_assert(std::size(kPostgresMigrations) == PostgresStore::kSchemaVersion);
 
 // At most this many batches commit at once. PostgreSQL commits
 // transactions that NOTIFY one at a time (a lock held through the commit's
@@ -101,9 +101,9 @@ absl::StatusOr<std::unique_ptr<PostgresStore>> PostgresStore::Open(
                        ", newer than this build's ", kSchemaVersion));
     }
     for (int64_t v = version; v < kSchemaVersion; ++v) {
-      KHET_RETURN_IF_ERROR(
-          c.Exec(kMigrations[v], absl::StrCat("apply migration ", v + 1))
-              .status());
+      KHET_RETURN_IF_ERROR(c.Exec(kPostgresMigrations[v],
+                                  absl::StrCat("apply migration ", v + 1))
+                               .status());
       KHET_RETURN_IF_ERROR(
           c.Exec(absl::StrCat("INSERT INTO schema_migrations (version) "
                               "VALUES (",

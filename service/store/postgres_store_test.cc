@@ -485,9 +485,9 @@ TEST_F(PostgresStoreTest, OneWriteFailingInABatchFailsAlone) {
   std::unique_ptr<PostgresStore> store = OpenStore(options);
   ASSERT_NE(store, nullptr);
   KHET_ASSERT_OK(RunSql(kFailBoomEvents));
-  constexpr int kWriters = 12;
+  constexpr int kRacingWriters = 12;
   KHET_ASSERT_OK(store->Create({"blocker", 0, "b"}, {}));
-  for (int i = 0; i < kWriters; ++i) {
+  for (int i = 0; i < kRacingWriters; ++i) {
     KHET_ASSERT_OK(store->Create({absl::StrCat("w", i), 0, "zero"}, {}));
   }
   // Another connection holds the blocker's row, so that the store's only
@@ -508,9 +508,9 @@ TEST_F(PostgresStoreTest, OneWriteFailingInABatchFailsAlone) {
     KHET_EXPECT_OK(store->Update({"blocker", 1, "b1"}, 0, {}));
   });
   absl::SleepFor(absl::Milliseconds(200));
-  std::vector<absl::Status> results(kWriters);
+  std::vector<absl::Status> results(kRacingWriters);
   std::vector<std::thread> writers;
-  for (int i = 0; i < kWriters; ++i) {
+  for (int i = 0; i < kRacingWriters; ++i) {
     writers.emplace_back([&, i] {
       const std::string id = absl::StrCat("w", i);
       // w3 sends an event the trigger fails; w7 a stale version.
@@ -523,7 +523,7 @@ TEST_F(PostgresStoreTest, OneWriteFailingInABatchFailsAlone) {
   first.join();
   for (std::thread& t : writers) t.join();
   PQfinish(holder);
-  for (int i = 0; i < kWriters; ++i) {
+  for (int i = 0; i < kRacingWriters; ++i) {
     const std::string id = absl::StrCat("w", i);
     absl::StatusOr<SessionRecord> got = store->Get(id);
     KHET_ASSERT_OK(got);
@@ -558,14 +558,14 @@ TEST_F(PostgresStoreTest, TheCommitHookSeesEachTransactionsWrites) {
   };
   std::unique_ptr<PostgresStore> store = OpenStore(options);
   ASSERT_NE(store, nullptr);
-  constexpr int kWriters = 8;
+  constexpr int kRacingWriters = 8;
   KHET_ASSERT_OK(store->Create({"blocker", 0, "b"}, {}));
-  for (int i = 0; i < kWriters; ++i) {
+  for (int i = 0; i < kRacingWriters; ++i) {
     KHET_ASSERT_OK(store->Create({absl::StrCat("w", i), 0, "zero"}, {}));
   }
   {
     MutexLock lock(&mu);
-    EXPECT_EQ(batches, std::vector<int>(kWriters + 1, 1));  // one at a time
+    EXPECT_EQ(batches, std::vector<int>(kRacingWriters + 1, 1));  // one at a time
     batches.clear();
   }
   // The blocker's row held elsewhere keeps the only connection busy with
@@ -580,7 +580,7 @@ TEST_F(PostgresStoreTest, TheCommitHookSeesEachTransactionsWrites) {
   });
   absl::SleepFor(absl::Milliseconds(200));
   std::vector<std::thread> writers;
-  for (int i = 0; i < kWriters; ++i) {
+  for (int i = 0; i < kRacingWriters; ++i) {
     writers.emplace_back([&, i] {
       KHET_EXPECT_OK(
           store->Update({absl::StrCat("w", i), 1, "one"}, 0, {{1, "e1"}}));
@@ -594,8 +594,8 @@ TEST_F(PostgresStoreTest, TheCommitHookSeesEachTransactionsWrites) {
   MutexLock lock(&mu);
   int writes = 0;
   for (int n : batches) writes += n;
-  EXPECT_EQ(writes, kWriters + 1);
-  EXPECT_LT(batches.size(), static_cast<size_t>(kWriters + 1));
+  EXPECT_EQ(writes, kRacingWriters + 1);
+  EXPECT_LT(batches.size(), static_cast<size_t>(kRacingWriters + 1));
 }
 
 // Writes handed over by UpdateLater are led by the store's committers (no

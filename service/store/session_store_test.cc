@@ -79,10 +79,6 @@ SessionRecord Record(std::string id, int64_t version, std::string state) {
   return SessionRecord{std::move(id), version, std::move(state)};
 }
 
-EventRecord Event(int64_t version) {
-  return EventRecord{version, absl::StrCat("event ", version)};
-}
-
 // Matches an OK StatusOr holding `value`.
 MATCHER_P(IsOkAnd, value, absl::StrCat("is OK and holds ", value)) {
   if (!arg.ok()) {

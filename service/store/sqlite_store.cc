@@ -27,9 +27,9 @@ namespace {
 // refuses some other program's database.
 constexpr int64_t kApplicationId = 0x4b484554;
 
-// kMigrations[i] takes a file from schema version i to i + 1, inside one
+// kSqliteMigrations[i] takes a file from schema version i to i + 1, inside one
 // transaction. Append only: never edit a migration that has shipped.
-constexpr const char* kMigrations[] = {
+constexpr const char* kSqliteMigrations[] = {
     // 0 -> 1: sessions and their event logs.
     R"sql(
 CREATE TABLE sessions (
@@ -89,7 +89,7 @@ CREATE TABLE players (
 CREATE INDEX players_by_rating ON players (rating DESC, id);
 )sql",
 };
-static_assert(std::size(kMigrations) == SqliteStore::kSchemaVersion);
+static_assert(std::size(kSqliteMigrations) == SqliteStore::kSchemaVersion);
 
 absl::StatusCode CodeFor(int sqlite_code) {
   switch (sqlite_code & 0xff) {  // the primary code of an extended one
@@ -228,7 +228,7 @@ absl::Status SqliteStore::Migrate() {
     if (*version == kSchemaVersion) return absl::OkStatus();
     for (int64_t v = *version; v < kSchemaVersion; ++v) {
       const int code =
-          sqlite3_exec(db_, kMigrations[v], nullptr, nullptr, nullptr);
+          sqlite3_exec(db_, kSqliteMigrations[v], nullptr, nullptr, nullptr);
       if (code != SQLITE_OK) {
         return Error(code, absl::StrCat("migrate schema ", v, " -> ", v + 1));
       }

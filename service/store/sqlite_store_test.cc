@@ -36,10 +36,6 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::SizeIs;
 
-EventRecord Event(int64_t version) {
-  return EventRecord{version, absl::StrCat("event ", version)};
-}
-
 // A raw connection for looking inside the file and for making odd files.
 class RawDb {
  public:

@@ -16,15 +16,14 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "service/base/status_or_matchers.h"
+#include "service/store/session_store.h"
 
 namespace khet {
 
-inline const absl::Status& StatusOf(const absl::Status& status) {
-  return status;
-}
-template <typename T>
-const absl::Status& StatusOf(const absl::StatusOr<T>& status_or) {
-  return status_or.status();
+// The event of `version` a test stores: its bytes name it.
+inline EventRecord Event(int64_t version) {
+  return EventRecord{version, absl::StrCat("event ", version)};
 }
 
 // Matches an absl::Status or StatusOr whose code is `code` and whose message
