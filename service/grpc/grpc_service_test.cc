@@ -1725,9 +1725,8 @@ TEST(CallerFromMetadataTest, RejectsMissingRepeatedAndMalformed) {
   twice.emplace("authorization", "Bearer a");
   twice.emplace("authorization", "Bearer b");
   EXPECT_TRUE(absl::IsUnauthenticated(CallerFromMetadata(twice).status()));
-  for (const char* value :
-       {"Basic abc", "Bearerabc", "Bearer", "Bearer  ", "abc", "Bearer a b",
-        "Bearer abc", "Bearer abc!"}) {
+  for (const char* value : {"Basic abc", "Bearerabc", "Bearer", "Bearer  ",
+                            "abc", "Bearer a b", "Bearer abc", "Bearer abc!"}) {
     std::multimap<grpc::string_ref, grpc::string_ref> metadata;
     metadata.emplace("authorization", value);
     const absl::Status status = CallerFromMetadata(metadata).status();
