@@ -95,7 +95,8 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
       drops_ = &metrics->AddCounter(
           "khet_push_drops_total",
           "Board URLs no longer pushed to, by why: failures, replaced, "
-          "unregistered, deleted (the session).",
+          "unregistered, deleted (the session), moved (another replica "
+          "delivers it now).",
           {"reason"});
       claims_ = &metrics->AddCounter(
           "khet_push_claims_total",
@@ -255,7 +256,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   }
 
   absl::StatusOr<Registration> Find(const std::string& session_id) {
-    return OnStrand<Registration>(
+    absl::StatusOr<Registration> here = OnStrand<Registration>(
         strand_,
         [self = shared_from_this(),
          session_id]() -> absl::StatusOr<Registration> {
@@ -264,10 +265,15 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
           const Board& board = *it->second;
           return Registration{board.url_text, board.delivered, board.failures};
         });
+    if (!absl::IsNotFound(here.status())) return here;
+    // Another replica may deliver it; what it delivered is its own to know.
+    absl::StatusOr<PushTargetRecord> elsewhere = TargetElsewhere(session_id);
+    if (!elsewhere.ok()) return elsewhere.status();
+    return Registration{elsewhere->url, /*delivered=*/0, /*failures=*/0};
   }
 
   absl::Status Unregister(const std::string& session_id) {
-    KHET_RETURN_IF_ERROR(
+    const absl::Status here =
         OnStrand<bool>(
             strand_,
             [self = shared_from_this(), session_id]() -> absl::StatusOr<bool> {
@@ -278,9 +284,17 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
               self->Drop(it->second, "unregistered");
               return true;
             })
-            .status());
-    ForgetTarget(session_id);
-    return absl::OkStatus();
+            .status();
+    if (here.ok()) {
+      ForgetTarget(session_id);
+      return absl::OkStatus();
+    }
+    if (!absl::IsNotFound(here)) return here;
+    // Deleted from the store, its replica stops at its next heartbeat.
+    absl::StatusOr<PushTargetRecord> elsewhere = TargetElsewhere(session_id);
+    if (!elsewhere.ok()) return elsewhere.status();
+    return options_.shared_store->DeletePushTarget(session_id,
+                                                   elsewhere->owner);
   }
 
   void Shutdown() {
@@ -341,6 +355,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
     absl::Time body_time;  // the first event's commit
     int failures = 0;
     asio::steady_timer retry;
+    uint64_t installed = 0;  // the install's number (Impl::installs_)
   };
 
   struct Pool {
@@ -376,6 +391,22 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
                  return true;
                })
         .status();
+  }
+
+  // The session's target as the shared store keeps it, if another replica
+  // delivers it; NOT_FOUND (the same as a board unknown here) otherwise.
+  // Waits for the store: not on the strand.
+  absl::StatusOr<PushTargetRecord> TargetElsewhere(
+      const std::string& session_id) {
+    if (options_.shared_store == nullptr) return NoUrl(session_id);
+    absl::StatusOr<PushTargetRecord> stored =
+        options_.shared_store->GetPushTarget(session_id);
+    if (absl::IsNotFound(stored.status())) return NoUrl(session_id);
+    if (!stored.ok()) return stored.status();
+    // Saved by this replica, not delivered here: a registration or a
+    // claim just under way, or one whose install failed.
+    if (stored->owner == options_.replica_id) return NoUrl(session_id);
+    return stored;
   }
 
   // Deletes this replica's saved target of the session, if the store
@@ -420,6 +451,36 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
         if (!adopted.ok()) self->ForgetTarget(target.session_id);
       });
     }
+    Reconcile();
+  }
+
+  // Drops the boards delivered here whose stored target says another
+  // replica delivers them now (the board registered again there, or that
+  // replica claimed them while this one's heartbeat had lapsed, as when
+  // the store was down) or that another replica unregistered. Only a
+  // count is read while the numbers agree. On a worker.
+  void Reconcile() {
+    const uint64_t installed_before = installs_seen_.load();
+    absl::StatusOr<int64_t> owned =
+        options_.shared_store->CountPushTargets(options_.replica_id);
+    if (!owned.ok() || *owned == board_count_.load()) return;
+    absl::StatusOr<std::vector<std::string>> sessions =
+        options_.shared_store->PushTargetsOf(options_.replica_id);
+    if (!sessions.ok()) return;
+    asio::post(strand_, [self = shared_from_this(), installed_before,
+                         kept = absl::flat_hash_set<std::string>(
+                             sessions->begin(), sessions->end())] {
+      std::vector<std::shared_ptr<Board>> moved;
+      for (const auto& [id, board] : self->boards_) {
+        // A board installed since the list was read may not be on it yet.
+        if (board->installed <= installed_before && !kept.contains(id)) {
+          moved.push_back(board);
+        }
+      }
+      for (const std::shared_ptr<Board>& board : moved) {
+        self->Drop(board, "moved");
+      }
+    });
   }
 
   static absl::Status ShutDown() {
@@ -450,6 +511,8 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
           "instead"));
     }
     if (replacing) Drop(it->second, "replaced");
+    board->installed = ++installs_;
+    installs_seen_.store(installs_);
     boards_[board->session_id] = board;
     ++per_caller_[board->caller];
     board_count_.store(static_cast<int64_t>(boards_.size()));
@@ -795,7 +858,9 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   std::atomic<int> resolving_{0};
   std::atomic<int64_t> board_count_{0};
   std::atomic<int64_t> connection_count_{0};
+  std::atomic<uint64_t> installs_seen_{0};  // installs_, for workers
   // Strand-only.
+  uint64_t installs_ = 0;  // boards installed so far
   absl::flat_hash_map<std::string, std::shared_ptr<Board>> boards_;
   absl::flat_hash_map<std::string, int> per_caller_;
   absl::node_hash_map<std::string, Pool> pools_;  // references stay valid

@@ -28,7 +28,9 @@
 //   `heartbeat_ttl` old (it died, or shut down and ended it) has its boards
 //   claimed by a live one, which delivers the session's latest state to
 //   each at once and its events from there (docs/ARCHITECTURE.md, "Pushed
-//   events on replicas").
+//   events on replicas"). Each round a replica also drops the boards whose
+//   stored target another replica owns now or unregistered; Find and
+//   Unregister reach a board another replica delivers through the store.
 // Thread-safe. Everything it does runs on one strand of the event loop it
 // is given; Register, Find and Unregister wait for that strand.
 #ifndef KHET_SERVICE_HTTP_BOARD_PUSHES_H_
@@ -128,8 +130,12 @@ class BoardPushes {
     int failures = 0;       // failed attempts in a row now
   };
   // NOT_FOUND when the session has no URL (never had, or it was dropped).
+  // A board another replica delivers is read from the shared store, with
+  // delivered and failures 0 (unknown here). Not on the loop's thread.
   absl::StatusOr<Registration> Find(const std::string& session_id);
-  // NOT_FOUND when the session has no URL.
+  // NOT_FOUND when the session has no URL. A board another replica
+  // delivers is deleted from the shared store; that replica stops at its
+  // next heartbeat. Not on the loop's thread.
   absl::Status Unregister(const std::string& session_id);
 
   // Stops delivering, closes every connection; registrations answer

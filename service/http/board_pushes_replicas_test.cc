@@ -5,7 +5,9 @@
 // connections to one PostgreSQL database (the ctest fixture `postgres`), a
 // board's receiver on loopback. The replica that registered a board dies or
 // shuts down; the other takes the board over and goes on delivering, signed
-// with the registration's secret, with no version skipped.
+// with the registration's secret, with no version skipped. A board's
+// callback answers alike on either replica, and one registered again on
+// the other is delivered to by that one alone.
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -24,6 +26,7 @@
 #include "service/core/session_service.h"
 #include "service/http/http_gateway.h"
 #include "service/http/testing/push_receiver.h"
+#include "service/metrics/metrics.h"
 #include "service/store/postgres_store.h"
 #include "service/store/postgres_testing.h"
 
@@ -43,6 +46,7 @@ class BoardPushesReplicasTest : public ::testing::Test {
     std::unique_ptr<SessionService> core;
     std::unique_ptr<HttpGateway> gateway;
     std::unique_ptr<httplib::Client> client;
+    std::unique_ptr<metrics::Registry> metrics;
     std::string id;
   };
 
@@ -78,6 +82,8 @@ class BoardPushesReplicasTest : public ::testing::Test {
     options.pushes.replica_id = r.id;
     options.pushes.heartbeat = kBeat;
     options.pushes.heartbeat_ttl = kBeatTtl;
+    r.metrics = std::make_unique<metrics::Registry>();
+    options.metrics = r.metrics.get();
     r.gateway = std::make_unique<HttpGateway>(r.core.get(), options);
     const absl::StatusOr<int> port = r.gateway->Start("127.0.0.1:0");
     ASSERT_TRUE(port.ok()) << port.status();
@@ -122,6 +128,40 @@ class BoardPushesReplicasTest : public ::testing::Test {
     EXPECT_TRUE(moved.ok()) << move << ": " << moved.status();
     return moved.ok() ? moved->version() : -1;
   }
+  // Registers `url` for the game through `r`; the secret, or "" on failure.
+  static std::string Register(Replica& r, const Game& game,
+                              const std::string& url) {
+    httplib::Result registered = r.client->Post(
+        absl::StrCat("/v1/sessions/", game.id, "/callback"),
+        {{"Authorization", "Bearer " + game.owner}},
+        json{{"url", url}, {"afterVersion", Version(*r.core, game.id)}}.dump(),
+        "application/json");
+    EXPECT_TRUE(registered) << "no answer";
+    if (!registered) return "";
+    EXPECT_EQ(registered->status, 200) << registered->body;
+    if (registered->status != 200) return "";
+    return json::parse(registered->body)["secret"].get<std::string>();
+  }
+  static httplib::Result Callback(Replica& r, const std::string& method,
+                                  const Game& game) {
+    const std::string path =
+        absl::StrCat("/v1/sessions/", game.id, "/callback");
+    const httplib::Headers auth = {{"Authorization", "Bearer " + game.owner}};
+    return method == "GET" ? r.client->Get(path, auth)
+                           : r.client->Delete(path, auth);
+  }
+  // Waits up to `wait` for r's /metrics to hold `line`.
+  static bool WaitForMetric(Replica& r, const std::string& line,
+                            absl::Duration wait) {
+    const absl::Time end = absl::Now() + wait;
+    while (absl::Now() < end) {
+      httplib::Result got = r.client->Get("/metrics");
+      if (got && got->body.find(line) != std::string::npos) return true;
+      absl::SleepFor(absl::Milliseconds(20));
+    }
+    return false;
+  }
+
   static int64_t Version(SessionService& core, const std::string& id) {
     v1::GetSessionRequest get;
     get.set_session_id(id);
@@ -161,16 +201,8 @@ class BoardPushesReplicasTest : public ::testing::Test {
 TEST_F(BoardPushesReplicasTest, AReplicaShuttingDownHandsItsBoardsOver) {
   const Game game = NewGame(*a_.core);
   PushReceiver board;
-  httplib::Result registered = a_.client->Post(
-      absl::StrCat("/v1/sessions/", game.id, "/callback"),
-      {{"Authorization", "Bearer " + game.owner}},
-      json{{"url", board.url()}, {"afterVersion", Version(*a_.core, game.id)}}
-          .dump(),
-      "application/json");
-  ASSERT_TRUE(registered) << "no answer";
-  ASSERT_EQ(registered->status, 200) << registered->body;
-  const std::string secret =
-      json::parse(registered->body)["secret"].get<std::string>();
+  const std::string secret = Register(a_, game, board.url());
+  ASSERT_FALSE(secret.empty());
   const int64_t first = Move(*a_.core, game.id, game.silver, "j1L");
   ASSERT_TRUE(WaitForVersion(board, secret, first, absl::Seconds(10)));
 
@@ -182,9 +214,7 @@ TEST_F(BoardPushesReplicasTest, AReplicaShuttingDownHandsItsBoardsOver) {
   std::cout << "the move after A shut down reached the board "
             << absl::Now() - handed << " later\n";
   EXPECT_EQ(LastSignedVersion(board.deliveries(), secret), second);
-  httplib::Result found =
-      b_.client->Get(absl::StrCat("/v1/sessions/", game.id, "/callback"),
-                     {{"Authorization", "Bearer " + game.owner}});
+  httplib::Result found = Callback(b_, "GET", game);
   ASSERT_TRUE(found);
   EXPECT_EQ(found->status, 200) << found->body;
 }
@@ -219,6 +249,84 @@ TEST_F(BoardPushesReplicasTest, ADeadReplicasBoardIsTakenOverWithItsSecret) {
   std::vector<int64_t> versions;
   for (const PushReceiver::Delivery& d : board.deliveries()) {
     versions.push_back(json::parse(d.body)["v"].get<int64_t>());
+  }
+  EXPECT_TRUE(std::is_sorted(versions.begin(), versions.end()));
+  EXPECT_EQ(std::adjacent_find(versions.begin(), versions.end()),
+            versions.end());
+}
+
+// The replica a request reaches need not be the one that delivers: B
+// answers A's board's GET from the store, and B's DELETE ends A's
+// deliveries at A's next heartbeat.
+TEST_F(BoardPushesReplicasTest, EitherReplicaFindsAndUnregistersABoard) {
+  const Game game = NewGame(*a_.core);
+  PushReceiver board;
+  const std::string secret = Register(a_, game, board.url());
+  ASSERT_FALSE(secret.empty());
+  httplib::Result found = Callback(b_, "GET", game);
+  ASSERT_TRUE(found);
+  ASSERT_EQ(found->status, 200) << found->body;
+  EXPECT_EQ(json::parse(found->body)["url"], board.url());
+
+  httplib::Result deleted = Callback(b_, "DELETE", game);
+  ASSERT_TRUE(deleted);
+  ASSERT_EQ(deleted->status, 200) << deleted->body;
+  ASSERT_TRUE(WaitForMetric(a_, "khet_push_drops_total{reason=\"moved\"} 1",
+                            absl::Seconds(10)))
+      << "A still delivers a board B unregistered";
+  for (Replica* r : {&a_, &b_}) {
+    httplib::Result gone = Callback(*r, "GET", game);
+    ASSERT_TRUE(gone);
+    EXPECT_EQ(gone->status, 404) << gone->body;
+  }
+  const size_t before = board.deliveries().size();
+  Move(*a_.core, game.id, game.silver, "j1L");
+  absl::SleepFor(10 * kBeat);
+  EXPECT_EQ(board.deliveries().size(), before)
+      << "a delivery came after the board was unregistered";
+  httplib::Result again = Callback(b_, "DELETE", game);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->status, 404) << again->body;
+}
+
+// The board registers again through B (its script restarted, or nginx
+// chose the other replica): B delivers from then on, A stops at its next
+// heartbeat, and no version reaches the board twice after that.
+TEST_F(BoardPushesReplicasTest, ARegistrationOnAnotherReplicaMovesTheBoard) {
+  const Game game = NewGame(*a_.core);
+  PushReceiver board;
+  const std::string first = Register(a_, game, board.url());
+  ASSERT_FALSE(first.empty());
+  const int64_t v1 = Move(*a_.core, game.id, game.silver, "j1L");
+  ASSERT_TRUE(WaitForVersion(board, first, v1, absl::Seconds(10)));
+
+  const std::string second = Register(b_, game, board.url());
+  ASSERT_FALSE(second.empty());
+  ASSERT_NE(first, second);
+  ASSERT_TRUE(WaitForMetric(a_, "khet_push_drops_total{reason=\"moved\"} 1",
+                            absl::Seconds(10)))
+      << "A still delivers a board registered again on B";
+  const size_t before = board.deliveries().size();
+  const int64_t v2 = Move(*a_.core, game.id, game.red, "a8L");
+  const int64_t v3 = Move(*b_.core, game.id, game.silver, "j1R");
+  ASSERT_GT(v3, v2);
+  const absl::Time end = absl::Now() + absl::Seconds(10);
+  std::vector<PushReceiver::Delivery> after;
+  while (absl::Now() < end) {
+    const std::vector<PushReceiver::Delivery> all = board.deliveries();
+    after.assign(all.begin() + before, all.end());
+    if (LastSignedVersion(after, second) >= v3) break;
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  ASSERT_EQ(LastSignedVersion(after, second), v3)
+      << "the moves after the move were not all delivered by B alone";
+  absl::SleepFor(5 * kBeat);
+  std::vector<int64_t> versions;
+  const std::vector<PushReceiver::Delivery> all = board.deliveries();
+  for (size_t i = before; i < all.size(); ++i) {
+    EXPECT_EQ(all[i].sig, Sha256Hex(second + all[i].body + second))
+        << "a delivery after the move was not B's: " << all[i].body;
+    versions.push_back(json::parse(all[i].body)["v"].get<int64_t>());
   }
   EXPECT_TRUE(std::is_sorted(versions.begin(), versions.end()));
   EXPECT_EQ(std::adjacent_find(versions.begin(), versions.end()),

@@ -295,6 +295,20 @@ absl::Status MeteredStore::DeletePushTarget(std::string_view session_id,
   return inner_->DeletePushTarget(session_id, owner);
 }
 
+absl::StatusOr<PushTargetRecord> MeteredStore::GetPushTarget(
+    std::string_view session_id) {
+  return inner_->GetPushTarget(session_id);
+}
+
+absl::StatusOr<std::vector<std::string>> MeteredStore::PushTargetsOf(
+    std::string_view owner) {
+  return inner_->PushTargetsOf(owner);
+}
+
+absl::StatusOr<int64_t> MeteredStore::CountPushTargets(std::string_view owner) {
+  return inner_->CountPushTargets(owner);
+}
+
 absl::StatusOr<std::vector<PushTargetRecord>> MeteredStore::ClaimPushTargets(
     std::string_view owner, absl::Time now, absl::Time expires, int limit) {
   return inner_->ClaimPushTargets(owner, now, expires, limit);

@@ -116,6 +116,11 @@ class MeteredStore final : public SessionStore {
   absl::Status SavePushTarget(const PushTargetRecord& target) override;
   absl::Status DeletePushTarget(std::string_view session_id,
                                 std::string_view owner) override;
+  absl::StatusOr<PushTargetRecord> GetPushTarget(
+      std::string_view session_id) override;
+  absl::StatusOr<std::vector<std::string>> PushTargetsOf(
+      std::string_view owner) override;
+  absl::StatusOr<int64_t> CountPushTargets(std::string_view owner) override;
   absl::StatusOr<std::vector<PushTargetRecord>> ClaimPushTargets(
       std::string_view owner, absl::Time now, absl::Time expires,
       int limit) override;

@@ -46,6 +46,20 @@ inline constexpr char kDelete[] = R"sql(
 DELETE FROM khet_push_targets WHERE session_id = $1::text AND owner = $2::text
 )sql";
 
+// $1 session id.
+inline constexpr char kGet[] = R"sql(
+SELECT url, address, caller, secret, owner FROM khet_push_targets
+ WHERE session_id = $1::text
+)sql";
+
+// $1 owner: the sessions it delivers, and their number.
+inline constexpr char kOwned[] = R"sql(
+SELECT session_id FROM khet_push_targets WHERE owner = $1::text
+)sql";
+inline constexpr char kCountOwned[] = R"sql(
+SELECT count(*) FROM khet_push_targets WHERE owner = $1::text
+)sql";
+
 // $1 owner, $2 now, $3 the owner's heartbeat's new end, $4 at most this
 // many targets. Renews $1's heartbeat, forgets replicas silent for an hour,
 // and hands $1 the targets of owners whose heartbeat ended at or before

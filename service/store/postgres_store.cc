@@ -410,6 +410,49 @@ absl::Status PostgresStore::DeletePushTarget(std::string_view session_id,
       .status();
 }
 
+absl::StatusOr<PushTargetRecord> PostgresStore::GetPushTarget(
+    std::string_view session_id) {
+  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
+    return c.Run("get_push_target", {session_id}, "read a push target");
+  });
+  if (!rows.ok()) return rows.status();
+  if (rows->rows() == 0) {
+    return absl::NotFoundError(absl::StrCat(
+        "session \"", std::string(session_id), "\" has no stored push target"));
+  }
+  return PushTargetRecord{.session_id = std::string(session_id),
+                          .url = rows->Bytes(0, 0),
+                          .address = rows->Bytes(0, 1),
+                          .caller = rows->Bytes(0, 2),
+                          .secret = rows->Bytes(0, 3),
+                          .owner = rows->Bytes(0, 4)};
+}
+
+absl::StatusOr<std::vector<std::string>> PostgresStore::PushTargetsOf(
+    std::string_view owner) {
+  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
+    return c.Run("push_targets_of", {owner}, "list a replica's push targets");
+  });
+  if (!rows.ok()) return rows.status();
+  std::vector<std::string> sessions;
+  sessions.reserve(rows->rows());
+  for (int r = 0; r < rows->rows(); ++r) sessions.push_back(rows->Bytes(r, 0));
+  return sessions;
+}
+
+absl::StatusOr<int64_t> PostgresStore::CountPushTargets(
+    std::string_view owner) {
+  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
+    return c.Run("count_push_targets", {owner},
+                 "count a replica's push targets");
+  });
+  if (!rows.ok()) return rows.status();
+  if (rows->rows() != 1) {
+    return absl::DataLossError("counting push targets gave no number");
+  }
+  return rows->Int(0, 0);
+}
+
 absl::StatusOr<std::vector<PushTargetRecord>> PostgresStore::ClaimPushTargets(
     std::string_view owner, absl::Time now, absl::Time expires, int limit) {
   const std::string from = absl::StrCat(absl::ToUnixMicros(now));

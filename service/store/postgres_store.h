@@ -164,6 +164,11 @@ class PostgresStore final : public SessionStore {
   absl::Status SavePushTarget(const PushTargetRecord& target) override;
   absl::Status DeletePushTarget(std::string_view session_id,
                                 std::string_view owner) override;
+  absl::StatusOr<PushTargetRecord> GetPushTarget(
+      std::string_view session_id) override;
+  absl::StatusOr<std::vector<std::string>> PushTargetsOf(
+      std::string_view owner) override;
+  absl::StatusOr<int64_t> CountPushTargets(std::string_view owner) override;
   absl::StatusOr<std::vector<PushTargetRecord>> ClaimPushTargets(
       std::string_view owner, absl::Time now, absl::Time expires,
       int limit) override;

@@ -249,9 +249,27 @@ TEST_F(PostgresStoreTest, PushTargetsPassFromADeadReplicaToALiveOne) {
   EXPECT_EQ(
       SessionsOf(a->ClaimPushTargets("C", t0 + ttl, t0 + ttl + ttl, 2)).size(),
       1u);
+  const std::vector<std::string> error = {"error"};
+  EXPECT_THAT(a->PushTargetsOf("C").value_or(error),
+              testing::UnorderedElementsAre("s1", "s2", "s3"));
+  EXPECT_EQ(b->CountPushTargets("C").value_or(-1), 3);
+  EXPECT_EQ(b->CountPushTargets("B").value_or(-1), 0);
+  EXPECT_THAT(b->PushTargetsOf("B").value_or(error), testing::IsEmpty());
+  const absl::StatusOr<PushTargetRecord> s3 = b->GetPushTarget("s3");
+  ASSERT_TRUE(s3.ok()) << s3.status();
+  EXPECT_EQ(s3->owner, "C");
+  EXPECT_EQ(s3->url, Target("s3", "B").url);
+  EXPECT_EQ(s3->secret, Target("s3", "B").secret);
+  EXPECT_EQ(s3->address, Target("s3", "B").address);
+  EXPECT_EQ(s3->caller, Target("s3", "B").caller);
   // Deleted by its owner, or with its session, a target is gone.
   KHET_ASSERT_OK(a->DeletePushTarget("s1", "C"));
   KHET_ASSERT_OK(a->Delete("s2"));
+  EXPECT_THAT(b->GetPushTarget("s1"),
+              StatusIs(absl::StatusCode::kNotFound, "s1"));
+  EXPECT_THAT(b->GetPushTarget("nope"),
+              StatusIs(absl::StatusCode::kNotFound, "nope"));
+  EXPECT_EQ(b->CountPushTargets("C").value_or(-1), 1);
   EXPECT_THAT(SessionsOf(b->ClaimPushTargets("D", t0 + absl::Hours(2),
                                              t0 + absl::Hours(2) + ttl, 10)),
               testing::ElementsAre("s3"));
@@ -565,7 +583,8 @@ TEST_F(PostgresStoreTest, TheCommitHookSeesEachTransactionsWrites) {
   }
   {
     MutexLock lock(&mu);
-    EXPECT_EQ(batches, std::vector<int>(kRacingWriters + 1, 1));  // one at a time
+    EXPECT_EQ(batches,
+              std::vector<int>(kRacingWriters + 1, 1));  // one at a time
     batches.clear();
   }
   // The blocker's row held elsewhere keeps the only connection busy with

@@ -54,6 +54,21 @@ absl::Status SessionStore::DeletePushTarget(std::string_view,
   return absl::OkStatus();
 }
 
+absl::StatusOr<PushTargetRecord> SessionStore::GetPushTarget(
+    std::string_view session_id) {
+  return absl::NotFoundError(absl::StrCat("session \"", std::string(session_id),
+                                          "\" has no stored push target"));
+}
+
+absl::StatusOr<std::vector<std::string>> SessionStore::PushTargetsOf(
+    std::string_view) {
+  return std::vector<std::string>{};
+}
+
+absl::StatusOr<int64_t> SessionStore::CountPushTargets(std::string_view) {
+  return 0;
+}
+
 absl::StatusOr<std::vector<PushTargetRecord>> SessionStore::ClaimPushTargets(
     std::string_view, absl::Time, absl::Time, int) {
   return std::vector<PushTargetRecord>{};

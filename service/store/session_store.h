@@ -137,7 +137,6 @@ absl::Status PlayerMoved(std::string_view player_id, int64_t stored_games,
 // stores' implementations.
 bool GameMatches(const ArchivedGame& game, const GameQuery& query);
 
-// A change committed to a shared store, by this process or another.
 // A board's pushed deliveries as a shared store keeps them: the URL, the
 // address its registration checked (deliveries go there only), the
 // registering client's address (its budget), the signing secret, and the
@@ -151,6 +150,7 @@ struct PushTargetRecord {
   std::string owner;
 };
 
+// A change committed to a shared store, by this process or another.
 struct StoreChange {
   // The session changed; empty: changes may have been missed (the store
   // lost its way of hearing them), so every session may differ.
@@ -308,6 +308,16 @@ class SessionStore {
   // Deletes the session's target if `owner` delivers it (another's stays).
   virtual absl::Status DeletePushTarget(std::string_view session_id,
                                         std::string_view owner);
+  // The session's target, whichever replica delivers it; NOT_FOUND if it
+  // has none.
+  virtual absl::StatusOr<PushTargetRecord> GetPushTarget(
+      std::string_view session_id);
+  // The sessions whose targets `owner` delivers, and just their number (a
+  // replica compares it with the boards it delivers, each heartbeat, to
+  // find those another took over or unregistered).
+  virtual absl::StatusOr<std::vector<std::string>> PushTargetsOf(
+      std::string_view owner);
+  virtual absl::StatusOr<int64_t> CountPushTargets(std::string_view owner);
   // Renews `owner`'s heartbeat until `expires` and gives it up to `limit`
   // targets of owners whose heartbeat ended at or before `now` (they died,
   // or shut down and ended theirs), which it delivers from then on. Each
