@@ -5,10 +5,12 @@
 
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <deque>
 #include <future>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -145,6 +147,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
                                                   now + options_.heartbeat_ttl,
                                                   /*limit=*/0)
                                .status());
+      deliver_until_.store(absl::ToUnixNanos(FenceAfter(now)));
     }
     asio::post(strand_, [self = shared_from_this()] {
       self->ArmSweep();
@@ -218,7 +221,8 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
                            .secret = secret,
                            .owner = options_.replica_id}));
     }
-    const absl::Status installed = InstallOnStrand(board);
+    const absl::Status installed =
+        InstallOnStrand(board, options_.first_delivery_delay);
     if (!installed.ok()) {
       ForgetTarget(session_id);
       return installed;
@@ -252,7 +256,8 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
     board->state_body = CompactSession(session);
     board->state_version = session.version();
     board->stream = std::move(stream);
-    return InstallOnStrand(board);
+    // The board has the secret already: its state goes at once.
+    return InstallOnStrand(board, absl::ZeroDuration());
   }
 
   absl::StatusOr<Registration> Find(const std::string& session_id) {
@@ -382,14 +387,16 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   }
 
   // Install, from a thread off the strand.
-  absl::Status InstallOnStrand(const std::shared_ptr<Board>& board) {
-    return OnStrand<bool>(
-               strand_,
-               [self = shared_from_this(), board]() -> absl::StatusOr<bool> {
-                 absl::Status status = self->Install(board);
-                 if (!status.ok()) return status;
-                 return true;
-               })
+  absl::Status InstallOnStrand(const std::shared_ptr<Board>& board,
+                               absl::Duration first_delay) {
+    return OnStrand<bool>(strand_,
+                          [self = shared_from_this(), board,
+                           first_delay]() -> absl::StatusOr<bool> {
+                            absl::Status status =
+                                self->Install(board, first_delay);
+                            if (!status.ok()) return status;
+                            return true;
+                          })
         .status();
   }
 
@@ -432,55 +439,98 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
         });
   }
 
+  // One heartbeat: renews this replica's, claims the boards of replicas
+  // whose heartbeat ended, drops those another owns now. On a worker.
   void ClaimRound() {
-    const absl::Time now = absl::Now();
-    absl::StatusOr<std::vector<PushTargetRecord>> claimed =
-        options_.shared_store->ClaimPushTargets(options_.replica_id, now,
-                                                now + options_.heartbeat_ttl,
-                                                options_.max_claims);
-    if (!claimed.ok()) return;  // the store is down: the next round
-    // Each read of a session on a worker of its own: thousands of boards
-    // of a replica that died are taken over at once.
-    for (PushTargetRecord& target : *claimed) {
-      run_on_worker_([self = shared_from_this(), target = std::move(target)] {
-        const absl::Status adopted = self->Adopt(target);
-        if (self->claims_ != nullptr) {
-          self->claims_->Get({adopted.ok() ? "ok" : "failed"}).Increment();
-        }
-        // A board that cannot be adopted finds its URL gone and long-polls.
-        if (!adopted.ok()) self->ForgetTarget(target.session_id);
-      });
+    const absl::Time began = absl::Now();
+    // Past the fence this replica's heartbeat may have ended, and another
+    // may have claimed its boards: this round renews it, claims nothing
+    // (when the store was down for every replica, each renews before any
+    // claims another's boards), and lifts the fence once the boards another
+    // owns now are dropped.
+    if (began >= absl::FromUnixNanos(deliver_until_.load())) {
+      if (options_.shared_store
+              ->ClaimPushTargets(options_.replica_id, began,
+                                 began + options_.heartbeat_ttl, /*limit=*/0)
+              .ok()) {
+        Reconcile(/*lifting_fence=*/FenceAfter(began));
+      }
+      return;
     }
-    Reconcile();
+    // A full claim may have left more: claims again at once, up to
+    // max_boards in all.
+    for (int round = 0; round * options_.max_claims < options_.max_boards &&
+                        !shut_down_.load();
+         ++round) {
+      const absl::Time now = absl::Now();
+      absl::StatusOr<std::vector<PushTargetRecord>> claimed =
+          options_.shared_store->ClaimPushTargets(options_.replica_id, now,
+                                                  now + options_.heartbeat_ttl,
+                                                  options_.max_claims);
+      if (!claimed.ok()) return;  // the store is down: the next round
+      if (round == 0) deliver_until_.store(absl::ToUnixNanos(FenceAfter(now)));
+      const bool full =
+          static_cast<int>(claimed->size()) >= options_.max_claims;
+      // Each read of a session on a worker of its own: thousands of boards
+      // of a replica that died are taken over at once.
+      for (PushTargetRecord& target : *claimed) {
+        run_on_worker_([self = shared_from_this(), target = std::move(target)] {
+          const absl::Status adopted = self->Adopt(target);
+          if (self->claims_ != nullptr) {
+            self->claims_->Get({adopted.ok() ? "ok" : "failed"}).Increment();
+          }
+          // A board that cannot be adopted finds its URL gone and
+          // long-polls.
+          if (!adopted.ok()) self->ForgetTarget(target.session_id);
+        });
+      }
+      if (!full) break;
+    }
+    Reconcile(std::nullopt);
+  }
+
+  // Until when this replica may deliver after renewing its heartbeat at
+  // `renewed`: a margin before the heartbeat ends, when another replica
+  // may claim its boards, so that two never deliver to one board.
+  absl::Time FenceAfter(absl::Time renewed) const {
+    return renewed + options_.heartbeat_ttl -
+           std::min(options_.heartbeat, options_.heartbeat_ttl / 2);
   }
 
   // Drops the boards delivered here whose stored target says another
   // replica delivers them now (the board registered again there, or that
-  // replica claimed them while this one's heartbeat had lapsed, as when
-  // the store was down) or that another replica unregistered. Only a
-  // count is read while the numbers agree. On a worker.
-  void Reconcile() {
+  // replica claimed them while this one's heartbeat had lapsed) or that
+  // another replica unregistered. While the numbers agree only a count is
+  // read, unless the fence is to be lifted (to `lifting_fence`) once the
+  // drops are done. On a worker.
+  void Reconcile(std::optional<absl::Time> lifting_fence) {
     const uint64_t installed_before = installs_seen_.load();
-    absl::StatusOr<int64_t> owned =
-        options_.shared_store->CountPushTargets(options_.replica_id);
-    if (!owned.ok() || *owned == board_count_.load()) return;
+    if (!lifting_fence.has_value()) {
+      absl::StatusOr<int64_t> owned =
+          options_.shared_store->CountPushTargets(options_.replica_id);
+      if (!owned.ok() || *owned == board_count_.load()) return;
+    }
     absl::StatusOr<std::vector<std::string>> sessions =
         options_.shared_store->PushTargetsOf(options_.replica_id);
     if (!sessions.ok()) return;
-    asio::post(strand_, [self = shared_from_this(), installed_before,
-                         kept = absl::flat_hash_set<std::string>(
-                             sessions->begin(), sessions->end())] {
-      std::vector<std::shared_ptr<Board>> moved;
-      for (const auto& [id, board] : self->boards_) {
-        // A board installed since the list was read may not be on it yet.
-        if (board->installed <= installed_before && !kept.contains(id)) {
-          moved.push_back(board);
-        }
-      }
-      for (const std::shared_ptr<Board>& board : moved) {
-        self->Drop(board, "moved");
-      }
-    });
+    asio::post(
+        strand_, [self = shared_from_this(), installed_before, lifting_fence,
+                  kept = absl::flat_hash_set<std::string>(sessions->begin(),
+                                                          sessions->end())] {
+          std::vector<std::shared_ptr<Board>> moved;
+          for (const auto& [id, board] : self->boards_) {
+            // A board installed since the list was read may not be on it yet.
+            if (board->installed <= installed_before && !kept.contains(id)) {
+              moved.push_back(board);
+            }
+          }
+          for (const std::shared_ptr<Board>& board : moved) {
+            self->Drop(board, "moved");
+          }
+          if (lifting_fence.has_value()) {
+            self->deliver_until_.store(absl::ToUnixNanos(*lifting_fence));
+          }
+        });
   }
 
   static absl::Status ShutDown() {
@@ -493,7 +543,10 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
         "after failed deliveries); register one or long-poll"));
   }
 
-  absl::Status Install(const std::shared_ptr<Board>& board) {
+  // Starts delivering to the board, its first delivery after
+  // `first_delay`. Strand-only.
+  absl::Status Install(const std::shared_ptr<Board>& board,
+                       absl::Duration first_delay) {
     if (shut_down_.load()) return ShutDown();
     auto it = boards_.find(board->session_id);
     const bool replacing = it != boards_.end();
@@ -517,11 +570,10 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
     ++per_caller_[board->caller];
     board_count_.store(static_cast<int64_t>(boards_.size()));
     Drain(board);
-    // The first delivery waits a moment: the board must have read this
-    // registration's answer (and its secret) to take it.
+    // A new registration's first delivery waits a moment: the board must
+    // have read the registration's answer (and its secret) to take it.
     board->sending = true;
-    board->retry.expires_after(
-        absl::ToChronoNanoseconds(options_.first_delivery_delay));
+    board->retry.expires_after(absl::ToChronoNanoseconds(first_delay));
     board->retry.async_wait([self = shared_from_this(),
                              board](const boost::system::error_code& ec) {
       if (ec || board->gone) return;
@@ -628,6 +680,19 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   // Starts the board's next delivery, if it has one and none is under way.
   void Deliver(const std::shared_ptr<Board>& board) {
     if (board->gone || board->sending || shut_down_.load()) return;
+    if (absl::Now() >= absl::FromUnixNanos(deliver_until_.load())) {
+      // Fenced: this replica's heartbeat may have ended. Looks again after
+      // a heartbeat.
+      board->sending = true;
+      board->retry.expires_after(absl::ToChronoNanoseconds(options_.heartbeat));
+      board->retry.async_wait([self = shared_from_this(),
+                               board](const boost::system::error_code& ec) {
+        if (ec || board->gone) return;
+        board->sending = false;
+        self->Deliver(board);
+      });
+      return;
+    }
     if (!board->state_body.empty()) {
       board->body = board->state_body;
       board->body_events = 0;
@@ -859,6 +924,9 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   std::atomic<int64_t> board_count_{0};
   std::atomic<int64_t> connection_count_{0};
   std::atomic<uint64_t> installs_seen_{0};  // installs_, for workers
+  // Deliveries wait from then on (Unix nanoseconds; FenceAfter). Never
+  // without a shared store.
+  std::atomic<int64_t> deliver_until_{std::numeric_limits<int64_t>::max()};
   // Strand-only.
   uint64_t installs_ = 0;  // boards installed so far
   absl::flat_hash_map<std::string, std::shared_ptr<Board>> boards_;

@@ -89,10 +89,12 @@ struct PushOptions {
   SessionStore* shared_store = nullptr;
   std::string replica_id;
   // How often this replica renews its heartbeat and claims the boards of
-  // replicas whose heartbeat ended; how long a heartbeat lasts; boards
-  // claimed at most per round.
-  absl::Duration heartbeat = absl::Seconds(1);
-  absl::Duration heartbeat_ttl = absl::Seconds(3);
+  // replicas whose heartbeat ended; how long a heartbeat lasts (a replica
+  // stalled this long, its store calls too, loses its boards to another;
+  // they come back to one deliverer at the next round); boards claimed per
+  // statement (a round claims again while a claim was full).
+  absl::Duration heartbeat = absl::Milliseconds(500);
+  absl::Duration heartbeat_ttl = absl::Seconds(2);
   int max_claims = 2000;
 };
 

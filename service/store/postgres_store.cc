@@ -202,6 +202,26 @@ absl::StatusOr<T> PostgresStore::Read(
   }
 }
 
+template <typename T>
+absl::StatusOr<T> PostgresStore::OnHeartbeatConnection(
+    const std::function<absl::StatusOr<T>(Connection&)>& run) {
+  MutexLock lock(&heartbeat_mu_);
+  for (int attempt = 0;; ++attempt) {
+    if (heartbeat_connection_ == nullptr || !heartbeat_connection_->usable()) {
+      heartbeat_connection_.reset();
+      absl::StatusOr<std::unique_ptr<Connection>> opened =
+          Connection::Open(conninfo_, options_.connect_timeout);
+      if (!opened.ok()) return opened.status();
+      heartbeat_connection_ = *std::move(opened);
+    }
+    absl::StatusOr<T> result = run(*heartbeat_connection_);
+    // Lost while idle (the server restarted): once more on a new one.
+    if (result.ok() || heartbeat_connection_->usable() || attempt > 0) {
+      return result;
+    }
+  }
+}
+
 absl::StatusOr<SessionRecord> PostgresStore::Get(std::string_view id) {
   absl::StatusOr<Result> row = Read<Result>(
       [&](Connection& c) { return c.Run("get", {id}, "read a session"); });
@@ -430,9 +450,11 @@ absl::StatusOr<PushTargetRecord> PostgresStore::GetPushTarget(
 
 absl::StatusOr<std::vector<std::string>> PostgresStore::PushTargetsOf(
     std::string_view owner) {
-  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
-    return c.Run("push_targets_of", {owner}, "list a replica's push targets");
-  });
+  absl::StatusOr<Result> rows =
+      OnHeartbeatConnection<Result>([&](Connection& c) {
+        return c.Run("push_targets_of", {owner},
+                     "list a replica's push targets");
+      });
   if (!rows.ok()) return rows.status();
   std::vector<std::string> sessions;
   sessions.reserve(rows->rows());
@@ -442,10 +464,11 @@ absl::StatusOr<std::vector<std::string>> PostgresStore::PushTargetsOf(
 
 absl::StatusOr<int64_t> PostgresStore::CountPushTargets(
     std::string_view owner) {
-  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
-    return c.Run("count_push_targets", {owner},
-                 "count a replica's push targets");
-  });
+  absl::StatusOr<Result> rows =
+      OnHeartbeatConnection<Result>([&](Connection& c) {
+        return c.Run("count_push_targets", {owner},
+                     "count a replica's push targets");
+      });
   if (!rows.ok()) return rows.status();
   if (rows->rows() != 1) {
     return absl::DataLossError("counting push targets gave no number");
@@ -458,10 +481,11 @@ absl::StatusOr<std::vector<PushTargetRecord>> PostgresStore::ClaimPushTargets(
   const std::string from = absl::StrCat(absl::ToUnixMicros(now));
   const std::string until = absl::StrCat(absl::ToUnixMicros(expires));
   const std::string most = absl::StrCat(limit);
-  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
-    return c.Run("claim_push_targets", {owner, from, until, most},
-                 "claim push targets");
-  });
+  absl::StatusOr<Result> rows =
+      OnHeartbeatConnection<Result>([&](Connection& c) {
+        return c.Run("claim_push_targets", {owner, from, until, most},
+                     "claim push targets");
+      });
   if (!rows.ok()) return rows.status();
   std::vector<PushTargetRecord> claimed;
   for (int r = 0; r < rows->rows(); ++r) {

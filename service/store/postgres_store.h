@@ -82,7 +82,8 @@ namespace khet {
 
 struct PostgresStoreOptions {
   // Pooled connections for the store's calls (the change listener has one
-  // more of its own). At least 1.
+  // more of its own, and the push targets' heartbeat one when used). At
+  // least 1.
   int connections = 4;
   // How long a connection attempt may take before UNAVAILABLE.
   absl::Duration connect_timeout = absl::Seconds(10);
@@ -202,6 +203,14 @@ class PostgresStore final : public SessionStore {
   absl::StatusOr<T> Read(
       const std::function<absl::StatusOr<T>(Connection&)>& read);
 
+  // Runs `run` on the connection of the push targets' heartbeats and claims
+  // (opened, or opened again, when needed), one call at a time: a pool busy
+  // with requests never makes a live replica's heartbeat late.
+  template <typename T>
+  absl::StatusOr<T> OnHeartbeatConnection(
+      const std::function<absl::StatusOr<T>(Connection&)>& run)
+      ABSL_LOCKS_EXCLUDED(heartbeat_mu_);
+
   struct PendingWrite;
 
   // Queues `write` and returns its status once a batch committed it (or
@@ -255,6 +264,10 @@ class PostgresStore final : public SessionStore {
   CondVar pool_changed_;
   std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(pool_mu_);
   int open_slots_ ABSL_GUARDED_BY(pool_mu_) = 0;  // not yet handed out
+
+  Mutex heartbeat_mu_;
+  std::unique_ptr<Connection> heartbeat_connection_
+      ABSL_GUARDED_BY(heartbeat_mu_);
 
   Mutex write_mu_;
   std::deque<PendingWrite*> queue_ ABSL_GUARDED_BY(write_mu_);
