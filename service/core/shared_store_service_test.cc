@@ -349,6 +349,38 @@ TEST_F(SharedStoreServiceTest, WatchersOnEitherReplicaSeeEveryEvent) {
             absl::StatusCode::kNotFound);
 }
 
+// A watch from a version the replica's copy holds reads nothing from the
+// store (a board's poll costs the database nothing); the other replica's
+// move reaches it by the store's notice. A watch from a version the copy
+// has not heard of yet reads the stored session first.
+TEST_F(SharedStoreServiceTest, AWatchOnAHeldCopyReadsNothingFirst) {
+  const Board board = NewBoard(*a_.service);
+  const int64_t start = Get(*b_.service, board.id)->version();
+  v1::WatchRequest watch;
+  watch.set_session_id(board.id);
+  watch.set_after_version(start);
+  const int reads_before = b_.store->reads();
+  absl::StatusOr<std::unique_ptr<EventStream>> on_b = b_.service->Watch(watch);
+  ASSERT_TRUE(on_b.ok()) << on_b.status();
+  EXPECT_EQ(b_.store->reads(), reads_before);
+  absl::StatusOr<v1::MakeMoveResponse> moved = PlayOn(*a_.service, board);
+  ASSERT_TRUE(moved.ok()) << moved.status();
+  absl::StatusOr<std::optional<v1::Event>> e = (*on_b)->Next(absl::Seconds(30));
+  ASSERT_TRUE(e.ok()) << e.status();
+  ASSERT_TRUE(e->has_value()) << "the move made on A never reached B's watch";
+  EXPECT_EQ((*e)->version(), moved->version());
+
+  b_.store->LoseNotices(1000);
+  absl::StatusOr<v1::MakeMoveResponse> unheard = PlayOn(*a_.service, board);
+  ASSERT_TRUE(unheard.ok()) << unheard.status();
+  watch.set_after_version(unheard->version());
+  const int reads_then = b_.store->reads();
+  absl::StatusOr<std::unique_ptr<EventStream>> from_unheard =
+      b_.service->Watch(watch);
+  ASSERT_TRUE(from_unheard.ok()) << from_unheard.status();
+  EXPECT_GT(b_.store->reads(), reads_then);
+}
+
 TEST_F(SharedStoreServiceTest, WatchersGetEventsWhoseNoticesWereLost) {
   const Board board = NewBoard(*a_.service);
   const int64_t start = Get(*b_.service, board.id)->version();

@@ -239,6 +239,25 @@ class SessionRegistry {
     return fn(**entry);
   }
 
+  // Read for a request that only waits for the session's events (a
+  // watch). On a shared store it acts on the copy held, without asking the
+  // store for its version, when usable(entry) says the copy serves it (it
+  // holds the version watched from): the store's notices bring later
+  // events to the copy and its watchers as they do to every watcher. So a
+  // board's poll costs no store read, and waits on while the store is down.
+  // Read otherwise.
+  template <typename Usable, typename Fn>
+  auto ReadHeld(const std::string& id, Usable usable, Fn fn)
+      -> decltype(fn(std::declval<SessionEntry&>())) {
+    if (shared_) {
+      if (std::shared_ptr<SessionEntry> held = Known(id)) {
+        SessionLock lock(*held);
+        if (!held->deleted && !held->lost && usable(*held)) return fn(*held);
+      }
+    }
+    return Read(id, fn);
+  }
+
   // Read for a request that changes the session: retried once on a shared
   // store (Retried).
   template <typename Fn>

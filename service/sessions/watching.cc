@@ -14,8 +14,12 @@ namespace khet {
 absl::StatusOr<std::unique_ptr<EventStream>> Watch(
     const ServiceCore& core, SessionStore* store, WatcherLimit& watchers,
     const v1::WatchRequest& request) {
-  return core.registry->Read(
+  return core.registry->ReadHeld(
       request.session_id(),
+      [&](const SessionEntry& held) {
+        return request.after_version() >= 0 &&
+               request.after_version() <= held.session.version();
+      },
       [&](SessionEntry& entry) -> absl::StatusOr<std::unique_ptr<EventStream>> {
         // Beyond the current version no event would ever be sent: the
         // watch would wait for nothing.

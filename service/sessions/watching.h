@@ -20,6 +20,9 @@ namespace khet {
 
 // after_version is 0 to the session's current version; INVALID_ARGUMENT
 // naming both otherwise. RESOURCE_EXHAUSTED beyond either watcher limit.
+// On a shared store a copy held at or past after_version is watched without
+// asking the store (SessionRegistry::ReadHeld); "current" is then the
+// store's version or one the store's notices are still bringing.
 absl::StatusOr<std::unique_ptr<EventStream>> Watch(
     const ServiceCore& core, SessionStore* store, WatcherLimit& watchers,
     const v1::WatchRequest& request);
