@@ -20,6 +20,7 @@ Exit 0 when every check passes; 1 with the problems listed otherwise.
 
 import argparse
 import copy
+import ipaddress
 import os
 import re
 import shutil
@@ -194,6 +195,26 @@ def check_compose(compose, base_dir):
         problems.append("compose: nginx does not use nginx/khet-grpc.conf")
     if "khetd" not in str(nginx.get("depends_on", "")):
         problems.append("compose: nginx does not wait for khetd")
+    # nginx's fixed address (the one khetd trusts) must lie outside the
+    # range the other containers' addresses come from, which start first.
+    fixed = ((nginx.get("networks") or {}).get("default") or {}).get(
+        "ipv4_address")
+    pools = (((compose.get("networks") or {}).get("default") or {})
+             .get("ipam", {}).get("config", []))
+    if fixed:
+        trusted = [c.split("=", 1)[1] for c in command
+                   if str(c).startswith("--trusted_proxies=")]
+        if trusted != [f"{fixed}/32"]:
+            problems.append(f"compose: khetd trusts {trusted}, nginx is at "
+                            f"{fixed}")
+        address = ipaddress.ip_address(fixed)
+        if not any(address in ipaddress.ip_network(p["subnet"]) and
+                   "ip_range" in p and
+                   address not in ipaddress.ip_network(p["ip_range"])
+                   for p in pools):
+            problems.append(f"compose: nginx's address {fixed} is not kept "
+                            f"out of the network's ip_range (a container "
+                            f"started before nginx may take it)")
     return problems
 
 
@@ -219,9 +240,24 @@ def check_dockerfile(text):
     stages = [args for word, args in instructions if word == "FROM"]
     if len(stages) < 2:
         problems.append("Dockerfile: not multi-stage")
+    # The ARGs before the first FROM, which FROM lines may name (the base
+    # images are build arguments); each stage's base with their defaults.
+    first = next((i for i, (w, _) in enumerate(instructions) if w == "FROM"),
+                 len(instructions))
+    defaults = dict(re.fullmatch(r"(\w+)(?:=(\S*))?", args).groups("")
+                    for word, args in instructions[:first] if word == "ARG")
+
+    def base(match):
+        if match.group(1) not in defaults:
+            problems.append(f"Dockerfile: FROM names ${{{match.group(1)}}}, "
+                            f"no ARG before the first FROM")
+        return defaults.get(match.group(1), "")
+
     for stage in stages:
-        if "bookworm" not in stage:
-            problems.append(f"Dockerfile: stage {stage!r} is not bookworm")
+        image = re.sub(r"\$\{?(\w+)\}?", base, stage.split()[0])
+        if "bookworm" not in image:
+            problems.append(f"Dockerfile: stage {stage!r} is not bookworm "
+                            f"({image!r})")
     names = {s.split()[-1] for s in stages if " AS " in s.upper()}
     last = max(i for i, (w, _) in enumerate(instructions) if w == "FROM")
     final = instructions[last:]
@@ -403,11 +439,18 @@ def self_test(k8s_objects, k8s_files, kustomization, compose, dockerfile):
     broken = copy.deepcopy(compose)
     broken["services"]["khetd"]["deploy"]["replicas"] = 1
     expect_fault("one replica", check_compose(broken, DEPLOY))
+    broken = copy.deepcopy(compose)
+    del broken["networks"]["default"]["ipam"]["config"][0]["ip_range"]
+    expect_fault("nginx's address in the dynamic range",
+                 check_compose(broken, DEPLOY))
     expect_fault("USER root", check_dockerfile(
         dockerfile + "\nUSER root\n"))
     expect_fault("single stage", check_dockerfile(
         "\n".join(l for l in dockerfile.splitlines()
-                  if not l.startswith("FROM debian:bookworm AS build"))))
+                  if not (l.startswith("FROM ") and l.endswith(" AS build")))))
+    expect_fault("a base that is not bookworm", check_dockerfile(
+        dockerfile.replace("ARG RUNTIME_BASE=debian:bookworm-slim",
+                           "ARG RUNTIME_BASE=debian:trixie-slim")))
     expect_fault("misspelt flag", check_flags({"listne"}, {"listen"}, []))
     broken = copy.deepcopy(compose)
     del broken["services"]["nginx"]["environment"]["KHET_NGINX_UPSTREAMS"]

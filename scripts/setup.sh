@@ -13,6 +13,11 @@
 #                              clang with libFuzzer, Mono for the in-world
 #                              tests, test-only Python modules
 #                              and the npm packages of the Node.js tests
+#   scripts/setup.sh --deploy  what scripts/run.sh needs, and podman with what
+#                              it needs to build deploy/Dockerfile and run it
+#                              and deploy/compose.yaml for real (the opt-in
+#                              container test, tests/deploy/); combines with
+#                              --tests
 #
 # Test servers are installed switched off: a policy-rc.d keeps the packages
 # from starting them, and each newly installed one is then disabled at boot,
@@ -23,11 +28,14 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
 tests=false
-case ${1:-} in
-  "") ;;
-  --tests) tests=true ;;
-  *) echo "usage: scripts/setup.sh [--tests]" >&2; exit 2 ;;
-esac
+deploy=false
+for arg in "$@"; do
+  case $arg in
+    --tests) tests=true ;;
+    --deploy) deploy=true ;;
+    *) echo "usage: scripts/setup.sh [--tests] [--deploy]" >&2; exit 2 ;;
+  esac
+done
 
 # Configuring the tree (every CMakeLists.txt) needs all of these.
 packages=(
@@ -77,6 +85,17 @@ test_packages=(
   libclang-rt-14-dev       # clang's runtimes: libFuzzer's, ASan's and UBSan's
 )
 
+# Only the container test uses these (tests/deploy/, deploy/README.md,
+# "With podman"): images built and run as root, no daemon.
+deploy_packages=(
+  podman                   # builds deploy/Dockerfile and runs its containers, daemonless
+  runc                     # the OCI runtime podman is told to use: crun refuses hybrid cgroups (v1 + v2)
+  debootstrap              # the base image, from Debian's mirror rather than Docker Hub
+  netavark                 # podman's network backend: the compose network, ports published on 127.0.0.1
+  aardvark-dns             # names inside that network: khetd finds "postgres", nginx finds "khetd"
+  iptables                 # netavark's NAT and port forwarding rules
+)
+
 # The test packages that bring a system service with them.
 services=(postgresql nginx ngircd prosody)
 
@@ -85,6 +104,7 @@ sudo=""
 
 wanted=("${packages[@]}")
 $tests && wanted+=("${test_packages[@]}")
+$deploy && wanted+=("${deploy_packages[@]}")
 # Node.js for the Node client's, the web board's and the browser tests: the
 # machine's own if it has one, else Debian's.
 if $tests && ! command -v node >/dev/null; then wanted+=(nodejs); fi
@@ -127,6 +147,12 @@ if ((${#missing[@]})); then
       $sudo update-rc.d "$service" disable >/dev/null 2>&1 || true
     fi
   done
+  # podman enables its API socket and its units that restart and update
+  # containers at boot; the container test needs none of them.
+  if [[ " ${missing[*]} " == *" podman "* && -d /run/systemd/system ]]; then
+    $sudo systemctl disable --now podman.socket podman.service \
+      podman-restart.service podman-auto-update.timer >/dev/null 2>&1 || true
+  fi
 fi
 
 $tests || exit 0
