@@ -56,6 +56,8 @@ class LossyStore final : public SessionStore {
       : inner_(std::move(inner)) {}
   // The next `n` notices are lost.
   void LoseNotices(int n) { to_lose_ = n; }
+  // While true, every Update fails as when the database cannot be reached.
+  void FailWrites(bool fail) { fail_writes_ = fail; }
 
   absl::Status Create(const SessionRecord& record,
                       absl::Span<const EventRecord> events) override {
@@ -65,6 +67,7 @@ class LossyStore final : public SessionStore {
   absl::Status Update(const SessionRecord& record, int64_t expected_version,
                       absl::Span<const EventRecord> events,
                       const ArchivedGame* archive) override {
+    if (fail_writes_) return absl::UnavailableError("the database is down");
     return inner_->Update(record, expected_version, events, archive);
   }
   absl::Status Delete(std::string_view id) override {
@@ -126,6 +129,7 @@ class LossyStore final : public SessionStore {
  private:
   std::unique_ptr<SessionStore> inner_;
   std::atomic<int> to_lose_{0};
+  std::atomic<bool> fail_writes_{false};
   std::atomic<int> reads_{0};
 };
 
@@ -379,6 +383,34 @@ TEST_F(SharedStoreServiceTest, AWatchOnAHeldCopyReadsNothingFirst) {
       b_.service->Watch(watch);
   ASSERT_TRUE(from_unheard.ok()) << from_unheard.status();
   EXPECT_GT(b_.store->reads(), reads_then);
+}
+
+// A copy whose last write failed (the database was down) is watched as
+// held too: its version is the stored one, and a poll waits instead of
+// failing while the store cannot read it back.
+TEST_F(SharedStoreServiceTest, AWatchOnACopyWhoseWriteFailedWaitsOn) {
+  const Board board = NewBoard(*a_.service);
+  const int64_t start = Get(*b_.service, board.id)->version();
+  b_.store->FailWrites(true);
+  absl::StatusOr<v1::MakeMoveResponse> failed = PlayOn(*b_.service, board);
+  ASSERT_EQ(failed.status().code(), absl::StatusCode::kUnavailable)
+      << failed.status();
+  b_.store->FailWrites(false);
+  v1::WatchRequest watch;
+  watch.set_session_id(board.id);
+  watch.set_after_version(start);
+  const int reads_before = b_.store->reads();
+  absl::StatusOr<std::unique_ptr<EventStream>> on_b = b_.service->Watch(watch);
+  ASSERT_TRUE(on_b.ok()) << on_b.status();
+  EXPECT_EQ(b_.store->reads(), reads_before);
+  absl::StatusOr<v1::MakeMoveResponse> moved = PlayOn(*a_.service, board);
+  ASSERT_TRUE(moved.ok()) << moved.status();
+  EXPECT_EQ(moved->version(), start + 1);
+  absl::StatusOr<std::optional<v1::Event>> e = (*on_b)->Next(absl::Seconds(30));
+  ASSERT_TRUE(e.ok()) << e.status();
+  ASSERT_TRUE(e->has_value()) << "the move made on A never reached B's watch";
+  EXPECT_EQ((*e)->version(), start + 1);
+  EXPECT_TRUE((*e)->has_move_made());
 }
 
 TEST_F(SharedStoreServiceTest, WatchersGetEventsWhoseNoticesWereLost) {

@@ -245,6 +245,9 @@ class SessionRegistry {
   // holds the version watched from): the store's notices bring later
   // events to the copy and its watchers as they do to every watcher. So a
   // board's poll costs no store read, and waits on while the store is down.
+  // The copy may be lost (a write failed): its version is then the stored
+  // one before that write, and only written events were published, so
+  // `usable` and `fn` may rely on the version and the event hub alone.
   // Read otherwise.
   template <typename Usable, typename Fn>
   auto ReadHeld(const std::string& id, Usable usable, Fn fn)
@@ -252,7 +255,7 @@ class SessionRegistry {
     if (shared_) {
       if (std::shared_ptr<SessionEntry> held = Known(id)) {
         SessionLock lock(*held);
-        if (!held->deleted && !held->lost && usable(*held)) return fn(*held);
+        if (!held->deleted && usable(*held)) return fn(*held);
       }
     }
     return Read(id, fn);
