@@ -375,6 +375,12 @@ def scale(t):
         t.board.touch_edge(t.owner)  # drops the choice (and opens the menu)
         t.wait_prims("6 m, the choice dropped", lambda p: None if not t.marks(p)
                      else f"marks on {sorted(t.marks(p))}")
+        # The menu that touch opened is taken here: it may come after the
+        # marks went, and a later step's drain would miss it and answer it
+        # instead of its own (seen once: "no button 'Colours'").
+        menu = t.owner.dialog(message="^Khet$", timeout=15)
+        if "Settings" not in menu["buttons"]:
+            raise Failure(f"6 m: the edge's touch opened {menu['buttons']}, not the menu")
     t.step("scale (6 m, two touches)")
 
 
