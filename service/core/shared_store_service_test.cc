@@ -238,7 +238,7 @@ class SharedStoreServiceTest : public testing::Test {
     if (expected.has_value()) move.set_expected_version(*expected);
     return on.MakeMove(
         move,
-        Caller(s->board().side_to_move() == v1::SILVER ? b.silver : b.red));
+        Caller{s->board().side_to_move() == v1::SILVER ? b.silver : b.red});
   }
 
   // Every stored event of the session.
