@@ -226,6 +226,41 @@ class SharedStoreServiceTest : public testing::Test {
     return on.GetSession(get);
   }
 
+  // B's watch of the session after `after`; *reads the reads of B's store
+  // it cost.
+  absl::StatusOr<std::unique_ptr<EventStream>> WatchOnB(const std::string& id,
+                                                        int64_t after,
+                                                        int* reads) {
+    v1::WatchRequest watch;
+    watch.set_session_id(id);
+    watch.set_after_version(after);
+    const int before = b_.store->reads();
+    absl::StatusOr<std::unique_ptr<EventStream>> stream =
+        b_.service->Watch(watch);
+    *reads = b_.store->reads() - before;
+    return stream;
+  }
+
+  // Plays a move on A; ok if `stream` (on B) gets its event.
+  testing::AssertionResult AMoveOnAReaches(EventStream& stream,
+                                           const Board& board) {
+    absl::StatusOr<v1::MakeMoveResponse> moved = PlayOn(*a_.service, board);
+    if (!moved.ok()) {
+      return testing::AssertionFailure() << "A's move: " << moved.status();
+    }
+    absl::StatusOr<std::optional<v1::Event>> e = stream.Next(absl::Seconds(30));
+    if (!e.ok() || !e->has_value()) {
+      return testing::AssertionFailure()
+             << "the move made on A never reached B's watch: " << e.status();
+    }
+    if ((*e)->version() != moved->version() || !(*e)->has_move_made()) {
+      return testing::AssertionFailure()
+             << "B's watch got " << (*e)->DebugString() << ", not the move of "
+             << moved->version();
+    }
+    return testing::AssertionSuccess();
+  }
+
   // Plays a quiet move for the side to move through `on`, as that side.
   absl::StatusOr<v1::MakeMoveResponse> PlayOn(
       SessionService& on, const Board& b,
@@ -360,29 +395,20 @@ TEST_F(SharedStoreServiceTest, WatchersOnEitherReplicaSeeEveryEvent) {
 TEST_F(SharedStoreServiceTest, AWatchOnAHeldCopyReadsNothingFirst) {
   const Board board = NewBoard(*a_.service);
   const int64_t start = Get(*b_.service, board.id)->version();
-  v1::WatchRequest watch;
-  watch.set_session_id(board.id);
-  watch.set_after_version(start);
-  const int reads_before = b_.store->reads();
-  absl::StatusOr<std::unique_ptr<EventStream>> on_b = b_.service->Watch(watch);
+  int reads = -1;
+  absl::StatusOr<std::unique_ptr<EventStream>> on_b =
+      WatchOnB(board.id, start, &reads);
   ASSERT_TRUE(on_b.ok()) << on_b.status();
-  EXPECT_EQ(b_.store->reads(), reads_before);
-  absl::StatusOr<v1::MakeMoveResponse> moved = PlayOn(*a_.service, board);
-  ASSERT_TRUE(moved.ok()) << moved.status();
-  absl::StatusOr<std::optional<v1::Event>> e = (*on_b)->Next(absl::Seconds(30));
-  ASSERT_TRUE(e.ok()) << e.status();
-  ASSERT_TRUE(e->has_value()) << "the move made on A never reached B's watch";
-  EXPECT_EQ((*e)->version(), moved->version());
+  EXPECT_EQ(reads, 0);
+  EXPECT_TRUE(AMoveOnAReaches(**on_b, board));
 
   b_.store->LoseNotices(1000);
   absl::StatusOr<v1::MakeMoveResponse> unheard = PlayOn(*a_.service, board);
   ASSERT_TRUE(unheard.ok()) << unheard.status();
-  watch.set_after_version(unheard->version());
-  const int reads_then = b_.store->reads();
   absl::StatusOr<std::unique_ptr<EventStream>> from_unheard =
-      b_.service->Watch(watch);
+      WatchOnB(board.id, unheard->version(), &reads);
   ASSERT_TRUE(from_unheard.ok()) << from_unheard.status();
-  EXPECT_GT(b_.store->reads(), reads_then);
+  EXPECT_GT(reads, 0);
 }
 
 // A copy whose last write failed (the database was down) is watched as
@@ -396,21 +422,12 @@ TEST_F(SharedStoreServiceTest, AWatchOnACopyWhoseWriteFailedWaitsOn) {
   ASSERT_EQ(failed.status().code(), absl::StatusCode::kUnavailable)
       << failed.status();
   b_.store->FailWrites(false);
-  v1::WatchRequest watch;
-  watch.set_session_id(board.id);
-  watch.set_after_version(start);
-  const int reads_before = b_.store->reads();
-  absl::StatusOr<std::unique_ptr<EventStream>> on_b = b_.service->Watch(watch);
+  int reads = -1;
+  absl::StatusOr<std::unique_ptr<EventStream>> on_b =
+      WatchOnB(board.id, start, &reads);
   ASSERT_TRUE(on_b.ok()) << on_b.status();
-  EXPECT_EQ(b_.store->reads(), reads_before);
-  absl::StatusOr<v1::MakeMoveResponse> moved = PlayOn(*a_.service, board);
-  ASSERT_TRUE(moved.ok()) << moved.status();
-  EXPECT_EQ(moved->version(), start + 1);
-  absl::StatusOr<std::optional<v1::Event>> e = (*on_b)->Next(absl::Seconds(30));
-  ASSERT_TRUE(e.ok()) << e.status();
-  ASSERT_TRUE(e->has_value()) << "the move made on A never reached B's watch";
-  EXPECT_EQ((*e)->version(), start + 1);
-  EXPECT_TRUE((*e)->has_move_made());
+  EXPECT_EQ(reads, 0);
+  EXPECT_TRUE(AMoveOnAReaches(**on_b, board));
 }
 
 TEST_F(SharedStoreServiceTest, WatchersGetEventsWhoseNoticesWereLost) {
