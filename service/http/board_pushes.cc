@@ -443,12 +443,13 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   // whose heartbeat ended, drops those another owns now. On a worker.
   void ClaimRound() {
     const absl::Time began = absl::Now();
+    const absl::Time fence = absl::FromUnixNanos(deliver_until_.load());
     // Past the fence this replica's heartbeat may have ended, and another
     // may have claimed its boards: this round renews it, claims nothing
     // (when the store was down for every replica, each renews before any
     // claims another's boards), and lifts the fence once the boards another
     // owns now are dropped.
-    if (began >= absl::FromUnixNanos(deliver_until_.load())) {
+    if (began >= fence) {
       if (options_.shared_store
               ->ClaimPushTargets(options_.replica_id, began,
                                  began + options_.heartbeat_ttl, /*limit=*/0)
@@ -457,6 +458,10 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
       }
       return;
     }
+    // Lifted only after the boards another owns now are dropped, when the
+    // claim statement outlasted the fence (another replica may have
+    // claimed this one's boards meanwhile).
+    std::optional<absl::Time> lifting_fence;
     // A full claim may have left more: claims again at once, up to
     // max_boards in all.
     for (int round = 0; round * options_.max_claims < options_.max_boards &&
@@ -468,7 +473,13 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
                                                   now + options_.heartbeat_ttl,
                                                   options_.max_claims);
       if (!claimed.ok()) return;  // the store is down: the next round
-      if (round == 0) deliver_until_.store(absl::ToUnixNanos(FenceAfter(now)));
+      if (round == 0) {
+        if (absl::Now() >= fence) {
+          lifting_fence = FenceAfter(now);
+        } else {
+          deliver_until_.store(absl::ToUnixNanos(FenceAfter(now)));
+        }
+      }
       const bool full =
           static_cast<int>(claimed->size()) >= options_.max_claims;
       // Each read of a session on a worker of its own: thousands of boards
@@ -486,7 +497,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
       }
       if (!full) break;
     }
-    Reconcile(std::nullopt);
+    Reconcile(lifting_fence);
   }
 
   // Until when this replica may deliver after renewing its heartbeat at
