@@ -117,6 +117,18 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
           [this](const metrics::GaugeCallback::Emit& emit) {
             emit({}, board_count_.load());
           });
+      if (options_.shared_store != nullptr) {
+        metrics->AddGaugeCallback(
+            "khet_push_paused",
+            "1 while this replica's deliveries wait for its heartbeat to be "
+            "renewed (the store is slow or down, or another replica may have "
+            "claimed its boards), else 0.",
+            {}, [this](const metrics::GaugeCallback::Emit& emit) {
+              emit({}, absl::Now() >= absl::FromUnixNanos(deliver_until_.load())
+                           ? 1
+                           : 0);
+            });
+      }
       metrics->AddGaugeCallback(
           "khet_push_connections",
           "Connections open to boards' URLs (busy or kept alive).", {},

@@ -218,6 +218,7 @@ TEST_F(BoardPushesReplicasTest, AReplicaShuttingDownHandsItsBoardsOver) {
   httplib::Result found = Callback(b_, "GET", game);
   ASSERT_TRUE(found);
   EXPECT_EQ(found->status, 200) << found->body;
+  EXPECT_TRUE(WaitForMetric(b_, "khet_push_paused 0", absl::Seconds(10)));
 }
 
 // A replica that died (a target whose owner never beats again) has its
