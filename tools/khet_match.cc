@@ -37,17 +37,15 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "engine/bitboard.h"
 #include "engine/game.h"
 #include "engine/game_record.h"
-#include "engine/laser.h"
 #include "engine/move.h"
-#include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/play.h"
 #include "engine/position.h"
 #include "engine/search.h"
 #include "engine/setups.h"
+#include "tools/random_opening.h"
 
 namespace khet {
 namespace {
@@ -176,41 +174,6 @@ std::string LimitsText(const SearchLimits& l, const SearchStyle& s) {
   std::string text;
   for (const std::string& p : parts) text += (text.empty() ? "" : ", ") + p;
   return text;
-}
-
-uint64_t Mix(uint64_t a, uint64_t b) {
-  uint64_t z = a * 0x9e3779b97f4a7c15ULL + b + 0x632be59bd9b4e019ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-// A short random opening: each move leaves every piece standing and
-// nothing of the mover's in the opponent's beam.
-std::vector<Move> RandomOpening(const Position& start, int plies,
-                                uint64_t seed) {
-  std::vector<Move> opening;
-  Position pos = start;
-  for (int ply = 0; ply < plies; ++ply) {
-    MoveList moves;
-    GenerateMoves(pos, &moves);
-    std::vector<Move> quiet;
-    const Color us = pos.side_to_move();
-    const int pieces = PopCount(pos.occupied());
-    for (const Move m : moves) {
-      Position child = pos;
-      if (MakeMove(&child, m) != 0 || PopCount(child.occupied()) != pieces) {
-        continue;
-      }
-      if ((LaserHits(child, Opponent(us)) & child.occupied()) != 0) continue;
-      quiet.push_back(m);
-    }
-    if (quiet.empty()) break;
-    const Move m = quiet[Mix(seed, ply) % quiet.size()];
-    MakeMove(&pos, m);
-    opening.push_back(m);
-  }
-  return opening;
 }
 
 struct GameRecordLine {

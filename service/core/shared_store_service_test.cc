@@ -58,6 +58,8 @@ class LossyStore final : public SessionStore {
   void LoseNotices(int n) { to_lose_ = n; }
   // While true, every Update fails as when the database cannot be reached.
   void FailWrites(bool fail) { fail_writes_ = fail; }
+  // While true, so does every read of sessions.
+  void FailReads(bool fail) { fail_reads_ = fail; }
 
   absl::Status Create(const SessionRecord& record,
                       absl::Span<const EventRecord> events) override {
@@ -79,16 +81,31 @@ class LossyStore final : public SessionStore {
   }
   absl::StatusOr<SessionRecord> Get(std::string_view id) override {
     ++reads_;
+    if (fail_reads_) return absl::UnavailableError("the database is down");
     return inner_->Get(id);
+  }
+  absl::StatusOr<std::vector<SessionRecord>> GetMany(
+      absl::Span<const std::string> ids) override {
+    ++batch_reads_;
+    if (fail_reads_) return absl::UnavailableError("the database is down");
+    return inner_->GetMany(ids);
   }
   absl::StatusOr<int64_t> GetVersion(std::string_view id) override {
     ++reads_;
+    if (fail_reads_) return absl::UnavailableError("the database is down");
     return inner_->GetVersion(id);
   }
   // Reads of one session (Get and GetVersion) so far.
   int reads() const { return reads_; }
+  // Reads of several sessions (GetMany) so far.
+  int batch_reads() const { return batch_reads_; }
   absl::StatusOr<std::vector<SessionRecord>> LoadAll() override {
+    if (fail_reads_) return absl::UnavailableError("the database is down");
     return inner_->LoadAll();
+  }
+  absl::StatusOr<std::vector<SessionVersion>> ListVersions() override {
+    if (fail_reads_) return absl::UnavailableError("the database is down");
+    return inner_->ListVersions();
   }
   absl::StatusOr<std::vector<EventRecord>> EventsAfter(std::string_view id,
                                                        int64_t after_version,
@@ -130,7 +147,9 @@ class LossyStore final : public SessionStore {
   std::unique_ptr<SessionStore> inner_;
   std::atomic<int> to_lose_{0};
   std::atomic<bool> fail_writes_{false};
+  std::atomic<bool> fail_reads_{false};
   std::atomic<int> reads_{0};
+  std::atomic<int> batch_reads_{0};
 };
 
 class SharedStoreServiceTest : public testing::Test {
@@ -272,6 +291,18 @@ class SharedStoreServiceTest : public testing::Test {
     move.mutable_move()->set_notation(QuietMove(s->board().position()));
     if (expected.has_value()) move.set_expected_version(*expected);
     return on.MakeMove(
+        move,
+        Caller{s->board().side_to_move() == v1::SILVER ? b.silver : b.red});
+  }
+
+  // PlayOn B, the position read on A (so with none of B's reads).
+  absl::StatusOr<v1::MakeMoveResponse> PlayOnBAsReadOnA(const Board& b) {
+    absl::StatusOr<v1::Session> s = Get(*a_.service, b.id);
+    if (!s.ok()) return s.status();
+    v1::MakeMoveRequest move;
+    move.set_session_id(b.id);
+    move.mutable_move()->set_notation(QuietMove(s->board().position()));
+    return b_.service->MakeMove(
         move,
         Caller{s->board().side_to_move() == v1::SILVER ? b.silver : b.red});
   }
@@ -428,6 +459,75 @@ TEST_F(SharedStoreServiceTest, AWatchOnACopyWhoseWriteFailedWaitsOn) {
   ASSERT_TRUE(on_b.ok()) << on_b.status();
   EXPECT_EQ(reads, 0);
   EXPECT_TRUE(AMoveOnAReaches(**on_b, board));
+}
+
+// Sessions whose writes failed while the database was down are read back
+// together by the next sweep (as when the store's listener reconnects), so
+// that their next moves act on the copy held, without a read each.
+TEST_F(SharedStoreServiceTest, SessionsWhoseWritesFailedAreReadBackTogether) {
+  std::vector<Board> boards;
+  for (int i = 0; i < 3; ++i) boards.push_back(NewBoard(*a_.service));
+  const int64_t start = Get(*b_.service, boards[0].id)->version();
+  for (const Board& board : boards)
+    ASSERT_TRUE(Get(*b_.service, board.id).ok());
+  b_.store->FailWrites(true);
+  b_.store->FailReads(true);
+  for (const Board& board : boards) {
+    absl::StatusOr<v1::MakeMoveResponse> failed = PlayOnBAsReadOnA(board);
+    ASSERT_EQ(failed.status().code(), absl::StatusCode::kUnavailable)
+        << failed.status();
+  }
+  // A sweep while the store is still down reads nothing back and leaves
+  // the sessions to the next.
+  b_.service->SweepTimeouts();
+  b_.store->FailWrites(false);
+  b_.store->FailReads(false);
+  int reads = -1;
+  absl::StatusOr<std::unique_ptr<EventStream>> on_b =
+      WatchOnB(boards[0].id, start, &reads);
+  ASSERT_TRUE(on_b.ok()) << on_b.status();
+
+  const int batches = b_.store->batch_reads();
+  reads = b_.store->reads();
+  b_.service->SweepTimeouts();
+  EXPECT_EQ(b_.store->batch_reads(), batches + 1);
+  EXPECT_EQ(b_.store->reads(), reads) << "the sweep read sessions one by one";
+  for (const Board& board : boards) {
+    absl::StatusOr<v1::MakeMoveResponse> moved = PlayOnBAsReadOnA(board);
+    ASSERT_TRUE(moved.ok()) << moved.status();
+    EXPECT_EQ(moved->version(), start + 1);
+  }
+  EXPECT_EQ(b_.store->reads(), reads) << "a move read its session back";
+  absl::StatusOr<std::optional<v1::Event>> e = (*on_b)->Next(absl::Seconds(30));
+  ASSERT_TRUE(e.ok() && e->has_value()) << "B's own move never reached it";
+  EXPECT_EQ((*e)->version(), start + 1);
+}
+
+// A copy whose write failed is made current by the notice of a move made
+// on another replica, and is then held as current: B's next move needs no
+// read back.
+TEST_F(SharedStoreServiceTest, ANoticeMakesACopyWhoseWriteFailedCurrent) {
+  const Board board = NewBoard(*a_.service);
+  const int64_t start = Get(*b_.service, board.id)->version();
+  b_.store->FailWrites(true);
+  b_.store->FailReads(true);
+  absl::StatusOr<v1::MakeMoveResponse> failed = PlayOnBAsReadOnA(board);
+  ASSERT_EQ(failed.status().code(), absl::StatusCode::kUnavailable)
+      << failed.status();
+  b_.store->FailWrites(false);
+  b_.store->FailReads(false);
+  int reads = -1;
+  absl::StatusOr<std::unique_ptr<EventStream>> on_b =
+      WatchOnB(board.id, start, &reads);
+  ASSERT_TRUE(on_b.ok()) << on_b.status();
+  // The notice catches B's copy up (its watch sees A's move) ...
+  EXPECT_TRUE(AMoveOnAReaches(**on_b, board));
+  // ... and B's next move acts on it as held.
+  reads = b_.store->reads();
+  absl::StatusOr<v1::MakeMoveResponse> moved = PlayOnBAsReadOnA(board);
+  ASSERT_TRUE(moved.ok()) << moved.status();
+  EXPECT_EQ(moved->version(), start + 2);
+  EXPECT_EQ(b_.store->reads(), reads) << "B's move read its session back";
 }
 
 TEST_F(SharedStoreServiceTest, WatchersGetEventsWhoseNoticesWereLost) {

@@ -3,9 +3,11 @@
 
 #include "service/sessions/session_registry.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "service/base/status_macros.h"
 #include "service/sessions/announcements.h"
@@ -200,6 +202,7 @@ NoticeBacklog SessionRegistry::Backlog() {
 void SessionRegistry::Replace(SessionEntry& entry, Session session,
                               const std::vector<v1::Event>& missed) {
   entry.session = std::move(session);
+  entry.lost = false;  // the stored session, whatever a failed write did
   entry.hub->Publish(missed);
   change_hook_(entry);
 }
@@ -305,7 +308,7 @@ void SessionRegistry::CommitInPlaceLater(
             // Read back by the next Fresh, as a failed CommitInPlace's is
             // when its own read back fails.
             entry->session.set_version(old_version);
-            entry->lost = true;
+            NoteLost(*entry);
           }
         }
         entry->written.SignalAll();
@@ -330,7 +333,7 @@ absl::Status SessionRegistry::CommitInPlace(SessionEntry& entry,
       Write(entry.session, old_version, events);
   if (!written.ok()) {
     entry.session.set_version(old_version);
-    entry.lost = true;
+    NoteLost(entry);
     ReadBack(entry).IgnoreError();  // else the next Fresh tries again
     return written.status();
   }
@@ -339,8 +342,53 @@ absl::Status SessionRegistry::CommitInPlace(SessionEntry& entry,
   return absl::OkStatus();
 }
 
+void SessionRegistry::NoteLost(SessionEntry& entry) {
+  entry.lost = true;
+  maybe_lost_.store(true);
+}
+
+void SessionRegistry::ReadBackLost() {
+  if (!maybe_lost_.exchange(false)) return;
+  std::vector<std::shared_ptr<SessionEntry>> lost;
+  for (std::shared_ptr<SessionEntry>& entry : Entries()) {
+    MutexLock lock(&entry->mu);  // a write in flight is not waited for
+    if (entry->lost && !entry->deleted) lost.push_back(std::move(entry));
+  }
+  for (size_t begin = 0; begin < lost.size(); begin += kReadBackBatch) {
+    const size_t end = std::min(lost.size(), begin + kReadBackBatch);
+    std::vector<std::string> ids;
+    ids.reserve(end - begin);
+    for (size_t i = begin; i < end; ++i) ids.push_back(lost[i]->id);
+    absl::StatusOr<std::vector<SessionRecord>> records = store_->GetMany(ids);
+    if (!records.ok()) {
+      maybe_lost_.store(true);  // the rest, next time
+      return;
+    }
+    absl::flat_hash_map<std::string_view, SessionRecord*> by_id;
+    for (SessionRecord& record : *records) by_id[record.id] = &record;
+    for (size_t i = begin; i < end; ++i) {
+      SessionEntry& entry = *lost[i];
+      SessionLock lock(entry);
+      if (!entry.lost || entry.deleted) continue;  // read back meanwhile
+      auto it = by_id.find(entry.id);
+      if (it == by_id.end()) {
+        ReadBackFrom(entry, NoSession(entry.id)).IgnoreError();
+        continue;
+      }
+      // Read before a later write of the entry failed: not what is stored
+      // now (the entry's version is the stored one before that write).
+      if (it->second->version < entry.session.version()) continue;
+      ReadBackFrom(entry, std::move(*it->second)).IgnoreError();
+    }
+  }
+}
+
 absl::Status SessionRegistry::ReadBack(SessionEntry& entry) {
-  absl::StatusOr<SessionRecord> record = store_->Get(entry.id);
+  return ReadBackFrom(entry, store_->Get(entry.id));
+}
+
+absl::Status SessionRegistry::ReadBackFrom(
+    SessionEntry& entry, absl::StatusOr<SessionRecord> record) {
   if (absl::IsNotFound(record.status())) {
     entry.lost = false;
     Forget(entry);
@@ -349,7 +397,7 @@ absl::Status SessionRegistry::ReadBack(SessionEntry& entry) {
   if (!record.ok()) return record.status();
   if (record->version > entry.session.version() && catch_up_ != nullptr) {
     // Another replica wrote meanwhile: catch up, publishing its events.
-    KHET_RETURN_IF_ERROR(catch_up_->Refresh(entry));
+    KHET_RETURN_IF_ERROR(catch_up_->CatchUp(entry));
     entry.lost = false;
     return absl::OkStatus();
   }

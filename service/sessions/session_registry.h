@@ -9,6 +9,7 @@
 #ifndef KHET_SERVICE_SESSIONS_SESSION_REGISTRY_H_
 #define KHET_SERVICE_SESSIONS_SESSION_REGISTRY_H_
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -194,14 +195,23 @@ class SessionRegistry {
   absl::StatusOr<std::shared_ptr<SessionEntry>> Adopt(
       const SessionRecord& record);
 
-  // Replaces the entry's session with one read from the store, after
-  // publishing `missed` (the events in between) to its watchers.
+  // Replaces the entry's session with one read from the store (so no
+  // longer lost), and publishes `missed` (the events in between) to its
+  // watchers.
   void Replace(SessionEntry& entry, Session session,
                const std::vector<v1::Event>& missed)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
   // Catches every session up with a shared store (see StoreCatchUp::SyncAll).
   void SyncAll();
+  // Reads back together every session whose write failed (lost), at most
+  // kReadBackBatch per store read, so that their next requests need not
+  // (a move on a lost session is read back and written synchronously,
+  // several times slower than one on a held copy). SyncAll does this first,
+  // which the store's listener asks for when it reconnects after an outage.
+  // A read that fails leaves the rest to each session's next Fresh.
+  void ReadBackLost();
+  static constexpr int kReadBackBatch = 500;
   // The shared store's notices not yet handled (none without one).
   NoticeBacklog Backlog();
 
@@ -321,6 +331,13 @@ class SessionRegistry {
   // in the entry (see CommitInPlace).
   absl::Status ReadBack(SessionEntry& entry)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+  // ReadBack's second half: the entry made what `record` (Get's answer)
+  // says the store holds.
+  absl::Status ReadBackFrom(SessionEntry& entry,
+                            absl::StatusOr<SessionRecord> record)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
+  // An entry was marked lost since ReadBackLost last looked.
+  void NoteLost(SessionEntry& entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(entry.mu);
 
   static absl::Status StatusOf(const absl::Status& s) { return s; }
   template <typename T>
@@ -340,6 +357,9 @@ class SessionRegistry {
   std::map<std::string, std::shared_ptr<SessionEntry>> sessions_
       ABSL_GUARDED_BY(map_mu_);
   int reserved_ ABSL_GUARDED_BY(map_mu_) = 0;  // creations under way
+  // Set when an entry is marked lost; ReadBackLost clears it before it
+  // looks, so that it looks only when there may be one.
+  std::atomic<bool> maybe_lost_{false};
 
   // Set on a shared store only. Last: destroyed first.
   std::unique_ptr<StoreCatchUp> catch_up_;

@@ -174,6 +174,7 @@ void StoreCatchUp::HandleChange(const StoreChange& change) {
 }
 
 void StoreCatchUp::SyncAll() {
+  registry_->ReadBackLost();
   absl::StatusOr<std::vector<SessionVersion>> versions = store_->ListVersions();
   if (!versions.ok()) return;
   std::map<std::string, std::shared_ptr<SessionEntry>> known;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "khet/v1/khet_service.pb.h"
 #include "session_state.pb.h"
 
@@ -252,6 +253,21 @@ absl::StatusOr<SessionRecord> MeteredStore::Get(std::string_view id) {
     metrics_->Forget(id);
   }
   return record;
+}
+
+absl::StatusOr<std::vector<SessionRecord>> MeteredStore::GetMany(
+    absl::Span<const std::string> ids) {
+  absl::StatusOr<std::vector<SessionRecord>> records = inner_->GetMany(ids);
+  if (!records.ok()) return records;
+  absl::flat_hash_set<std::string_view> stored;
+  for (const SessionRecord& record : *records) {
+    metrics_->SetStatus(record.id, StoredStatus(record.state));
+    stored.insert(record.id);
+  }
+  for (const std::string& id : ids) {
+    if (!stored.contains(id)) metrics_->Forget(id);
+  }
+  return records;
 }
 
 absl::StatusOr<int64_t> MeteredStore::GetVersion(std::string_view id) {

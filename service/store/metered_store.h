@@ -93,6 +93,8 @@ class MeteredStore final : public SessionStore {
   absl::Status Delete(std::string_view id) override;
   absl::Status DeleteAt(std::string_view id, int64_t expected_version) override;
   absl::StatusOr<SessionRecord> Get(std::string_view id) override;
+  absl::StatusOr<std::vector<SessionRecord>> GetMany(
+      absl::Span<const std::string> ids) override;
   absl::StatusOr<int64_t> GetVersion(std::string_view id) override;
   absl::StatusOr<std::vector<SessionRecord>> LoadAll() override;
   absl::StatusOr<std::vector<SessionVersion>> ListVersions() override;

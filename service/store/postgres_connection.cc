@@ -41,6 +41,9 @@ struct StatementText {
 constexpr StatementText kStatements[] = {
     {"get", "SELECT version, state FROM khet_sessions WHERE id = $1", 1},
     {"get_version", "SELECT version FROM khet_sessions WHERE id = $1", 1},
+    {"get_many",
+     "SELECT id, version, state FROM khet_sessions WHERE id = ANY($1::text[])",
+     1},
     {"create",
      "SELECT code, stored FROM khet_create($1::text, $2::bigint, $3::bytea, "
      "$4::bigint[], $5::bytea[])",
@@ -122,6 +125,21 @@ constexpr uint32_t kInt8Oid = 20;
 }  // namespace
 
 namespace postgres {
+
+std::string TextArray(absl::Span<const std::string> items) {
+  std::string out = "{";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ',';
+    out += '"';
+    for (const char c : items[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  out += '}';
+  return out;
+}
 
 std::string EventVersions(absl::Span<const EventRecord> events) {
   return BinaryArray(kInt8Oid, events.size(), [&](std::string& out, size_t i) {

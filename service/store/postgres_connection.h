@@ -194,6 +194,8 @@ namespace postgres {
 // PostgreSQL's binary format (array_recv), for a write's parameters.
 std::string EventVersions(absl::Span<const EventRecord> events);
 std::string EventBytes(absl::Span<const EventRecord> events);
+// The strings as a text[] literal for a text parameter, each quoted.
+std::string TextArray(absl::Span<const std::string> items);
 
 }  // namespace postgres
 }  // namespace khet

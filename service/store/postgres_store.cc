@@ -230,6 +230,23 @@ absl::StatusOr<SessionRecord> PostgresStore::Get(std::string_view id) {
   return SessionRecord{std::string(id), row->Int(0, 0), row->Bytes(0, 1)};
 }
 
+absl::StatusOr<std::vector<SessionRecord>> PostgresStore::GetMany(
+    absl::Span<const std::string> ids) {
+  std::vector<SessionRecord> records;
+  if (ids.empty()) return records;
+  const std::string id_array = postgres::TextArray(ids);
+  absl::StatusOr<Result> rows = Read<Result>([&](Connection& c) {
+    return c.Run("get_many", {id_array}, "read sessions back");
+  });
+  if (!rows.ok()) return rows.status();
+  records.reserve(rows->rows());
+  for (int r = 0; r < rows->rows(); ++r) {
+    records.push_back(
+        SessionRecord{rows->Bytes(r, 0), rows->Int(r, 1), rows->Bytes(r, 2)});
+  }
+  return records;
+}
+
 absl::StatusOr<int64_t> PostgresStore::GetVersion(std::string_view id) {
   absl::StatusOr<Result> row = Read<Result>([&](Connection& c) {
     return c.Run("get_version", {id}, "read a session's version");

@@ -140,6 +140,9 @@ class PostgresStore final : public SessionStore {
   // lock and deletes.
   absl::Status DeleteAt(std::string_view id, int64_t expected_version) override;
   absl::StatusOr<SessionRecord> Get(std::string_view id) override;
+  // One statement for all of them.
+  absl::StatusOr<std::vector<SessionRecord>> GetMany(
+      absl::Span<const std::string> ids) override;
   absl::StatusOr<std::vector<SessionRecord>> LoadAll() override;
   absl::StatusOr<int64_t> GetVersion(std::string_view id) override;
   absl::StatusOr<std::vector<SessionVersion>> ListVersions() override;

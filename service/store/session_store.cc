@@ -39,6 +39,19 @@ bool GameMatches(const ArchivedGame& game, const GameQuery& query) {
          (query.result.empty() || game.result == query.result);
 }
 
+absl::StatusOr<std::vector<SessionRecord>> SessionStore::GetMany(
+    absl::Span<const std::string> ids) {
+  std::vector<SessionRecord> records;
+  records.reserve(ids.size());
+  for (const std::string& id : ids) {
+    absl::StatusOr<SessionRecord> record = Get(id);
+    if (absl::IsNotFound(record.status())) continue;
+    if (!record.ok()) return record.status();
+    records.push_back(*std::move(record));
+  }
+  return records;
+}
+
 absl::StatusOr<int64_t> SessionStore::GetVersion(std::string_view id) {
   absl::StatusOr<SessionRecord> record = Get(id);
   if (!record.ok()) return record.status();

@@ -225,6 +225,13 @@ class SessionStore {
   // One session. NOT_FOUND if absent.
   virtual absl::StatusOr<SessionRecord> Get(std::string_view id) = 0;
 
+  // The stored sessions among `ids`, in no particular order; those not
+  // stored are left out. For reading many sessions back at once (a replica
+  // whose writes failed while its store was down). The default reads each
+  // with Get.
+  virtual absl::StatusOr<std::vector<SessionRecord>> GetMany(
+      absl::Span<const std::string> ids);
+
   // The session's stored version alone (Get without the state), for
   // checking that a copy is current. NOT_FOUND if absent. The default
   // reads Get.

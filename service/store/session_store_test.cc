@@ -425,6 +425,45 @@ TEST_P(SessionStoreTest, ListVersionsMatchesLoadAll) {
   EXPECT_EQ((*versions)[1].version, 0);
 }
 
+// Ids are quoted in PostgreSQL's statement: ones with quotes, backslashes,
+// commas and braces are read back as they are, and no other.
+TEST_P(SessionStoreTest, GetManyReadsTheStoredOnesAmongTheIds) {
+  const std::vector<std::string> odd = {"a\"b", "c\\d", "e,f", "{g}", "h i"};
+  for (const std::string& id : odd) {
+    KHET_ASSERT_OK(store_->Create(Record(id, 0, id + "0"), {}));
+  }
+  KHET_ASSERT_OK(store_->Create(Record("a", 1, "a1"), {Event(1)}));
+  KHET_ASSERT_OK(store_->Update(Record("a", 2, "a2"), 1, {Event(2)}));
+  KHET_ASSERT_OK(store_->Create(Record("gone", 0, "g0"), {}));
+  KHET_ASSERT_OK(store_->Delete("gone"));
+  KHET_ASSERT_OK(store_->Create(Record("unasked", 0, "u0"), {}));
+
+  std::vector<std::string> ids = odd;
+  ids.insert(ids.end(), {"a", "gone", "never", "\"a\""});
+  absl::StatusOr<std::vector<SessionRecord>> records = store_->GetMany(ids);
+  KHET_ASSERT_OK(records);
+  std::sort(records->begin(), records->end(),
+            [](const SessionRecord& x, const SessionRecord& y) {
+              return x.id < y.id;
+            });
+  std::vector<std::string> expected = odd;
+  expected.push_back("a");
+  std::sort(expected.begin(), expected.end());
+  ASSERT_THAT(*records, SizeIs(expected.size()));
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ((*records)[i].id, expected[i]);
+    EXPECT_EQ((*records)[i].state,
+              expected[i] == "a" ? "a2" : expected[i] + "0");
+  }
+  EXPECT_EQ(std::find_if(records->begin(), records->end(),
+                         [](const SessionRecord& r) { return r.id == "a"; })
+                ->version,
+            2);
+  absl::StatusOr<std::vector<SessionRecord>> none = store_->GetMany({});
+  KHET_ASSERT_OK(none);
+  EXPECT_THAT(*none, SizeIs(0));
+}
+
 TEST_P(SessionStoreTest, GetVersionReadsTheStoredVersion) {
   KHET_ASSERT_OK(store_->Create(Record("a", 1, "a1"), {Event(1)}));
   absl::StatusOr<int64_t> version = store_->GetVersion("a");
