@@ -6,9 +6,10 @@
 //
 //   harvest  plays games between levels from the setups and writes, for
 //            each game, the first position where one side is kWonLead
-//            pieces up (tools/conversion_positions.h) and stays so for the
-//            next four plies of the game, and the side to move cannot hit
-//            a Pharaoh at once: the benchmark's position set
+//            pieces up (tools/conversion_positions.h), stays so for the
+//            next four plies of the game and is scored at least +150 by a
+//            500,000-node search, and the side to move cannot hit a
+//            Pharaoh at once: the benchmark's position set
 //   run      plays each position of a set out, level 5 (the converter) on
 //            the winning side against each opponent level, and reports
 //            wins, draws and losses and the plies the wins took
@@ -137,10 +138,21 @@ Game PlayOut(const Position& start, const RuleOptions& rules,
 }
 
 constexpr int kSettledPlies = 4;
+// The judge of "clearly won": a fixed search's score for the winner.
+constexpr uint64_t kJudgeNodes = 500000;
+constexpr int kClearlyWon = 150;
+
+int WinnerScore(const ConversionPosition& p) {
+  SearchLimits limits;
+  limits.max_nodes = kJudgeNodes;
+  const int score = Search(p.position, limits).score;
+  return p.position.side_to_move() == p.winner ? score : -score;
+}
 
 // The position a harvested game is cut at, if it reached one: the first
-// where one side is kWonLead pieces up, stays so for kSettledPlies, and
-// the side to move cannot hit a Pharaoh at once.
+// where one side is kWonLead pieces up, stays so for kSettledPlies, the
+// side to move cannot hit a Pharaoh at once, and a fixed search
+// (kJudgeNodes) scores it kClearlyWon or more for the side ahead.
 std::optional<ConversionPosition> HarvestGame(const std::string& setup,
                                               int game_number, int a, int b,
                                               double nodes_scale,
@@ -165,7 +177,8 @@ std::optional<ConversionPosition> HarvestGame(const std::string& setup,
       candidate.reset();
     }
     if (candidate.has_value() && game.ply() - candidate->ply >= kSettledPlies) {
-      return candidate;
+      if (WinnerScore(*candidate) >= kClearlyWon) return candidate;
+      candidate.reset();
     }
     for (const Color c : {Color::kSilver, Color::kRed}) {
       if (!candidate.has_value() && PieceLead(pos, c) >= kWonLead &&
