@@ -89,14 +89,22 @@ SearchResult Searcher::Run(const Position& root) {
   Move win;
   ++nodes_;
   path_[0] = root.hash();
-  if (ScoreMoves(root, st, in_check, Listing::kAll, nullptr, 0, &n, &best_known,
-                 &win)) {
-    result.best_move = win;
-    result.score = kMateScore - 1;
-    result.principal_variation = {win};
-    result.depth = 1;
-    result.nodes = nodes_;
-    return result;
+  // Wins in one the style overlooks are left out of the listing.
+  std::vector<Move> overlooked;
+  while (ScoreMoves(root, st, in_check, Listing::kAll, overlooked, 0, &n,
+                    &best_known, &win)) {
+    const Bitboard touched = SquareBit(win.from()) | SquareBit(win.to());
+    if (style_.overlook_win_chance <= 0 ||
+        (touched & st.beam[Index(us)].squares) == 0 ||
+        random.Fraction() >= style_.overlook_win_chance) {
+      result.best_move = win;
+      result.score = kMateScore - 1;
+      result.principal_variation = {win};
+      result.depth = 1;
+      result.nodes = nodes_;
+      return result;
+    }
+    overlooked.push_back(win);
   }
   if (n == 0) {
     result.nodes = nodes_;

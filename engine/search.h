@@ -110,6 +110,11 @@ struct SearchStyle {
   // the opponent's beam.
   int score_noise = 0;
   double blunder_chance = 0.0;
+  // The chance that a one-move Pharaoh hit is overlooked at the root, each
+  // winning move on its own: one that needs the move to change the own
+  // beam (a mirror turned or moved into it, a blocker moved out of it). A
+  // beam that hits the enemy Pharaoh as it lies is always fired.
+  double overlook_win_chance = 0.0;
   uint64_t seed = 0;  // for the noise; fixed seeds give fixed games
   // The rule option of the game being played (RuleOptions).
   bool both_pharaohs_hit_draws = false;
@@ -133,7 +138,9 @@ struct SearchResult {
 //   1 A'NOOB'IS            depth 2, 20,000 nodes; noise +-60, and on 30% of
 //                          its moves it looks only at its own shot, blind
 //                          to the reply (it takes what is offered and
-//                          walks into beams): a beginner's mistakes
+//                          walks into beams); it overlooks half of the
+//                          Pharaoh hits in one that need a turn or a step
+//                          in its beam: a beginner's mistakes
 //   2 SCARAB'S APPRENTICE  depth 2, 50,000 nodes; noise +-15
 //   3 PYRAMID SCHEMER      depth 4, 150,000 nodes
 //   4 SPHINX VIZIER        300,000 nodes (five plies and part of the sixth

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "engine/bitboard.h"
 #include "engine/evaluate.h"
 #include "engine/move.h"
@@ -108,8 +109,8 @@ class Searcher {
   // set if a move wins at once.
   // Moves in `skip` (null moves in it match nothing) are left out.
   bool ScoreMoves(const Position& pos, const EvalState& st, bool in_check,
-                  Listing listing, const Move* skip, int ply, int* count,
-                  int* best_known, Move* win);
+                  Listing listing, absl::Span<const Move> skip, int ply,
+                  int* count, int* best_known, Move* win);
 
   int Negamax(const Position& pos, EvalState& st, int depth, int alpha,
               int beta, int ply, bool pv_node);

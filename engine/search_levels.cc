@@ -21,6 +21,7 @@ const std::vector<Level>& AllLevels() {
     l1.limits.max_nodes = 20000;
     l1.style.score_noise = 60;
     l1.style.blunder_chance = 0.30;
+    l1.style.overlook_win_chance = 0.5;
     l1.description =
         "A beginner: looks two plies ahead with a lot of noise, and on about "
         "a third of its moves sees only its own shot and forgets your laser.";

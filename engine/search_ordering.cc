@@ -24,8 +24,9 @@ namespace khet {
 namespace search_internal {
 
 bool Searcher::ScoreMoves(const Position& pos, const EvalState& st,
-                          bool in_check, Listing listing, const Move* skip,
-                          int ply, int* count, int* best_known, Move* win) {
+                          bool in_check, Listing listing,
+                          absl::Span<const Move> skip, int ply, int* count,
+                          int* best_known, Move* win) {
   const Color us = pos.side_to_move();
   const BeamPath& own = st.beam[Index(us)];
   const BeamPath& other = st.beam[Index(Opponent(us))];
@@ -43,9 +44,7 @@ bool Searcher::ScoreMoves(const Position& pos, const EvalState& st,
   int n = 0, probes = 0;
   *best_known = -kInfinity;
   for (const Move m : moves) {
-    if (skip != nullptr && (m == skip[0] || m == skip[1] || m == skip[2])) {
-      continue;
-    }
+    if (std::find(skip.begin(), skip.end(), m) != skip.end()) continue;
     const Bitboard touched = SquareBit(m.from()) | SquareBit(m.to());
     const bool touches_own = (touched & own.squares) != 0;
     // Moves the listing leaves out whatever their shot: cheap tests first.

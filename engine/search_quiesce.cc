@@ -61,8 +61,8 @@ int Searcher::Quiesce(const Position& pos, EvalState& st, int alpha, int beta,
   int n = 0, best_known = -kInfinity;
   Move win;
   if (ScoreMoves(pos, st, in_check,
-                 in_check ? Listing::kEvasions : Listing::kCaptures, nullptr,
-                 ply, &n, &best_known, &win)) {
+                 in_check ? Listing::kEvasions : Listing::kCaptures, {}, ply,
+                 &n, &best_known, &win)) {
     return kMateScore - (ply + 1);
   }
   best = std::max(best, best_known);
