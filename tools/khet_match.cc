@@ -33,6 +33,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
@@ -52,8 +53,12 @@ namespace {
 
 constexpr std::string_view kUsage =
     R"(usage: khet-match --a SPEC --b SPEC [flags]
+       khet-match --round-robin LEVELS [flags]
 
-Plays SPEC A against SPEC B and reports the result from A's view.
+Plays SPEC A against SPEC B and reports the result from A's view. With
+--round-robin (e.g. 1,2,3,4,5) every pair of those levels plays --games
+games, the higher level as A, and a table of the pairs' Elo differences
+and the levels' ratings follows.
 
 SPEC is a level number 1..5, or comma-separated settings:
   level=L      start from level L's limits and style (1..5)
@@ -265,7 +270,15 @@ std::string EloText(double score) {
   return absl::StrFormat("%+.0f", Elo(score));
 }
 
-int Run(const MatchOptions& options) {
+// A match's result from A's view, for the round robin's table.
+struct MatchScore {
+  int wins = 0, draws = 0, losses = 0;
+  double score = 0;
+  std::string elo;  // the difference with its 95% interval
+};
+
+// Plays the match, prints its report and returns its result.
+MatchScore Run(const MatchOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<GameRecordLine> lines(options.games);
   std::atomic<int> next{0};
@@ -375,6 +388,43 @@ int Run(const MatchOptions& options) {
   std::cout << "Elo difference " << elo << "\n";
   std::cout << absl::StrFormat("time %.0f s with %d threads\n", seconds,
                                options.threads);
+  return MatchScore{wins, draws, losses, score, elo};
+}
+
+// Every pair of `players` (weakest first) plays a match, the stronger as
+// A; then the table of pairs and the ratings that the adjacent pairs'
+// differences add up to (the first player at 0).
+int RoundRobin(MatchOptions options, const std::vector<Player>& players) {
+  std::vector<std::string> table;
+  std::vector<double> adjacent;  // Elo of player i+1 over player i
+  for (size_t i = 0; i < players.size(); ++i) {
+    for (size_t j = i + 1; j < players.size(); ++j) {
+      options.players[0] = players[j];
+      options.players[1] = players[i];
+      std::cout << absl::StrFormat("== %s v %s ==\n", players[j].label,
+                                   players[i].label);
+      const MatchScore m = Run(options);
+      table.push_back(
+          absl::StrFormat("%-54s %3d-%d-%-3d %6.1f%%  %s",
+                          players[j].label + " v " + players[i].label, m.wins,
+                          m.draws, m.losses, 100 * m.score, m.elo));
+      if (j == i + 1) {
+        const double s =
+            std::clamp(m.score, 0.5 / options.games, 1 - 0.5 / options.games);
+        adjacent.push_back(Elo(s));
+      }
+    }
+  }
+  std::cout << absl::StrFormat("\nround robin, %d games a pair:\n",
+                               options.games);
+  for (const std::string& line : table) std::cout << line << "\n";
+  std::cout << "ratings, the adjacent pairs' differences added up (a score "
+               "of 100% counted as half a game short of it):\n";
+  double rating = 0;
+  for (size_t i = 0; i < players.size(); ++i) {
+    if (i > 0) rating += adjacent[i - 1];
+    std::cout << absl::StrFormat("  %-32s %+5.0f\n", players[i].label, rating);
+  }
   return kExitOk;
 }
 
@@ -382,7 +432,7 @@ int Main(int argc, char** argv) {
   std::map<std::string, std::string> flags;
   const std::set<std::string> valued = {
       "a",     "b",      "games",         "threads", "nodes-scale",
-      "plies", "setups", "opening-plies", "seed"};
+      "plies", "setups", "opening-plies", "seed",    "round-robin"};
   const std::set<std::string> switches = {"use-time", "verbose", "help"};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -412,18 +462,34 @@ int Main(int argc, char** argv) {
     std::cout << kUsage;
     return kExitOk;
   }
-  if (flags.count("a") == 0 || flags.count("b") == 0) {
-    return UsageError("give --a SPEC and --b SPEC");
+  const bool round_robin = flags.count("round-robin") != 0;
+  if (round_robin == (flags.count("a") != 0 || flags.count("b") != 0) ||
+      (!round_robin && (flags.count("a") == 0 || flags.count("b") == 0))) {
+    return UsageError("give --a SPEC and --b SPEC, or --round-robin LEVELS");
   }
   MatchOptions options;
-  for (int w = 0; w < 2; ++w) {
-    const std::string& spec = flags[w == 0 ? "a" : "b"];
-    absl::StatusOr<Player> p = ParsePlayer(spec);
-    if (!p.ok()) {
-      return UsageError(absl::StrFormat("--%s: %s", w == 0 ? "a" : "b",
-                                        p.status().message()));
+  std::vector<Player> players;
+  if (round_robin) {
+    for (absl::string_view level :
+         absl::StrSplit(flags["round-robin"], ',', absl::SkipEmpty())) {
+      absl::StatusOr<Player> p = ParsePlayer(absl::StrCat("level=", level));
+      if (!p.ok()) {
+        return UsageError(
+            absl::StrFormat("--round-robin: %s", p.status().message()));
+      }
+      players.push_back(*p);
     }
-    options.players[w] = *p;
+    if (players.size() < 2) return UsageError("--round-robin: two levels");
+  } else {
+    for (int w = 0; w < 2; ++w) {
+      const std::string& spec = flags[w == 0 ? "a" : "b"];
+      absl::StatusOr<Player> p = ParsePlayer(spec);
+      if (!p.ok()) {
+        return UsageError(absl::StrFormat("--%s: %s", w == 0 ? "a" : "b",
+                                          p.status().message()));
+      }
+      players.push_back(*p);
+    }
   }
   auto int_flag = [&](const std::string& name, int64_t fallback, int64_t min,
                       int64_t max, int64_t* out) -> std::optional<std::string> {
@@ -460,7 +526,7 @@ int Main(int argc, char** argv) {
     return UsageError("--nodes-scale: a positive number, e.g. 0.25");
   }
   const bool use_time = flags.count("use-time") != 0;
-  for (Player& p : options.players) {
+  for (Player& p : players) {
     if (p.limits.max_nodes > 0) {
       p.limits.max_nodes = std::max<uint64_t>(
           1, static_cast<uint64_t>(std::llround(p.limits.max_nodes * scale)));
@@ -478,7 +544,11 @@ int Main(int argc, char** argv) {
     options.setups.emplace_back(id);
   }
   if (options.setups.empty()) return UsageError("--setups: none given");
-  return Run(options);
+  if (round_robin) return RoundRobin(options, players);
+  options.players[0] = players[0];
+  options.players[1] = players[1];
+  Run(options);
+  return kExitOk;
 }
 
 }  // namespace
