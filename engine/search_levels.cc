@@ -23,8 +23,9 @@ const std::vector<Level>& AllLevels() {
     l1.style.blunder_chance = 0.30;
     l1.style.overlook_win_chance = 0.5;
     l1.description =
-        "A beginner: looks two plies ahead with a lot of noise, and on about "
-        "a third of its moves sees only its own shot and forgets your laser.";
+        "A beginner: looks two plies ahead with a lot of noise, on about a "
+        "third of its moves sees only its own shot and forgets your laser, "
+        "and misses half of the Pharaoh hits that need a turn or a step.";
     Level l2{2, "SCARAB'S APPRENTICE", {}, {}, ""};
     l2.limits.max_depth = 2;
     l2.limits.max_nodes = 50000;
