@@ -51,7 +51,108 @@ function(gtest_discover_tests target)
     endif()
   endif()
   khet_test_targets(LABELS ${labels} TARGETS ${target})
-  _gtest_discover_tests(${ARGV})
+  if(KHET_TEST_SOURCE_OPTIONS)
+    get_target_property(sources ${target} SOURCES)
+    list(FILTER sources INCLUDE REGEX "_test\\.cc$")
+    foreach(source IN LISTS sources)
+      get_source_file_property(optimised ${source} KHET_OPTIMISED_TEST)
+      if(NOT optimised)
+        set_source_files_properties(${source} PROPERTIES
+                                    COMPILE_OPTIONS "${KHET_TEST_SOURCE_OPTIONS}")
+      endif()
+    endforeach()
+  endif()
+  if(KHET_TESTS_PER_EXECUTABLE)
+    _khet_executable_test(${ARGV})
+  else()
+    _gtest_discover_tests(${ARGV})
+  endif()
+endfunction()
+
+# The sanitizer presets run each GoogleTest executable as one ctest entry,
+# all its cases in one process: starting an instrumented binary costs some
+# 0.2 s, once per case otherwise (docs/PERFORMANCE.md, "CI"). The release
+# build keeps one entry per case.
+option(KHET_TESTS_PER_EXECUTABLE
+       "Register each GoogleTest executable as one test, not one per case" OFF)
+# Compiler options for the tests' own sources (files named *_test.cc of a
+# GoogleTest executable), after the build type's: the sanitizer presets
+# compile them at -O0, the code they test as the build type says. A test
+# file is mostly assertion macros, which take the optimiser long and gain
+# little from it. A test whose own code does the heavy work (playing
+# random games) sets the source property KHET_OPTIMISED_TEST to keep the
+# build type's options.
+set(KHET_TEST_SOURCE_OPTIONS "" CACHE STRING
+    "Compiler options for the tests' own *_test.cc sources")
+# The whole run's timeout of such an entry, in seconds (a case's own
+# TIMEOUT does not apply).
+set(KHET_EXECUTABLE_TEST_TIMEOUT 1500)
+
+# gtest_discover_tests' arguments as one ctest entry named after the
+# target (and its TEST_FILTER, if given), or KHET_TEST_SHARDS of them.
+function(_khet_executable_test target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg ""
+    "TEST_FILTER;DISCOVERY_MODE;DISCOVERY_TIMEOUT;WORKING_DIRECTORY"
+    "EXTRA_ARGS;PROPERTIES")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "gtest_discover_tests(${target}): "
+            "KHET_TESTS_PER_EXECUTABLE does not handle ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  set(name ${target})
+  set(command ${target} ${arg_EXTRA_ARGS})
+  if(arg_TEST_FILTER)
+    string(REGEX REPLACE "[^A-Za-z0-9_-]" "" suffix "${arg_TEST_FILTER}")
+    string(APPEND name ".${suffix}")
+    list(APPEND command --gtest_filter=${arg_TEST_FILTER})
+  endif()
+  # A long executable runs as KHET_TEST_SHARDS entries (a target property;
+  # GoogleTest's own sharding), so that both cores share it.
+  get_target_property(shards ${target} KHET_TEST_SHARDS)
+  if(NOT shards)
+    set(shards 1)
+  endif()
+  set(names "")
+  if(shards EQUAL 1)
+    list(APPEND names ${name})
+  else()
+    math(EXPR last "${shards} - 1")
+    foreach(shard RANGE ${last})
+      list(APPEND names ${name}/${shard})
+    endforeach()
+  endif()
+  foreach(entry IN LISTS names)
+    add_test(NAME ${entry} COMMAND ${command})
+    _khet_executable_test_properties(${entry} arg_PROPERTIES)
+    if(arg_WORKING_DIRECTORY)
+      set_tests_properties(${entry} PROPERTIES
+                           WORKING_DIRECTORY ${arg_WORKING_DIRECTORY})
+    endif()
+  endforeach()
+  if(shards GREATER 1)
+    foreach(shard RANGE ${last})
+      set_property(TEST ${name}/${shard} APPEND PROPERTY ENVIRONMENT
+                   GTEST_TOTAL_SHARDS=${shards} GTEST_SHARD_INDEX=${shard})
+    endforeach()
+  endif()
+endfunction()
+
+# The PROPERTIES list named `list_var` (gtest_discover_tests') on one such
+# entry, but TIMEOUT, which becomes KHET_EXECUTABLE_TEST_TIMEOUT. Read by
+# name, key by key: a value may be empty (an environment left unset).
+function(_khet_executable_test_properties name list_var)
+  list(LENGTH ${list_var} count)
+  set(i 0)
+  while(i LESS count)
+    math(EXPR value_at "${i} + 1")
+    list(GET ${list_var} ${i} key)
+    list(GET ${list_var} ${value_at} value)
+    if(NOT key STREQUAL "TIMEOUT")
+      set_tests_properties(${name} PROPERTIES ${key} "${value}")
+    endif()
+    math(EXPR i "${i} + 2")
+  endwhile()
+  set_tests_properties(${name} PROPERTIES
+                       TIMEOUT ${KHET_EXECUTABLE_TEST_TIMEOUT})
 endfunction()
 
 # Every executable target of `dir` and the folders below it.
