@@ -70,8 +70,9 @@ function(gtest_discover_tests target)
 endfunction()
 
 # The sanitizer presets run each GoogleTest executable as one ctest entry,
-# all its cases in one process: starting an instrumented binary costs some
-# 0.2 s, once per case otherwise (docs/PERFORMANCE.md, "CI"). The release
+# all its cases in one process: starting an instrumented program costs about
+# 0.4 s under ASan+UBSan, once per case otherwise (docs/PERFORMANCE.md,
+# "CI"). Long programs run as KHET_TEST_SHARDS entries. The release
 # build keeps one entry per case.
 option(KHET_TESTS_PER_EXECUTABLE
        "Register each GoogleTest executable as one test, not one per case" OFF)
