@@ -284,7 +284,14 @@ class SharedStoreServiceTest : public testing::Test {
   absl::StatusOr<v1::MakeMoveResponse> PlayOn(
       SessionService& on, const Board& b,
       std::optional<int64_t> expected = std::nullopt) {
-    absl::StatusOr<v1::Session> s = Get(on, b.id);
+    return PlayReadOn(on, on, b, expected);
+  }
+
+  // PlayOn, the session's position read through `read_on`.
+  absl::StatusOr<v1::MakeMoveResponse> PlayReadOn(
+      SessionService& read_on, SessionService& on, const Board& b,
+      std::optional<int64_t> expected = std::nullopt) {
+    absl::StatusOr<v1::Session> s = Get(read_on, b.id);
     if (!s.ok()) return s.status();
     v1::MakeMoveRequest move;
     move.set_session_id(b.id);
@@ -297,14 +304,7 @@ class SharedStoreServiceTest : public testing::Test {
 
   // PlayOn B, the position read on A (so with none of B's reads).
   absl::StatusOr<v1::MakeMoveResponse> PlayOnBAsReadOnA(const Board& b) {
-    absl::StatusOr<v1::Session> s = Get(*a_.service, b.id);
-    if (!s.ok()) return s.status();
-    v1::MakeMoveRequest move;
-    move.set_session_id(b.id);
-    move.mutable_move()->set_notation(QuietMove(s->board().position()));
-    return b_.service->MakeMove(
-        move,
-        Caller{s->board().side_to_move() == v1::SILVER ? b.silver : b.red});
+    return PlayReadOn(*a_.service, *b_.service, b);
   }
 
   // Every stored event of the session.
