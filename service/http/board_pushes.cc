@@ -5,12 +5,10 @@
 
 #include <openssl/rand.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <deque>
 #include <future>
-#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -29,6 +27,7 @@
 #include "service/base/sha256.h"
 #include "service/base/status_macros.h"
 #include "service/http/compact_view.h"
+#include "service/http/push_ownership.h"
 #include "service/wire/convert.h"
 #include "service/wire/server_version.h"
 
@@ -75,7 +74,8 @@ absl::StatusOr<T> OnStrand(const Strand& strand, Fn fn) {
 
 }  // namespace
 
-class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
+class BoardPushes::Impl : public std::enable_shared_from_this<Impl>,
+                          public PushOwnership::Boards {
  public:
   Impl(SessionService* core, asio::io_context::executor_type loop,
        std::function<void(std::function<void()>)> run_on_worker,
@@ -86,7 +86,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
         options_(std::move(options)),
         tls_(asio::ssl::context::tls_client),
         sweep_(strand_),
-        heartbeat_(strand_),
+        ownership_(options_, strand_, run_on_worker_),
         user_agent_(absl::StrCat("khetd/", ServerVersion().version())) {
     if (metrics != nullptr) {
       deliveries_ = &metrics->AddCounter(
@@ -100,12 +100,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
           "unregistered, deleted (the session), moved (another replica "
           "delivers it now).",
           {"reason"});
-      claims_ = &metrics->AddCounter(
-          "khet_push_claims_total",
-          "Boards this replica took over from a replica whose heartbeat "
-          "ended (shared store), by how it went: ok, or failed (the "
-          "session's state could not be read; the board long-polls).",
-          {"result"});
+      ownership_.AddClaimsMetric(*metrics);
       latency_ = &metrics->AddHistogram(
           "khet_push_delivery_seconds",
           "From an event's time (stamped as khetd commits it, before the "
@@ -117,18 +112,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
           [this](const metrics::GaugeCallback::Emit& emit) {
             emit({}, board_count_.load());
           });
-      if (options_.shared_store != nullptr) {
-        metrics->AddGaugeCallback(
-            "khet_push_paused",
-            "1 while this replica's deliveries wait for its heartbeat to be "
-            "renewed (the store is slow or down, or another replica may have "
-            "claimed its boards), else 0.",
-            {}, [this](const metrics::GaugeCallback::Emit& emit) {
-              emit({}, absl::Now() >= absl::FromUnixNanos(deliver_until_.load())
-                           ? 1
-                           : 0);
-            });
-      }
+      ownership_.AddPausedMetric(*metrics);
       metrics->AddGaugeCallback(
           "khet_push_connections",
           "Connections open to boards' URLs (busy or kept alive).", {},
@@ -150,20 +134,10 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
       }
     }
     tls_.set_verify_mode(asio::ssl::verify_peer);
-    if (options_.shared_store != nullptr) {
-      // A heartbeat before any target is saved, so that no other replica
-      // takes this one's new boards for a dead replica's.
-      const absl::Time now = absl::Now();
-      KHET_RETURN_IF_ERROR(options_.shared_store
-                               ->ClaimPushTargets(options_.replica_id, now,
-                                                  now + options_.heartbeat_ttl,
-                                                  /*limit=*/0)
-                               .status());
-      deliver_until_.store(absl::ToUnixNanos(FenceAfter(now)));
-    }
+    KHET_RETURN_IF_ERROR(ownership_.Start(weak_from_this()));
     asio::post(strand_, [self = shared_from_this()] {
       self->ArmSweep();
-      self->ArmHeartbeat();
+      self->ownership_.ArmHeartbeat();
     });
     return absl::OkStatus();
   }
@@ -245,7 +219,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   // Takes over a board a replica that died delivered to: its session's
   // latest state at once, its events from there. Runs on a worker (it
   // reads the session).
-  absl::Status Adopt(const PushTargetRecord& target) {
+  absl::Status Adopt(const PushTargetRecord& target) override {
     if (shut_down_.load()) return ShutDown();
     KHET_ASSIGN_OR_RETURN(CallbackUrl parsed, ParseCallbackUrl(target.url));
     const std::optional<IpAddress> address = IpAddress::Parse(target.address);
@@ -329,18 +303,39 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
                        pool.idle.clear();
                      }
                      self->sweep_.cancel();
-                     self->heartbeat_.cancel();
+                     self->ownership_.CancelHeartbeat();
                      return true;
                    })
         .IgnoreError();
-    if (options_.shared_store != nullptr) {
-      // Ends the heartbeat: the boards pass to another replica at its next
-      // round rather than after the heartbeat's time.
-      const absl::Time now = absl::Now();
-      options_.shared_store
-          ->ClaimPushTargets(options_.replica_id, now, now, /*limit=*/0)
-          .IgnoreError();
+    ownership_.EndHeartbeat();
+  }
+
+  // PushOwnership::Boards, for the heartbeat's rounds.
+  bool ShuttingDown() const override { return shut_down_.load(); }
+  int64_t BoardCount() const override { return board_count_.load(); }
+  uint64_t InstallCount() const override { return installs_seen_.load(); }
+
+  // Deletes this replica's saved target of the session, if the store
+  // keeps targets. Waits for the store: not on the strand.
+  void ForgetTarget(const std::string& session_id) override {
+    if (options_.shared_store == nullptr) return;
+    options_.shared_store->DeletePushTarget(session_id, options_.replica_id)
+        .IgnoreError();  // a target left behind is claimed, then dropped
+  }
+
+  // Drops the boards whose stored target another replica owns now or
+  // unregistered: those not in `kept`, unless installed since the list
+  // was read (install `installed`), which may not be on it yet.
+  // Strand-only.
+  void DropMoved(const absl::flat_hash_set<std::string>& kept,
+                 uint64_t installed) override {
+    std::vector<std::shared_ptr<Board>> moved;
+    for (const auto& [id, board] : boards_) {
+      if (board->installed <= installed && !kept.contains(id)) {
+        moved.push_back(board);
+      }
     }
+    for (const std::shared_ptr<Board>& board : moved) Drop(board, "moved");
   }
 
  private:
@@ -426,134 +421,6 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
     // claim just under way, or one whose install failed.
     if (stored->owner == options_.replica_id) return NoUrl(session_id);
     return stored;
-  }
-
-  // Deletes this replica's saved target of the session, if the store
-  // keeps targets. Waits for the store: not on the strand.
-  void ForgetTarget(const std::string& session_id) {
-    if (options_.shared_store == nullptr) return;
-    options_.shared_store->DeletePushTarget(session_id, options_.replica_id)
-        .IgnoreError();  // a target left behind is claimed, then dropped
-  }
-
-  // Every `heartbeat`: renews this replica's heartbeat and adopts the
-  // boards of replicas whose heartbeat ended, on a worker. Strand-only.
-  void ArmHeartbeat() {
-    if (options_.shared_store == nullptr || shut_down_.load()) return;
-    heartbeat_.expires_after(absl::ToChronoNanoseconds(options_.heartbeat));
-    heartbeat_.async_wait(
-        [self = shared_from_this()](const boost::system::error_code& ec) {
-          if (ec || self->shut_down_.load()) return;
-          self->run_on_worker_([self] {
-            self->ClaimRound();
-            asio::post(self->strand_, [self] { self->ArmHeartbeat(); });
-          });
-        });
-  }
-
-  // One heartbeat: renews this replica's, claims the boards of replicas
-  // whose heartbeat ended, drops those another owns now. On a worker.
-  void ClaimRound() {
-    const absl::Time began = absl::Now();
-    const absl::Time fence = absl::FromUnixNanos(deliver_until_.load());
-    // Past the fence this replica's heartbeat may have ended, and another
-    // may have claimed its boards: this round renews it, claims nothing
-    // (when the store was down for every replica, each renews before any
-    // claims another's boards), and lifts the fence once the boards another
-    // owns now are dropped.
-    if (began >= fence) {
-      if (options_.shared_store
-              ->ClaimPushTargets(options_.replica_id, began,
-                                 began + options_.heartbeat_ttl, /*limit=*/0)
-              .ok()) {
-        Reconcile(/*lifting_fence=*/FenceAfter(began));
-      }
-      return;
-    }
-    // Lifted only after the boards another owns now are dropped, when the
-    // claim statement outlasted the fence (another replica may have
-    // claimed this one's boards meanwhile).
-    std::optional<absl::Time> lifting_fence;
-    // A full claim may have left more: claims again at once, up to
-    // max_boards in all.
-    for (int round = 0; round * options_.max_claims < options_.max_boards &&
-                        !shut_down_.load();
-         ++round) {
-      const absl::Time now = absl::Now();
-      absl::StatusOr<std::vector<PushTargetRecord>> claimed =
-          options_.shared_store->ClaimPushTargets(options_.replica_id, now,
-                                                  now + options_.heartbeat_ttl,
-                                                  options_.max_claims);
-      if (!claimed.ok()) return;  // the store is down: the next round
-      if (round == 0) {
-        if (absl::Now() >= fence) {
-          lifting_fence = FenceAfter(now);
-        } else {
-          deliver_until_.store(absl::ToUnixNanos(FenceAfter(now)));
-        }
-      }
-      const bool full =
-          static_cast<int>(claimed->size()) >= options_.max_claims;
-      // Each read of a session on a worker of its own: thousands of boards
-      // of a replica that died are taken over at once.
-      for (PushTargetRecord& target : *claimed) {
-        run_on_worker_([self = shared_from_this(), target = std::move(target)] {
-          const absl::Status adopted = self->Adopt(target);
-          if (self->claims_ != nullptr) {
-            self->claims_->Get({adopted.ok() ? "ok" : "failed"}).Increment();
-          }
-          // A board that cannot be adopted finds its URL gone and
-          // long-polls.
-          if (!adopted.ok()) self->ForgetTarget(target.session_id);
-        });
-      }
-      if (!full) break;
-    }
-    Reconcile(lifting_fence);
-  }
-
-  // Until when this replica may deliver after renewing its heartbeat at
-  // `renewed`: a margin before the heartbeat ends, when another replica
-  // may claim its boards, so that two never deliver to one board.
-  absl::Time FenceAfter(absl::Time renewed) const {
-    return renewed + options_.heartbeat_ttl -
-           std::min(options_.heartbeat, options_.heartbeat_ttl / 2);
-  }
-
-  // Drops the boards delivered here whose stored target says another
-  // replica delivers them now (the board registered again there, or that
-  // replica claimed them while this one's heartbeat had lapsed) or that
-  // another replica unregistered. While the numbers agree only a count is
-  // read, unless the fence is to be lifted (to `lifting_fence`) once the
-  // drops are done. On a worker.
-  void Reconcile(std::optional<absl::Time> lifting_fence) {
-    const uint64_t installed_before = installs_seen_.load();
-    if (!lifting_fence.has_value()) {
-      absl::StatusOr<int64_t> owned =
-          options_.shared_store->CountPushTargets(options_.replica_id);
-      if (!owned.ok() || *owned == board_count_.load()) return;
-    }
-    absl::StatusOr<std::vector<std::string>> sessions =
-        options_.shared_store->PushTargetsOf(options_.replica_id);
-    if (!sessions.ok()) return;
-    asio::post(
-        strand_, [self = shared_from_this(), installed_before, lifting_fence,
-                  kept = absl::flat_hash_set<std::string>(sessions->begin(),
-                                                          sessions->end())] {
-          std::vector<std::shared_ptr<Board>> moved;
-          for (const auto& [id, board] : self->boards_) {
-            // A board installed since the list was read may not be on it yet.
-            if (board->installed <= installed_before && !kept.contains(id)) {
-              moved.push_back(board);
-            }
-          }
-          for (const std::shared_ptr<Board>& board : moved) {
-            self->Drop(board, "moved");
-          }
-          if (lifting_fence.has_value()) {
-            self->deliver_until_.store(absl::ToUnixNanos(*lifting_fence));
-          }
-        });
   }
 
   static absl::Status ShutDown() {
@@ -703,7 +570,7 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   // Starts the board's next delivery, if it has one and none is under way.
   void Deliver(const std::shared_ptr<Board>& board) {
     if (board->gone || board->sending || shut_down_.load()) return;
-    if (absl::Now() >= absl::FromUnixNanos(deliver_until_.load())) {
+    if (ownership_.Paused()) {
       // Fenced: this replica's heartbeat may have ended. Looks again after
       // a heartbeat.
       board->sending = true;
@@ -940,16 +807,13 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   const PushOptions options_;
   asio::ssl::context tls_;
   asio::steady_timer sweep_;
-  asio::steady_timer heartbeat_;  // shared store only
+  PushOwnership ownership_;  // the heartbeat, the fence and claims
   const std::string user_agent_;
   std::atomic<bool> shut_down_{false};
   std::atomic<int> resolving_{0};
   std::atomic<int64_t> board_count_{0};
   std::atomic<int64_t> connection_count_{0};
   std::atomic<uint64_t> installs_seen_{0};  // installs_, for workers
-  // Deliveries wait from then on (Unix nanoseconds; FenceAfter). Never
-  // without a shared store.
-  std::atomic<int64_t> deliver_until_{std::numeric_limits<int64_t>::max()};
   // Strand-only.
   uint64_t installs_ = 0;  // boards installed so far
   absl::flat_hash_map<std::string, std::shared_ptr<Board>> boards_;
@@ -958,7 +822,6 @@ class BoardPushes::Impl : public std::enable_shared_from_this<Impl> {
   absl::flat_hash_set<std::string> starved_;      // pools with boards waiting
   metrics::CounterFamily* deliveries_ = nullptr;
   metrics::CounterFamily* drops_ = nullptr;
-  metrics::CounterFamily* claims_ = nullptr;
   metrics::HistogramFamily* latency_ = nullptr;
 };
 

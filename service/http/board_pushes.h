@@ -28,9 +28,10 @@
 //   `heartbeat_ttl` old (it died, or shut down and ended it) has its boards
 //   claimed by a live one, which delivers the session's latest state to
 //   each at once and its events from there (docs/ARCHITECTURE.md, "Pushed
-//   events on replicas"). Each round a replica also drops the boards whose
-//   stored target another replica owns now or unregistered; Find and
-//   Unregister reach a board another replica delivers through the store.
+//   events on replicas"; push_ownership.h). Each round a replica also drops
+//   the boards whose stored target another replica owns now or
+//   unregistered; Find and Unregister reach a board another replica
+//   delivers through the store.
 // Thread-safe. Everything it does runs on one strand of the event loop it
 // is given; Register, Find and Unregister wait for that strand.
 #ifndef KHET_SERVICE_HTTP_BOARD_PUSHES_H_
