@@ -5,7 +5,9 @@
 """The Debian package, built and installed the way a server owner would,
 into a scratch root rather than this machine.
 
-1. `cpack -G DEB` in the build folder: the package's fields (name, the
+1. `cpack -G DEB` in the build folder, first without and then with
+   KHET_PACKAGE_UNRELEASED=1: the placeholder Maintainer refused (with how
+   to name one), then the package's fields (name, the
    CMake version, architecture), its Depends naming the Debian package of
    every shared library the three programs load (found here with ldd and
    dpkg -S, apart from CPack's dpkg-shlibdeps), the exact file list, the
@@ -94,9 +96,41 @@ class Steps:
 # ---- 1. The package --------------------------------------------------------
 
 
+PLACEHOLDER_MAINTAINER = "<maintainers@khet.invalid>"
+
+
+def cpack(build, out, unreleased):
+    """cpack -G DEB; `unreleased` lets a placeholder Maintainer through."""
+    env = dict(os.environ)
+    env.pop("KHET_PACKAGE_UNRELEASED", None)
+    if unreleased:
+        env["KHET_PACKAGE_UNRELEASED"] = "1"
+    return subprocess.run(["cpack", "-G", "DEB", "--config",
+                           os.path.join(build, "CPackConfig.cmake"), "-B", out],
+                          capture_output=True, text=True, timeout=170, env=env)
+
+
+def placeholder_refused(build, out):
+    """A build configured with the placeholder Maintainer makes no package
+    unless it is marked as a test build. Returns what was checked."""
+    with open(os.path.join(build, "CPackConfig.cmake"), encoding="utf-8") as f:
+        if PLACEHOLDER_MAINTAINER not in f.read():
+            return "Maintainer set by the build (not the placeholder)"
+    refused = cpack(build, out, unreleased=False)
+    output = refused.stdout + refused.stderr
+    check(refused.returncode != 0,
+          "cpack made a package whose Maintainer is the placeholder")
+    check("-DKHET_PACKAGE_MAINTAINER" in output,
+          f"cpack's refusal does not say how to name the maintainer:\n{output}")
+    check(not glob.glob(os.path.join(out, "*.deb")),
+          "cpack refused the placeholder Maintainer but left a .deb")
+    return "placeholder Maintainer refused without KHET_PACKAGE_UNRELEASED"
+
+
 def build_package(build, out):
-    run(["cpack", "-G", "DEB", "--config",
-         os.path.join(build, "CPackConfig.cmake"), "-B", out], timeout=170)
+    made = cpack(build, out, unreleased=True)
+    check(made.returncode == 0,
+          f"cpack exited {made.returncode}:\n{made.stdout}{made.stderr}")
     debs = glob.glob(os.path.join(out, "*.deb"))
     check(len(debs) == 1, f"cpack made {debs}, not one .deb")
     return debs[0]
@@ -401,6 +435,8 @@ def main():
     host_before = host_user()
     with tempfile.TemporaryDirectory(prefix="khet-package-") as scratch:
         try:
+            steps.done(placeholder_refused(
+                args.build, os.path.join(scratch, "refused")))
             deb = build_package(args.build, os.path.join(scratch, "cpack"))
             steps.done(f"cpack -G DEB: {os.path.basename(deb)}, "
                        f"{os.path.getsize(deb) // 1024} KiB")
