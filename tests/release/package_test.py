@@ -303,6 +303,14 @@ def check_installed(root, version):
           and "Files: *\nCopyright: 2026 The khet Authors\n"
               "License: Apache-2.0\n" in copyright,
           "/usr/share/doc/khet/copyright is not the project's DEP-5 file")
+    # Its contact is whoever the package names as its Maintainer.
+    maintainer = root.fakeroot(["dpkg-query",
+                                f"--admindir={root.file('var/lib/dpkg')}",
+                                "--show", "--showformat", "${Maintainer}",
+                                "khet"]).strip()
+    check(f"\nUpstream-Contact: {maintainer}\n" in copyright,
+          f"the copyright file's Upstream-Contact is not the Maintainer "
+          f"{maintainer!r}")
 
     users = root.entries("etc/passwd", "khet")
     groups = root.entries("etc/group", "khet")
