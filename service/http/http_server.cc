@@ -52,7 +52,8 @@ class ServerImpl final : public HttpServer {
         tls_(std::move(tls)),
         open_connections_(options_.max_connections,
                           options_.max_connections_per_address,
-                          options_.max_inworld_connections_per_address),
+                          options_.max_inworld_connections_per_address,
+                          options_.trusted_proxies),
         acceptor_(net::make_strand(io_)),
         work_(net::make_work_guard(io_)) {}
 

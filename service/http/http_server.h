@@ -26,6 +26,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "boost/asio/io_context.hpp"
+#include "service/fair_use/client_address.h"
 #include "service/http/http_message.h"
 
 namespace khet {
@@ -63,6 +64,13 @@ struct HttpServerOptions {
   // 10,000 boards behind one simulator host, with room for its other calls;
   // half the server's connections, so a forger leaves the other half.
   int max_inworld_connections_per_address = 12000;
+  // The proxies in front of the server (khetd's --trusted_proxies): their
+  // connections count toward max_connections alone, not toward either
+  // per-address limit. A proxy carries many clients (in front of replicas
+  // it holds a connection per waiting board, and web pages' and bots'
+  // calls arrive on its connections too); each client is limited by the
+  // budgets, under the address its X-Forwarded-For names.
+  TrustedProxies trusted_proxies;
   // Bytes of a streamed response waiting for a slow client; beyond, the
   // connection is closed.
   size_t max_stream_backlog = 1 << 20;

@@ -336,6 +336,49 @@ TEST_F(HttpServerTest, InworldConnectionsPassThePlainLimitWithObjectKeys) {
   EXPECT_TRUE(held[4]->WaitForEnd(milliseconds(3000)));
 }
 
+// A trusted proxy carries many clients: in front of replicas it holds a
+// connection per waiting board, and a web page's or a bot's call (no
+// object key) comes on one more. Its connections pass both per-address
+// limits and count toward the total alone; another address keeps its own.
+TEST_F(HttpServerTest, ATrustedProxysConnectionsCountTowardTheTotalAlone) {
+  options_.max_inworld_connections_per_address = 4;
+  absl::StatusOr<TrustedProxies> proxies =
+      TrustedProxies::Parse("127.0.0.10/32");
+  ASSERT_TRUE(proxies.ok()) << proxies.status();
+  options_.trusted_proxies = *std::move(proxies);
+  Start();
+  std::vector<std::unique_ptr<RawConnection>> proxy;
+  for (int i = 0; i < 10; ++i) {
+    proxy.push_back(
+        std::make_unique<RawConnection>(port_, Get("/plain"), "127.0.0.10"));
+    ASSERT_TRUE(proxy.back()->WaitFor("body=[]"))
+        << i << ": " << proxy.back()->received();
+  }
+  // Past both per-address limits (4 and 4), a request without a key on
+  // the proxy's tenth connection is served.
+  proxy.back()->Send(Get("/again"));
+  EXPECT_TRUE(proxy.back()->WaitFor("/again")) << proxy.back()->received();
+  // Any other address is still held to its own limit.
+  std::vector<std::unique_ptr<RawConnection>> other;
+  for (int i = 0; i < 4; ++i) {
+    other.push_back(std::make_unique<RawConnection>(port_, "", "127.0.0.11"));
+  }
+  ASSERT_TRUE(other.back()->Send(Get("/warm")));
+  ASSERT_TRUE(other.back()->WaitFor("body=[]"));
+  RawConnection extra(port_, "", "127.0.0.11");
+  ASSERT_TRUE(extra.WaitFor("}")) << extra.received();
+  EXPECT_THAT(extra.received(), StartsWith("HTTP/1.1 429"));
+  // And the proxy to the total (16): two more fill it, the next is 503.
+  for (int i = 0; i < 2; ++i) {
+    proxy.push_back(
+        std::make_unique<RawConnection>(port_, Get("/fill"), "127.0.0.10"));
+    ASSERT_TRUE(proxy.back()->WaitFor("body=[]")) << proxy.back()->received();
+  }
+  RawConnection full(port_, "", "127.0.0.10");
+  ASSERT_TRUE(full.WaitFor("}")) << full.received();
+  EXPECT_THAT(full.received(), StartsWith("HTTP/1.1 503"));
+}
+
 TEST_F(HttpServerTest, ConnectionsInAllAreLimited) {
   options_.max_connections = 6;
   options_.max_connections_per_address = 100;

@@ -4,6 +4,7 @@
 #include "service/http/open_connections.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,14 @@ int OpenConnections::Admit(const std::string& address, bool* needs_object_key) {
   MutexLock lock(&mu_);
   if (total_ >= max_connections_) return 503;
   int& from_address = per_address_[address];
+  // A proxy carries many clients; the budgets limit each of them.
+  const std::optional<IpAddress> ip = IpAddress::Parse(address);
+  if (ip.has_value() && trusted_proxies_.Contains(*ip)) {
+    *needs_object_key = false;
+    ++from_address;
+    ++total_;
+    return 0;
+  }
   *needs_object_key = from_address >= max_connections_per_address_;
   if (*needs_object_key &&
       from_address >= max_inworld_connections_per_address_) {

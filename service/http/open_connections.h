@@ -10,10 +10,12 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/time/time.h"
 #include "service/base/mutex.h"
+#include "service/fair_use/client_address.h"
 
 namespace khet {
 
@@ -33,13 +35,16 @@ class OpenConnections {
  public:
   // Beyond `max_connections_per_address`, an address may open up to
   // `max_inworld_connections_per_address` in all whose requests each carry
-  // an in-world object key (a simulator host's boards).
+  // an in-world object key (a simulator host's boards). Connections from
+  // `trusted_proxies` count toward `max_connections` alone.
   OpenConnections(int max_connections, int max_connections_per_address,
-                  int max_inworld_connections_per_address)
+                  int max_inworld_connections_per_address,
+                  TrustedProxies trusted_proxies = {})
       : max_connections_(max_connections),
         max_connections_per_address_(max_connections_per_address),
         max_inworld_connections_per_address_(
-            max_inworld_connections_per_address) {}
+            max_inworld_connections_per_address),
+        trusted_proxies_(std::move(trusted_proxies)) {}
 
   // Counts a new connection from `address`: 0 if it may stay, else the
   // status to refuse it with (503: the server is full; 429: the address
@@ -71,6 +76,7 @@ class OpenConnections {
   const int max_connections_;
   const int max_connections_per_address_;
   const int max_inworld_connections_per_address_;
+  const TrustedProxies trusted_proxies_;
 
   Mutex mu_;
   CondVar changed_;  // signalled when a connection is forgotten

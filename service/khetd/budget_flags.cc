@@ -15,6 +15,7 @@
 ABSL_FLAG(std::string, trusted_proxies, "",
           "Comma-separated CIDR blocks (IPv4 and IPv6) of the proxies whose "
           "X-Forwarded-For (gRPC: x-forwarded-for metadata) names the client; "
+          "their HTTP connections count toward --http_max_connections alone; "
           "empty: the header is ignored and the socket's peer is the client");
 ABSL_FLAG(int, calls_per_second, khet::CallerBudgetOptions().calls_per_second,
           "Calls a second one client address may make (a token bucket); "

@@ -219,6 +219,7 @@ int Run(const sigset_t& stop_signals) {
     http_options.pushes.shared_store = store->get();
     http_options.pushes.replica_id = SystemRandom()->NewToken();
   }
+  http_options.server.trusted_proxies = budget_options->trusted_proxies;
   CallerBudgets callers(*std::move(budget_options), RealClock(),
                         metrics.registry());
   http_options.callers = &callers;
