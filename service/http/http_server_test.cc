@@ -60,6 +60,19 @@ class HttpServerTest : public ::testing::Test {
     if (server_ != nullptr) server_->Shutdown(absl::Seconds(1));
   }
 
+  // Opens `count` idle connections from `address`; the server has counted
+  // them all once the last one's request is answered.
+  std::vector<std::unique_ptr<RawConnection>> OpenCounted(
+      int count, const std::string& address) {
+    std::vector<std::unique_ptr<RawConnection>> open;
+    for (int i = 0; i < count; ++i) {
+      open.push_back(std::make_unique<RawConnection>(port_, "", address));
+    }
+    EXPECT_TRUE(open.back()->Send(Get("/warm")));
+    EXPECT_TRUE(open.back()->WaitFor("body=[]")) << open.back()->received();
+    return open;
+  }
+
   // Starts the server; requests to "/hold" are kept unanswered in held_,
   // "/stream" starts a stream kept in held_, others answer their path and
   // body.
@@ -274,13 +287,8 @@ TEST_F(HttpServerTest, KeptAliveRequestsAreAnsweredWithoutDelay) {
 TEST_F(HttpServerTest, ConnectionsPerAddressAreLimited) {
   options_.max_inworld_connections_per_address = 4;
   Start();
-  std::vector<std::unique_ptr<RawConnection>> mine;
-  for (int i = 0; i < 4; ++i) {
-    mine.push_back(std::make_unique<RawConnection>(port_, "", "127.0.0.7"));
-  }
-  // Accepted connections are counted once the server saw them.
-  ASSERT_TRUE(mine.back()->Send(Get("/warm")));
-  ASSERT_TRUE(mine.back()->WaitFor("body=[]"));
+  std::vector<std::unique_ptr<RawConnection>> mine =
+      OpenCounted(4, "127.0.0.7");
   RawConnection extra(port_, "", "127.0.0.7");
   ASSERT_TRUE(extra.WaitFor("}")) << extra.received();
   EXPECT_THAT(extra.received(), StartsWith("HTTP/1.1 429"));
@@ -359,12 +367,8 @@ TEST_F(HttpServerTest, ATrustedProxysConnectionsCountTowardTheTotalAlone) {
   proxy.back()->Send(Get("/again"));
   EXPECT_TRUE(proxy.back()->WaitFor("/again")) << proxy.back()->received();
   // Any other address is still held to its own limit.
-  std::vector<std::unique_ptr<RawConnection>> other;
-  for (int i = 0; i < 4; ++i) {
-    other.push_back(std::make_unique<RawConnection>(port_, "", "127.0.0.11"));
-  }
-  ASSERT_TRUE(other.back()->Send(Get("/warm")));
-  ASSERT_TRUE(other.back()->WaitFor("body=[]"));
+  std::vector<std::unique_ptr<RawConnection>> other =
+      OpenCounted(4, "127.0.0.11");
   RawConnection extra(port_, "", "127.0.0.11");
   ASSERT_TRUE(extra.WaitFor("}")) << extra.received();
   EXPECT_THAT(extra.received(), StartsWith("HTTP/1.1 429"));
